@@ -1,0 +1,30 @@
+"""Agents: random masked, per-family baselines (and later LLM and trained policies)."""
+
+from __future__ import annotations
+
+import importlib
+
+from .base import Agent, RandomAgent
+
+# The baseline of each family that has a simple one: "module:Class".
+BASELINES = {
+    "babyai": "dungeonbench_gym.games.babyai.agent:BabyAIBotAgent",
+    "crafter": "dungeonbench_gym.games.crafter.agent:CrafterHeuristicAgent",
+}
+AGENT_NAMES = ("random", "baseline")
+
+
+def make_agent(name: str, family: str) -> Agent | None:
+    """An agent by name for one family; None when the family has no such agent."""
+    if name == "random":
+        return RandomAgent()
+    if name == "baseline":
+        target = BASELINES.get(family)
+        if target is None:
+            return None
+        module, cls = target.split(":")
+        return getattr(importlib.import_module(module), cls)()
+    raise ValueError(f"unknown agent {name!r}: choose from {AGENT_NAMES}")
+
+
+__all__ = ["Agent", "RandomAgent", "BASELINES", "AGENT_NAMES", "make_agent"]

@@ -1,0 +1,192 @@
+"""The `dungeonbench-gym` command: list, play, eval, check."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from .core import registry
+from .core.errors import DungeonBenchError
+from .core.options import find_option
+
+
+def _select_ids(spec: str) -> list[str]:
+    """'all', a family name, or comma-separated ids."""
+    if spec == "all":
+        return registry.ids()
+    families = {e.family for e in registry.REGISTRY.values()}
+    out: list[str] = []
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        out.extend(registry.ids(part) if part in families else [registry.resolve_id(part).id])
+    return out
+
+
+# ----------------------------------------------------------------------------- list
+def cmd_list(args) -> int:
+    entries = [registry.REGISTRY[i] for i in _select_ids(args.envs)]
+    if args.json:
+        print(json.dumps([{"id": e.id, "gym_id": e.gym_id, "family": e.family,
+                           "actions": e.actions, "max_steps": e.max_steps, "metric": e.metric,
+                           "kwargs": e.kwargs} for e in entries], indent=1))
+        return 0
+    rows = [("id", "family", "N", "max steps", "metric")]
+    rows += [(e.id, e.family, str(e.actions), str(e.max_steps or "-"), e.metric) for e in entries]
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[4])
+    print(f"\n{len(entries)} envs; make one with "
+          "gymnasium.make('dungeonbench_gym:DungeonBench/<id>')")
+    return 0
+
+
+# ----------------------------------------------------------------------------- play
+def cmd_play(args, stdin=None, stdout=None) -> int:
+    stdin = stdin or sys.stdin
+    out = stdout or sys.stdout
+    entry = registry.resolve_id(args.env_id)
+    env = registry.make(entry.id, text=True)
+    obs, info = env.reset(seed=args.seed)
+    steps = 0
+    while True:
+        _show(out, info, steps)
+        choice = _ask(stdin, out, info["options"])
+        if choice is None:
+            out.write("Bye.\n")
+            break
+        obs, reward, terminated, truncated, info = env.step(choice)
+        steps += 1
+        if reward:
+            out.write(f"(reward {reward:+g})\n")
+        if terminated or truncated:
+            _show(out, info, steps, options=False)
+            out.write(f"Episode over ({'terminated' if terminated else 'step limit'}): "
+                      f"progress {info['progress']:.2f}, success {info['success']}.\n")
+            break
+    env.close()
+    return 0
+
+
+def _show(out, info, steps, options=True) -> None:
+    text = info["text"]
+    out.write(f"\n--- step {steps} · progress {info['progress']:.2f} ---\n")
+    out.write(text["long_term"].rstrip() + "\n")
+    if text["short_term"]:
+        out.write(text["short_term"].rstrip() + "\n")
+    if options:
+        out.write(f"Choose ({info['decision']}):\n")
+        for o in info["options"]:
+            out.write(f"  [{o.index}] {o.label}\n")
+
+
+def _ask(stdin, out, options) -> int | None:
+    while True:
+        out.write("> ")
+        out.flush()
+        line = stdin.readline()
+        if not line or line.strip().lower() in {"q", "quit", "exit"}:
+            return None
+        found = find_option(options, line)
+        if found is not None:
+            return found.index
+        out.write(f"'{line.strip()}' is not one of the options: answer with a number in "
+                  "brackets or a label (q quits).\n")
+
+
+# ----------------------------------------------------------------------------- eval
+def cmd_eval(args) -> int:
+    from .eval import runner, summary
+
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    env_ids = _select_ids(args.envs)
+    tasks, skipped = runner.plan(agents, env_ids, args.episodes, args.seed, args.max_steps)
+    for agent, env_id in skipped:
+        print(f"note: no '{agent}' agent for {env_id}; skipped", file=sys.stderr)
+    out = Path(args.out)
+    print(f"{len(tasks)} episodes ({len(agents)} agents x {len(env_ids)} envs x "
+          f"{args.episodes}) -> {out}/ with {args.workers} workers", file=sys.stderr)
+    counts = runner.run(tasks, out, workers=args.workers, progress_bar=not args.quiet)
+    wanted = {(t.agent, t.env_id, t.episode) for t in tasks}
+    records = [r for r in runner.load_records(out)
+               if (r["agent"], r["env_id"], r["episode"]) in wanted]
+    if not records:
+        print("no finished episodes", file=sys.stderr)
+        return 1
+    result = summary.summarise(records)
+    summary.write(result, out)
+    print(summary.markdown(result))
+    print(f"ran {counts['ran']}, resumed past {counts['already_done']}, failed {counts['failed']}"
+          f"{' (see errors.log)' if counts['failed'] else ''}; summary in {out}/summary.md",
+          file=sys.stderr)
+    return 1 if counts["failed"] else 0
+
+
+# ----------------------------------------------------------------------------- check
+def cmd_check(args) -> int:
+    from .core import conformance
+
+    failed = 0
+    for env_id in _select_ids(args.envs):
+        entry = registry.REGISTRY[env_id]
+        make = conformance.env_factory(entry.gym_id)
+        skip = tuple(s for s in args.skip.split(",") if s)
+        try:
+            ran = conformance.check_all(make, expected_actions=entry.actions, skip=skip)
+            print(f"PASS {env_id}: {', '.join(ran)}")
+        except conformance.ConformanceError as exc:
+            failed += 1
+            print(f"FAIL {env_id}: {exc}")
+    return 1 if failed else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dungeonbench-gym",
+                                description="Many games behind one Gymnasium decision stream.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("list", help="registered ids with family, action count N and metric")
+    s.add_argument("envs", nargs="?", default="all", help="all, a family, or ids (comma-separated)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_list)
+
+    s = sub.add_parser("play", help="play an env in the terminal (numbers or labels)")
+    s.add_argument("env_id")
+    s.add_argument("--seed", type=int, default=0)
+    s.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("eval", help="agents x envs x episodes, in a process pool")
+    s.add_argument("--agents", default="random,baseline",
+                   help="comma-separated: random, baseline (default: both)")
+    s.add_argument("--envs", default="all", help="all, a family, or ids (comma-separated)")
+    s.add_argument("--episodes", type=int, default=10)
+    s.add_argument("--seed", type=int, default=0, help="episode k uses seed + k")
+    s.add_argument("--max-steps", type=int, default=None, help="override every env's limit")
+    s.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    s.add_argument("--out", default="results")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_eval)
+
+    s = sub.add_parser("check", help="run the conformance suite on registered ids")
+    s.add_argument("envs", nargs="?", default="all")
+    s.add_argument("--skip", default="", help="checks to skip, comma-separated")
+    s.set_defaults(func=cmd_check)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except DungeonBenchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted; finished episodes are kept (run the same command to resume)",
+              file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,365 @@
+"""Conformance checks: the contract, as tests anyone can run on their own env.
+
+Each `check_*` takes an env factory: a picklable callable that builds a fresh env
+and accepts keyword arguments for it (`text=True`), e.g.
+`functools.partial(gymnasium.make, "DungeonBench/Crafter-v0")`. Each check raises
+`ConformanceError` naming the broken rule. `check_all` runs them in order.
+
+    from dungeonbench_gym.core.conformance import check_all, env_factory
+    check_all(env_factory("DungeonBench/Crafter-v0"))
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import pickle
+from typing import Any, Callable
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .env import INFO_KEYS
+from .errors import ActionOutOfRange
+
+EnvFactory = Callable[[], gym.Env]
+NUMERIC_SPACES = (spaces.Box, spaces.Discrete, spaces.MultiBinary, spaces.MultiDiscrete)
+
+
+class ConformanceError(AssertionError):
+    pass
+
+
+def _fail(rule: str, detail: str):
+    raise ConformanceError(f"{rule}: {detail}")
+
+
+def env_factory(env_id: str, **kwargs) -> EnvFactory:
+    """A picklable factory (it crosses process boundaries in AsyncVectorEnv)."""
+    return functools.partial(gym.make, env_id, **kwargs)
+
+
+def _mask_of(env: gym.Env, obs) -> np.ndarray:
+    return np.asarray(obs["action_mask"])
+
+
+def _legal_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
+    legal = np.flatnonzero(mask)
+    if legal.size == 0:
+        _fail("mask never all zero", "the action mask is all zero during play")
+    return int(rng.choice(legal))
+
+
+def _digest(obs: dict, reward=0.0, terminated=False, truncated=False, info=None) -> str:
+    """A fingerprint of one transition: every observation array plus the outcome."""
+    h = hashlib.sha256()
+    for key in sorted(obs):
+        arr = np.ascontiguousarray(obs[key])
+        h.update(key.encode())
+        h.update(str(arr.dtype).encode())
+        h.update(arr.tobytes())
+    h.update(repr((float(reward), bool(terminated), bool(truncated))).encode())
+    if info is not None:
+        h.update(repr((round(float(info["progress"]), 12), bool(info["invalid_action"]))).encode())
+    return h.hexdigest()
+
+
+# ----------------------------------------------------------------------------- checks
+def check_gymnasium(make: EnvFactory) -> None:
+    """Gymnasium's own env checker, on the unwrapped env."""
+    from gymnasium.utils.env_checker import check_env
+
+    env = make()
+    try:
+        check_env(env.unwrapped, skip_render_check=True)
+    finally:
+        env.close()
+
+
+def check_spaces(make: EnvFactory, expected_actions: int | None = None) -> None:
+    """Discrete(N) actions; Dict observation with an int8 (N,) mask; numeric keys only."""
+    env = make()
+    try:
+        if not isinstance(env.action_space, spaces.Discrete):
+            _fail("Discrete actions", f"action_space is {env.action_space}")
+        n = int(env.action_space.n)
+        if expected_actions is not None and n != expected_actions:
+            _fail("documented N", f"registry says {expected_actions} actions, env has {n}")
+        space = env.observation_space
+        if not isinstance(space, spaces.Dict) or "action_mask" not in space.spaces:
+            _fail("Dict observation with action_mask", f"observation_space is {space}")
+        mask_space = space["action_mask"]
+        if not (isinstance(mask_space, spaces.Box) and mask_space.shape == (n,)
+                and mask_space.dtype == np.int8 and np.all(mask_space.low == 0)
+                and np.all(mask_space.high == 1)):
+            _fail("mask space", f"action_mask must be Box(0, 1, ({n},), int8), got {mask_space}")
+        for key, sub in space.spaces.items():
+            if not isinstance(sub, NUMERIC_SPACES):
+                _fail("numeric observation", f"key {key!r} is {type(sub).__name__}; "
+                      "use Box/Discrete/MultiBinary/MultiDiscrete (text goes in info)")
+        obs, info = env.reset(seed=0)
+        if not space.contains(obs):
+            _fail("observation in space", "reset observation is outside observation_space")
+        masks = env.get_wrapper_attr("action_masks")()
+        if np.asarray(masks).shape != (n,) or not np.array_equal(
+                np.asarray(masks, bool), _mask_of(env, obs).astype(bool)):
+            _fail("action_masks()", "must be reachable through wrappers and equal the obs mask")
+    finally:
+        env.close()
+
+
+def check_play(make: EnvFactory, seed: int = 0, steps: int = 200, text: bool = True) -> None:
+    """Random legal play: masks, options, info keys, progress, text, space membership."""
+    env = make()
+    rng = np.random.default_rng(seed)
+    try:
+        obs, info = env.reset(seed=seed)
+        _check_info(env, obs, info, text_expected=False, where="reset")
+        last_progress = info["progress"]
+        for t in range(steps):
+            action = _legal_choice(rng, _mask_of(env, obs))
+            obs, reward, terminated, truncated, info = env.step(action)
+            where = f"step {t + 1}"
+            _check_info(env, obs, info, text_expected=False, where=where)
+            if info["invalid_action"]:
+                _fail("legal index accepted", f"{where}: legal action {action} flagged invalid")
+            if info["progress"] < last_progress - 1e-12:
+                _fail("progress never decreases",
+                      f"{where}: {last_progress} -> {info['progress']}")
+            last_progress = info["progress"]
+            if not np.isfinite(reward):
+                _fail("finite reward", f"{where}: reward {reward}")
+            if terminated or truncated:
+                obs, info = env.reset()
+                _check_info(env, obs, info, text_expected=False, where=f"reset after {where}")
+                last_progress = info["progress"]
+    finally:
+        env.close()
+    if text:
+        check_text(make, seed)
+
+
+def _check_info(env, obs, info, text_expected: bool, where: str) -> None:
+    missing = [k for k in INFO_KEYS if k not in info]
+    if missing:
+        _fail("required info keys", f"{where}: missing {missing}")
+    if not env.observation_space.contains(obs):
+        bad = [k for k, v in obs.items() if not env.observation_space[k].contains(v)]
+        _fail("observation in space", f"{where}: keys outside their space: {bad}")
+    mask = _mask_of(env, obs)
+    if not mask.any():
+        _fail("mask never all zero", f"{where}: all-zero mask")
+    indices = sorted(int(o.index) for o in info["options"])
+    if indices != np.flatnonzero(mask).tolist():
+        _fail("options index-aligned with the mask",
+              f"{where}: options {indices} vs legal {np.flatnonzero(mask).tolist()}")
+    for o in info["options"]:
+        if not isinstance(o.label, str) or not o.label or not isinstance(o.kind, str):
+            _fail("option fields", f"{where}: option {o!r} needs a label and a kind")
+    progress = info["progress"]
+    if not (isinstance(progress, float) and 0.0 <= progress <= 1.0):
+        _fail("progress in [0, 1]", f"{where}: progress {progress!r}")
+    if not isinstance(info["success"], bool) or not isinstance(info["invalid_action"], bool):
+        _fail("bool flags", f"{where}: success/invalid_action must be bool")
+    if not isinstance(info["metrics"], dict) or not isinstance(info["decision"], str):
+        _fail("metrics and decision", f"{where}: metrics must be a dict, decision a str")
+    if text_expected:
+        text = info.get("text")
+        if not (isinstance(text, dict) and isinstance(text.get("long_term"), str)
+                and isinstance(text.get("short_term"), str)
+                and (text["long_term"] or text["short_term"])):
+            _fail("text when text=True", f"{where}: info['text'] is {text!r}")
+
+
+def check_text(make: EnvFactory, seed: int = 0, steps: int = 20) -> None:
+    """With text=True, every reset and step carries {'long_term', 'short_term'}."""
+    env = make(text=True)
+    rng = np.random.default_rng(seed)
+    try:
+        obs, info = env.reset(seed=seed)
+        _check_info(env, obs, info, text_expected=True, where="reset (text=True)")
+        for t in range(steps):
+            obs, _, term, trunc, info = env.step(_legal_choice(rng, _mask_of(env, obs)))
+            _check_info(env, obs, info, text_expected=True, where=f"step {t + 1} (text=True)")
+            if term or trunc:
+                break
+    finally:
+        env.close()
+
+
+def check_invalid_actions(make: EnvFactory, seed: int = 0, steps: int = 50) -> None:
+    """A masked-out index runs the fallback, sets invalid_action, is counted, never raises.
+
+    An index outside the action space raises ActionOutOfRange with a clear message.
+    """
+    env = make()
+    rng = np.random.default_rng(seed)
+    found = 0
+    try:
+        obs, info = env.reset(seed=seed)
+        n = int(env.action_space.n)
+        for t in range(steps):
+            mask = _mask_of(env, obs)
+            illegal = np.flatnonzero(mask == 0)
+            if illegal.size:
+                before = info["metrics"].get("invalid_actions")
+                obs, _, term, trunc, info = env.step(int(rng.choice(illegal)))
+                found += 1
+                if not info["invalid_action"]:
+                    _fail("invalid_action flag", f"step {t + 1}: masked-out action not flagged")
+                after = info["metrics"].get("invalid_actions")
+                if before is not None and after != before + 1:
+                    _fail("invalid actions counted", f"count went {before} -> {after}")
+            else:
+                obs, _, term, trunc, info = env.step(_legal_choice(rng, mask))
+            if term or trunc:
+                obs, info = env.reset()
+        for bad in (n, -1):
+            try:
+                env.step(bad)
+            except ActionOutOfRange as exc:
+                if str(n - 1) not in str(exc):
+                    _fail("clear out-of-range error", f"message does not give the range: {exc}")
+            except Exception as exc:  # noqa: BLE001 - any other error type is the failure
+                _fail("clear out-of-range error", f"action {bad} raised {type(exc).__name__}: {exc}")
+            else:
+                _fail("clear out-of-range error", f"action {bad} was accepted")
+    finally:
+        env.close()
+    if found == 0:
+        # Nothing was ever masked out: the fallback path is untested for this env.
+        _fail("fallback exercised", f"no masked-out action appeared in {steps} steps; "
+              "raise steps or check the mask")
+
+
+def _trajectory(env, seed: int, steps: int, actions: list[int] | None = None):
+    """Digests of a seeded rollout; actions are drawn from a seeded rng over the mask."""
+    rng = np.random.default_rng(seed + 1)
+    obs, info = env.reset(seed=seed)
+    digests, chosen = [_digest(obs, info=info)], []
+    for t in range(steps):
+        a = actions[t] if actions is not None else _legal_choice(rng, _mask_of(env, obs))
+        chosen.append(a)
+        obs, r, term, trunc, info = env.step(a)
+        digests.append(_digest(obs, r, term, trunc, info))
+        if term or trunc:
+            break
+    return digests, chosen
+
+
+def check_determinism(make: EnvFactory, seed: int = 0, steps: int = 100) -> None:
+    """Two fresh envs, same seed and actions: identical trajectories; a pickled copy too."""
+    a, b = make(), make()
+    try:
+        da, acts = _trajectory(a, seed, steps)
+        db, _ = _trajectory(b, seed, steps, acts)
+        if da != db:
+            first = next(i for i, (x, y) in enumerate(zip(da, db)) if x != y)
+            _fail("seeded determinism", f"trajectories diverge at step {first}")
+        # Mid-episode pickle: the copy must continue exactly like the original.
+        rng = np.random.default_rng(seed)
+        obs, _ = a.reset(seed=seed)
+        for _ in range(min(steps, 10)):
+            obs, _, term, trunc, _ = a.step(_legal_choice(rng, _mask_of(a, obs)))
+            if term or trunc:
+                obs, _ = a.reset()
+        clone = pickle.loads(pickle.dumps(a))
+        for t in range(min(steps, 30)):
+            act = _legal_choice(rng, _mask_of(a, obs))
+            out_a, out_c = a.step(act), clone.step(act)
+            if _digest(out_a[0], *out_a[1:4], out_a[4]) != _digest(out_c[0], *out_c[1:4], out_c[4]):
+                _fail("pickle round trip", f"a pickled copy diverges {t + 1} steps later")
+            obs = out_a[0]
+            if out_a[2] or out_a[3]:
+                break
+    finally:
+        a.close()
+        b.close()
+
+
+def check_process_boundary(make: EnvFactory, seed: int = 0, steps: int = 50) -> None:
+    """The same seeded trajectory in a worker process (AsyncVectorEnv) as here."""
+    local = make()
+    try:
+        digests, actions = _trajectory(local, seed, steps)
+    finally:
+        local.close()
+    vec = gym.vector.AsyncVectorEnv([make], autoreset_mode=gym.vector.AutoresetMode.NEXT_STEP)
+    try:
+        obs, info = vec.reset(seed=seed)
+        remote = [_digest({k: v[0] for k, v in obs.items()}, info=_first(info))]
+        for a in actions:
+            obs, r, term, trunc, info = vec.step(np.array([a]))
+            remote.append(_digest({k: v[0] for k, v in obs.items()}, r[0], term[0], trunc[0],
+                                  _first(info)))
+    finally:
+        vec.close()
+    if remote != digests:
+        first = next(i for i, (x, y) in enumerate(zip(remote, digests)) if x != y)
+        _fail("determinism across processes", f"worker trajectory diverges at step {first}")
+
+
+def _first(vector_info: dict) -> dict:
+    return {"progress": vector_info["progress"][0], "invalid_action": vector_info["invalid_action"][0]}
+
+
+def check_vector(make: EnvFactory, steps: int = 20) -> None:
+    """SyncVectorEnv and AsyncVectorEnv with two copies run and batch the mask."""
+    for cls in (gym.vector.SyncVectorEnv, gym.vector.AsyncVectorEnv):
+        vec = cls([make, make])
+        try:
+            rng = np.random.default_rng(0)
+            obs, _ = vec.reset(seed=[0, 1])
+            for _ in range(steps):
+                masks = np.asarray(obs["action_mask"])
+                if masks.shape != (2, int(vec.single_action_space.n)):
+                    _fail("vectorised mask", f"{cls.__name__} mask shape {masks.shape}")
+                acts = np.array([_legal_choice(rng, m) for m in masks])
+                obs, *_ = vec.step(acts)
+        finally:
+            vec.close()
+
+
+def check_maskable_ppo(make: EnvFactory, total_timesteps: int = 128) -> None:
+    """A short sb3-contrib MaskablePPO run on the env exactly as gymnasium.make returns it."""
+    from sb3_contrib import MaskablePPO
+
+    env = make()
+    try:
+        model = MaskablePPO("MultiInputPolicy", env, n_steps=64, batch_size=32, n_epochs=1,
+                            seed=0, device="cpu", verbose=0)
+        model.learn(total_timesteps=total_timesteps)
+        obs, _ = env.reset(seed=0)
+        action, _ = model.predict(obs, action_masks=env.get_wrapper_attr("action_masks")())
+        if not np.asarray(obs["action_mask"])[int(action)]:
+            _fail("masked prediction", f"MaskablePPO predicted masked-out action {action}")
+    finally:
+        env.close()
+
+
+ALL_CHECKS: dict[str, Callable[..., None]] = {
+    "gymnasium": check_gymnasium,
+    "spaces": check_spaces,
+    "play": check_play,
+    "invalid_actions": check_invalid_actions,
+    "determinism": check_determinism,
+    "process_boundary": check_process_boundary,
+    "vector": check_vector,
+    "maskable_ppo": check_maskable_ppo,
+}
+
+
+def check_all(make: EnvFactory, *, expected_actions: int | None = None,
+              skip: tuple[str, ...] = (), **_: Any) -> list[str]:
+    """Run every check (except `skip`); returns the names of the checks that ran."""
+    ran = []
+    for name, check in ALL_CHECKS.items():
+        if name in skip:
+            continue
+        if name == "spaces":
+            check(make, expected_actions=expected_actions)
+        else:
+            check(make)
+        ran.append(name)
+    return ran

@@ -1,0 +1,201 @@
+"""The declarative registry: one TOML file per family in `envs/`.
+
+A registry file holds the family's entry point, default kwargs, step limit,
+action count and metric, then one `[[envs]]` table per id. Files are checked
+field by field; a mistake names the file, the field and the fix.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import importlib
+import importlib.resources
+import os
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+
+from .errors import DungeonBenchError, FileFormatError, UnknownEnvId
+
+NAMESPACE = "DungeonBench"
+ENV_PATH_VARIABLE = "DUNGEONBENCH_ENVS_PATH"  # extra registry files or folders, os.pathsep-separated
+_ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*-v\d+$")
+_ENTRY_PATTERN = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+_FAMILY_FIELDS = {"family", "entry_point", "extra", "metric", "max_steps", "actions",
+                  "kwargs", "envs", "description"}
+_ENV_FIELDS = {"id", "kwargs", "max_steps", "actions", "description", "metric"}
+
+
+@dataclasses.dataclass(frozen=True)
+class EnvEntry:
+    """Everything the registry knows about one id, before any env is built."""
+
+    id: str                # short id, e.g. "Crafter-v0"
+    family: str
+    entry_point: str
+    kwargs: dict[str, Any]
+    max_steps: int | None
+    actions: int           # N of Discrete(N), documented and checked by conformance
+    metric: str
+    extra: str             # the optional-dependency group that installs its upstream
+    description: str
+    source: str            # the registry file it came from
+
+    @property
+    def gym_id(self) -> str:
+        return f"{NAMESPACE}/{self.id}"
+
+
+REGISTRY: dict[str, EnvEntry] = {}
+
+
+def builtin_registry_files() -> list[Path]:
+    folder = importlib.resources.files("dungeonbench_gym.envs")
+    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def _require(path, table: dict, field: str, kind: type, fix: str, where: str = ""):
+    if field not in table:
+        raise FileFormatError(path, where + field, "is missing", fix)
+    value = table[field]
+    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+        raise FileFormatError(path, where + field,
+                              f"must be {kind.__name__}, got {type(value).__name__} {value!r}", fix)
+    return value
+
+
+def _check_unknown(path, table: dict, allowed: set[str], where: str = ""):
+    for key in table:
+        if key not in allowed:
+            close = difflib.get_close_matches(key, allowed, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"allowed: {sorted(allowed)}"
+            raise FileFormatError(path, where + key, "is not a registry field", hint)
+
+
+def _positive_int(path, table, field, where, default):
+    if field not in table:
+        return default
+    value = _require(path, table, field, int, f"write a positive integer, e.g. {field} = 100",
+                     where)
+    if value < 1:
+        raise FileFormatError(path, where + field, f"must be positive, got {value}",
+                              f"write a positive integer, e.g. {field} = 100")
+    return value
+
+
+def parse_registry_file(path: str | os.PathLike) -> list[EnvEntry]:
+    """Read and check one registry file; raise FileFormatError on any mistake."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise FileFormatError(path, "(syntax)", f"is not valid TOML ({exc})",
+                              "correct the TOML syntax at that line") from None
+    except OSError as exc:
+        raise FileFormatError(path, "(file)", f"cannot be read ({exc.strerror})",
+                              "check the path") from None
+    _check_unknown(path, data, _FAMILY_FIELDS)
+    family = _require(path, data, "family", str, 'name the family, e.g. family = "crafter"')
+    entry = _require(path, data, "entry_point", str,
+                     'give "module:Class", e.g. "dungeonbench_gym.games.crafter:CrafterEnv"')
+    if not _ENTRY_PATTERN.match(entry):
+        raise FileFormatError(path, "entry_point", f"{entry!r} is not 'module:Class'",
+                              'give "module:Class", e.g. "dungeonbench_gym.games.crafter:CrafterEnv"')
+    extra = data.get("extra", "")
+    if not isinstance(extra, str):
+        raise FileFormatError(path, "extra", "must be a string",
+                              'name the optional-dependency group, e.g. extra = "crafter"')
+    metric = _require(path, data, "metric", str, 'describe the progress metric, e.g. metric = "solved"')
+    defaults = data.get("kwargs", {})
+    if not isinstance(defaults, dict):
+        raise FileFormatError(path, "kwargs", "must be a table", "write [kwargs] or kwargs = { ... }")
+    max_steps = _positive_int(path, data, "max_steps", "", None)
+    actions = _positive_int(path, data, "actions", "", None)
+    envs = _require(path, data, "envs", list, "add at least one [[envs]] table with an id")
+    if not envs:
+        raise FileFormatError(path, "envs", "is empty", "add at least one [[envs]] table with an id")
+    entries = []
+    for i, env in enumerate(envs):
+        where = f"envs[{i}]."
+        if not isinstance(env, dict):
+            raise FileFormatError(path, f"envs[{i}]", "must be a table", "write [[envs]] then id = ...")
+        _check_unknown(path, env, _ENV_FIELDS, where)
+        env_id = _require(path, env, "id", str, 'give an id like "Crafter-v0"', where)
+        if not _ID_PATTERN.match(env_id):
+            raise FileFormatError(path, where + "id", f"{env_id!r} is not a valid id",
+                                  "use letters, digits, '-', '_' or '.', ending in -v<version>, "
+                                  'e.g. "BabyAI-GoTo-v0"')
+        kwargs = env.get("kwargs", {})
+        if not isinstance(kwargs, dict):
+            raise FileFormatError(path, where + "kwargs", "must be a table",
+                                  "write kwargs = { name = value }")
+        n = _positive_int(path, env, "actions", where, actions)
+        if n is None:
+            raise FileFormatError(path, where + "actions", "is missing (here and at the top)",
+                                  "give the size N of Discrete(N), e.g. actions = 17")
+        steps = _positive_int(path, env, "max_steps", where, max_steps)
+        entries.append(EnvEntry(
+            id=env_id, family=family, entry_point=entry,
+            kwargs={**defaults, **kwargs}, max_steps=steps, actions=n,
+            metric=env.get("metric", metric), extra=extra,
+            description=env.get("description", data.get("description", "")), source=str(path)))
+    return entries
+
+
+def register_file(path: str | os.PathLike) -> list[EnvEntry]:
+    """Register every id of one registry file (yours or ours) with Gymnasium."""
+    entries = parse_registry_file(path)
+    for e in entries:
+        if e.id in REGISTRY and REGISTRY[e.id].source != e.source:
+            raise FileFormatError(path, "envs.id", f"{e.id!r} is already registered by "
+                                  f"{REGISTRY[e.id].source}", "give the env a different id")
+    for e in entries:
+        REGISTRY[e.id] = e
+        kwargs = dict(e.kwargs)
+        if e.max_steps is not None:
+            kwargs["max_steps"] = e.max_steps
+        gym.register(id=e.gym_id, entry_point=e.entry_point, kwargs=kwargs)
+    return entries
+
+
+def register_all() -> None:
+    for path in builtin_registry_files():
+        register_file(path)
+    for item in filter(None, os.environ.get(ENV_PATH_VARIABLE, "").split(os.pathsep)):
+        p = Path(item)
+        for f in sorted(p.glob("*.toml")) if p.is_dir() else [p]:
+            register_file(f)
+
+
+def resolve_id(env_id: str) -> EnvEntry:
+    """Accept 'Crafter-v0', 'DungeonBench/Crafter-v0' or 'dungeonbench_gym:DungeonBench/...'."""
+    short = env_id.split(":", 1)[-1]
+    if short.startswith(NAMESPACE + "/"):
+        short = short[len(NAMESPACE) + 1:]
+    if short in REGISTRY:
+        return REGISTRY[short]
+    close = difflib.get_close_matches(short, REGISTRY, n=3, cutoff=0.5)
+    hint = f" Did you mean {', '.join(close)}?" if close else ""
+    raise UnknownEnvId(f"unknown env id {env_id!r}.{hint} "
+                       f"Run `dungeonbench-gym list` to see the {len(REGISTRY)} registered ids.")
+
+
+def make(env_id: str, **kwargs) -> gym.Env:
+    """gymnasium.make with a clear error for unknown ids and missing optional groups."""
+    entry = resolve_id(env_id)
+    module = entry.entry_point.split(":")[0]
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        raise DungeonBenchError(
+            f"{entry.id} needs the Python package {exc.name!r}: "
+            f"pip install 'dungeonbench-gym[{entry.extra or 'all'}]'") from exc
+    return gym.make(entry.gym_id, **kwargs)
+
+
+def ids(family: str | None = None) -> list[str]:
+    return [k for k, e in REGISTRY.items() if family is None or e.family == family]

@@ -1,0 +1,74 @@
+"""Summaries with BALROG's aggregation.
+
+Env score = 100 x mean progress, SE = std / sqrt(n) (sample std); a family's and
+the overall score are the mean of env scores with SE = sqrt(sum SE^2) / n_envs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+from pathlib import Path
+
+
+def _score(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return 100 * mean, 0.0
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return 100 * mean, 100 * math.sqrt(var / n)
+
+
+def _combine(scores: list[tuple[float, float]]) -> tuple[float, float]:
+    n = len(scores)
+    return sum(s for s, _ in scores) / n, math.sqrt(sum(se * se for _, se in scores)) / n
+
+
+def summarise(records: list[dict]) -> dict:
+    """Per agent: per-env rows, per-family and overall scores."""
+    groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for r in records:
+        groups[(r["agent"], r["env_id"])].append(r)
+    agents: dict[str, dict] = {}
+    for (agent, env_id), eps in sorted(groups.items()):
+        score, se = _score([e["progress"] for e in eps])
+        row = {
+            "env_id": env_id, "family": eps[0]["family"], "episodes": len(eps),
+            "score": score, "se": se,
+            "success_rate": sum(e["success"] for e in eps) / len(eps),
+            "mean_steps": sum(e["steps"] for e in eps) / len(eps),
+            "invalid_actions": sum(e["invalid_actions"] for e in eps),
+        }
+        agents.setdefault(agent, {"envs": []})["envs"].append(row)
+    for data in agents.values():
+        by_family: dict[str, list] = defaultdict(list)
+        for row in data["envs"]:
+            by_family[row["family"]].append((row["score"], row["se"]))
+        data["families"] = {f: dict(zip(("score", "se"), _combine(s)))
+                            for f, s in sorted(by_family.items())}
+        data["overall"] = dict(zip(("score", "se"),
+                                   _combine([(r["score"], r["se"]) for r in data["envs"]])))
+    return {"agents": agents}
+
+
+def markdown(summary: dict) -> str:
+    lines = ["| agent | env | episodes | score (100 x progress) | success | mean steps | invalid |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for agent, data in summary["agents"].items():
+        for row in data["envs"]:
+            lines.append(f"| {agent} | {row['env_id']} | {row['episodes']} | "
+                         f"{row['score']:.1f} ± {row['se']:.1f} | {row['success_rate']:.2f} | "
+                         f"{row['mean_steps']:.1f} | {row['invalid_actions']} |")
+        for fam, s in data["families"].items():
+            lines.append(f"| {agent} | **{fam} (family)** | | {s['score']:.1f} ± {s['se']:.1f} | | | |")
+        o = data["overall"]
+        lines.append(f"| {agent} | **overall** | | {o['score']:.1f} ± {o['se']:.1f} | | | |")
+    return "\n".join(lines) + "\n"
+
+
+def write(summary: dict, out: Path) -> None:
+    out = Path(out)
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
+    (out / "summary.md").write_text(markdown(summary))

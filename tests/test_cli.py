@@ -1,0 +1,75 @@
+"""The dungeonbench-gym command: list, play, eval (with resume), errors."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+import types
+
+import pytest
+
+from dungeonbench_gym import cli
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "dungeonbench_gym.cli", *args],
+                          capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def test_list_shows_ids_with_family_n_and_metric(tmp_path):
+    res = run_cli("list", cwd=tmp_path)  # from any folder
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    crafter = next(l for l in lines if l.startswith("Crafter-v0"))
+    assert "crafter" in crafter and " 17 " in crafter and "achievements" in crafter
+    assert sum(1 for l in lines if l.startswith(("BabyAI-", "Crafter-"))) >= 6
+    data = json.loads(run_cli("list", "babyai", "--json").stdout)
+    assert {d["actions"] for d in data} == {6} and len(data) == 5
+
+
+def test_unknown_id_is_a_clear_error():
+    res = run_cli("play", "Crafter-v9")
+    assert res.returncode == 2
+    assert "unknown env id 'Crafter-v9'" in res.stderr and "Crafter-v0" in res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_play_accepts_numbers_and_labels_and_rejects_nonsense():
+    args = types.SimpleNamespace(env_id="BabyAI-GoTo-v0", seed=3)
+    stdin = io.StringIO("turn left\n1\nfly away\nq\n")
+    out = io.StringIO()
+    assert cli.cmd_play(args, stdin=stdin, stdout=out) == 0
+    text = out.getvalue()
+    assert "[0] turn left" in text and "Your goal" in text
+    assert "--- step 2" in text and "--- step 3" not in text  # two moves, then the bad answer
+    assert "'fly away' is not one of the options" in text and text.endswith("Bye.\n")
+
+
+def test_eval_writes_episodes_summary_and_resumes(tmp_path):
+    out = tmp_path / "res"
+    common = ["eval", "--envs", "BabyAI-GoTo-v0", "--agents", "random,baseline",
+              "--workers", "2", "--out", str(out), "--quiet"]
+    res = run_cli(*common, "--episodes", "2")
+    assert res.returncode == 0, res.stderr
+    files = sorted(p.relative_to(out).as_posix() for p in out.glob("episodes/*/*/*.json"))
+    assert files == [f"episodes/{a}/BabyAI-GoTo-v0/episode-000{k}.json"
+                     for a in ("baseline", "random") for k in (0, 1)]
+    first = {f: (out / f).read_text() for f in files}
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["agents"]["baseline"]["envs"][0]["score"] == 100.0  # the expert solves GoTo
+    assert "| random | BabyAI-GoTo-v0 | 2 |" in res.stdout
+
+    # An interrupted run: one episode lost mid-write, the rest on disk.
+    (out / files[0]).unlink()
+    (out / "episodes/random/BabyAI-GoTo-v0/episode-0002.json.tmp").write_text("{")
+    res = run_cli(*common, "--episodes", "3")
+    assert res.returncode == 0, res.stderr
+    assert "ran 3, resumed past 3" in res.stderr  # the lost one plus episode 2 of each agent
+    for f, content in first.items():
+        if f != files[0]:
+            assert (out / f).read_text() == content  # not repeated
+    again = json.loads((out / files[0]).read_text())
+    assert again["seed"] == 0 and again["agent"] == "baseline"
+    assert json.loads((out / "summary.json").read_text())["agents"]["random"]["envs"][0][
+        "episodes"] == 3

@@ -133,15 +133,21 @@ def test_conformance_catches_a_broken_env():
     with pytest.raises(ConformanceError, match="never all zero"):
         check_play(Decreasing, steps=5)
 
-    class Unseeded(CounterEnv):
-        def _game_reset(self, seed, options):
-            super()._game_reset(seed, options)
-            self.value = int(np.random.default_rng().integers(0, 5))
-
     with pytest.raises(ConformanceError, match="determinism"):
         check_determinism(Unseeded, steps=5)
     with pytest.raises(ConformanceError, match="documented N"):
         check_spaces(CounterEnv, expected_actions=5)
+
+
+class Unseeded(CounterEnv):
+    """Ignores the seed: each reset starts from a global counter (0, 1, 0, 1, ...)."""
+
+    resets = 0
+
+    def _game_reset(self, seed, options):
+        super()._game_reset(seed, options)
+        Unseeded.resets += 1
+        self.value = Unseeded.resets % 2
 
 
 # ------------------------------------------------------------------ registry files
@@ -166,8 +172,13 @@ def test_registry_file_round_trip(tmp_path):
     [entry] = parse_registry_file(_write(tmp_path, GOOD))
     assert (entry.id, entry.actions, entry.max_steps) == ("Toy-Counter-v0", 4, 20)
     dungeonbench_gym.register_file(_write(tmp_path, GOOD))
-    env = gym.make("DungeonBench/Toy-Counter-v0")
-    assert env.unwrapped.max_steps == 20
+    try:
+        env = gym.make("DungeonBench/Toy-Counter-v0")
+        assert env.unwrapped.max_steps == 20
+        assert "Toy-Counter-v0" in dungeonbench_gym.ids("toy")
+    finally:  # leave the registry as other tests expect it
+        dungeonbench_gym.REGISTRY.pop("Toy-Counter-v0")
+        gym.registry.pop("DungeonBench/Toy-Counter-v0")
 
 
 @pytest.mark.parametrize("body,field,fix", [

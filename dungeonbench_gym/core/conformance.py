@@ -238,7 +238,7 @@ def _trajectory(env, seed: int, steps: int, actions: list[int] | None = None):
     rng = np.random.default_rng(seed + 1)
     obs, info = env.reset(seed=seed)
     digests, chosen = [_digest(obs, info=info)], []
-    for t in range(steps):
+    for t in range(steps if actions is None else len(actions)):
         a = actions[t] if actions is not None else _legal_choice(rng, _mask_of(env, obs))
         chosen.append(a)
         obs, r, term, trunc, info = env.step(a)

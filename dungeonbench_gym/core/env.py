@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Sequence
 
+import operator
+
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
@@ -69,11 +71,12 @@ class DecisionEnv(gym.Env):
         raise NotImplementedError
 
     def _game_mask(self) -> np.ndarray:
-        """int8 array of length N: 1 where the action is legal now. Never all zero."""
+        """A new int8 array of length N: 1 where the action is legal now. Never all zero."""
         raise NotImplementedError
 
     def _game_observation(self) -> dict[str, np.ndarray]:
-        """The numeric observation keys (everything but the mask)."""
+        """The numeric observation keys (everything but the mask), as new arrays each call:
+        Gymnasium's checker and replay buffers may keep the ones handed out."""
         raise NotImplementedError
 
     def _game_text(self) -> tuple[str, str]:
@@ -118,7 +121,8 @@ class DecisionEnv(gym.Env):
         return self._observation(), self._info(False)
 
     def step(self, action):
-        action = self._validate(action)
+        # Hot path: RL loops call this millions of times, so it stays lean.
+        action = action if type(action) is int and 0 <= action < self._n else self._validate(action)
         invalid = not self._mask[action]
         if invalid:
             self._invalid_count += 1
@@ -134,7 +138,9 @@ class DecisionEnv(gym.Env):
         if self.max_steps is not None and self._steps >= self.max_steps:
             truncated = True
         self._mask = self._game_mask()
-        self._progress = max(self._progress, self._clip_progress())
+        progress = self._game_progress()
+        if progress > self._progress:  # the running maximum, clipped to [0, 1]
+            self._progress = min(1.0, float(progress))
         self._done = terminated or truncated
         return self._observation(), float(reward), bool(terminated), bool(truncated), \
             self._info(invalid)
@@ -174,13 +180,13 @@ class DecisionEnv(gym.Env):
 
     def _validate(self, action) -> int:
         try:
-            index = int(action)
-        except (TypeError, ValueError):
+            index = operator.index(action)  # ints and numpy integers, not floats or strings
+        except TypeError:
             raise ActionOutOfRange(
                 f"{type(self).__name__}: action {action!r} is not an integer; "
                 f"the action space is Discrete({self._n}): pick an index 0..{self._n - 1}"
             ) from None
-        if index != action or not 0 <= index < self._n:
+        if not 0 <= index < self._n:
             raise ActionOutOfRange(
                 f"{type(self).__name__}: action {action!r} is out of range for "
                 f"Discrete({self._n}): pick an index 0..{self._n - 1} "
@@ -192,7 +198,7 @@ class DecisionEnv(gym.Env):
 
     def _observation(self) -> dict[str, np.ndarray]:
         obs = self._game_observation()
-        obs["action_mask"] = self._mask
+        obs["action_mask"] = self._mask.copy()  # ours stays the truth if a caller edits theirs
         return obs
 
     def _info(self, invalid: bool) -> dict[str, Any]:

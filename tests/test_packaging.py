@@ -1,0 +1,36 @@
+"""The package works from any folder, and the wheel carries the registry and data."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import dungeonbench_gym
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_make_without_import_from_any_folder(tmp_path):
+    ids = dungeonbench_gym.ids()
+    code = ("import gymnasium, sys\n"
+            "for i in sys.argv[1:]:\n"
+            "    env = gymnasium.make('dungeonbench_gym:DungeonBench/' + i)\n"
+            "    obs, info = env.reset(seed=0)\n"
+            "    assert 'action_mask' in obs and 'options' in info\n"
+            "print('made', len(sys.argv) - 1)\n")
+    res = subprocess.run([sys.executable, "-c", code, *ids], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == f"made {len(ids)}"
+
+
+def test_wheel_ships_registry_files(tmp_path):
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                    "-q", "-w", str(tmp_path), str(ROOT)], check=True, timeout=300,
+                   capture_output=True)
+    [wheel] = tmp_path.glob("dungeonbench_gym-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for toml in (ROOT / "envs").glob("*.toml"):
+        assert f"dungeonbench_gym/envs/{toml.name}" in names
+    assert "dungeonbench_gym/core/conformance.py" in names
+    assert any(n.endswith("entry_points.txt") for n in names)

@@ -73,3 +73,19 @@ def test_eval_writes_episodes_summary_and_resumes(tmp_path):
     assert again["seed"] == 0 and again["agent"] == "baseline"
     assert json.loads((out / "summary.json").read_text())["agents"]["random"]["envs"][0][
         "episodes"] == 3
+
+
+def test_check_passes_ours_and_fails_a_wrong_user_registry(tmp_path):
+    res = run_cli("check", "BabyAI-GoTo-v0", "--skip", "maskable_ppo,vector")
+    assert res.returncode == 0 and res.stdout.startswith("PASS BabyAI-GoTo-v0"), res.stdout
+    # A user's own registry file, found through DUNGEONBENCH_ENVS_PATH, that documents
+    # the wrong action count: conformance names the broken rule.
+    (tmp_path / "toy.toml").write_text(
+        'family = "toy"\nentry_point = "toy_env:CounterEnv"\nmetric = "value / 5"\n'
+        'actions = 5\nmax_steps = 30\n[[envs]]\nid = "Toy-Counter-v0"\n')
+    env = dict(os.environ, DUNGEONBENCH_ENVS_PATH=str(tmp_path),
+               PYTHONPATH=os.path.dirname(__file__))
+    res = subprocess.run([sys.executable, "-m", "dungeonbench_gym.cli", "check", "Toy-Counter-v0"],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 1
+    assert "FAIL Toy-Counter-v0: documented N: registry says 5 actions, env has 4" in res.stdout

@@ -109,8 +109,13 @@ def check_spaces(make: EnvFactory, expected_actions: int | None = None) -> None:
         env.close()
 
 
-def check_play(make: EnvFactory, seed: int = 0, steps: int = 200, text: bool = True) -> None:
-    """Random legal play: masks, options, info keys, progress, text, space membership."""
+def check_play(make: EnvFactory, seed: int = 0, steps: int = 200, text: bool = True,
+               probe_every: int = 40) -> None:
+    """Random legal play: masks, options, info keys, progress, text, space membership.
+
+    Every `probe_every` steps, each legal index is tried on a pickled copy of
+    the env: every one must be accepted without `invalid_action`.
+    """
     env = make()
     rng = np.random.default_rng(seed)
     try:
@@ -118,6 +123,8 @@ def check_play(make: EnvFactory, seed: int = 0, steps: int = 200, text: bool = T
         _check_info(env, obs, info, text_expected=False, where="reset")
         last_progress = info["progress"]
         for t in range(steps):
+            if t % probe_every == 0:
+                _probe_every_legal_index(env, _mask_of(env, obs), f"step {t}")
             action = _legal_choice(rng, _mask_of(env, obs))
             obs, reward, terminated, truncated, info = env.step(action)
             where = f"step {t + 1}"
@@ -138,6 +145,16 @@ def check_play(make: EnvFactory, seed: int = 0, steps: int = 200, text: bool = T
         env.close()
     if text:
         check_text(make, seed)
+
+
+def _probe_every_legal_index(env, mask: np.ndarray, where: str) -> None:
+    blob = pickle.dumps(env)
+    for action in np.flatnonzero(mask).tolist():
+        copy = pickle.loads(blob)
+        obs, _, _, _, info = copy.step(action)
+        if info["invalid_action"]:
+            _fail("every legal index accepted", f"{where}: legal action {action} flagged invalid")
+        copy.close()
 
 
 def _check_info(env, obs, info, text_expected: bool, where: str) -> None:

@@ -34,3 +34,19 @@ def test_wheel_ships_registry_files(tmp_path):
         assert f"dungeonbench_gym/envs/{toml.name}" in names
     assert "dungeonbench_gym/core/conformance.py" in names
     assert any(n.endswith("entry_points.txt") for n in names)
+
+
+def test_missing_optional_group_names_the_extra(tmp_path):
+    # Blocking the import of crafter stands in for an install without the [crafter] group.
+    code = ("import sys; sys.modules['crafter'] = None\n"
+            "import dungeonbench_gym\n"
+            "from dungeonbench_gym.core import DungeonBenchError\n"
+            "assert 'Crafter-v0' in dungeonbench_gym.ids()  # registering needs no upstream\n"
+            "try:\n"
+            "    dungeonbench_gym.make('Crafter-v0')\n"
+            "except DungeonBenchError as e:\n"
+            "    print(e)\n")
+    res = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "pip install 'dungeonbench-gym[crafter]'" in res.stdout

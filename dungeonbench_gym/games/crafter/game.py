@@ -23,7 +23,7 @@ methods). It changes four things, none of which changes the rules:
    cost is numpy scalar arithmetic. `FastSimplex` runs opensimplex's own noise
    function with plain Python lists and tuples in place of numpy arrays: the same
    floating-point operations in the same order, so the same bits (checked in
-   the tests against crafter's own reset); a reset takes ~0.27 s instead of ~1.6 s.
+   the tests against crafter's own reset); benchmarks/crafter_speed.py times both resets.
    If opensimplex's internals ever differ, crafter's own generator is used.
 """
 

@@ -107,7 +107,10 @@ def cmd_eval(args) -> int:
     out = Path(args.out)
     print(f"{len(tasks)} episodes ({len(agents)} agents x {len(env_ids)} envs x "
           f"{args.episodes}) -> {out}/ with {args.workers} workers", file=sys.stderr)
-    counts = runner.run(tasks, out, workers=args.workers, progress_bar=not args.quiet)
+    settings = {"seed": args.seed, "max_steps": args.max_steps, "agents": agents,
+                "envs": env_ids, "episodes": args.episodes}
+    counts = runner.run(tasks, out, workers=args.workers, progress_bar=not args.quiet,
+                        settings=settings)
     wanted = {(t.agent, t.env_id, t.episode) for t in tasks}
     records = [r for r in runner.load_records(out)
                if (r["agent"], r["env_id"], r["episode"]) in wanted]
@@ -133,11 +136,15 @@ def cmd_check(args) -> int:
         make = conformance.env_factory(entry.gym_id)
         skip = tuple(s for s in args.skip.split(",") if s)
         try:
+            registry.validate_kwargs(entry)
             ran = conformance.check_all(make, expected_actions=entry.actions, skip=skip)
             print(f"PASS {env_id}: {', '.join(ran)}")
         except conformance.ConformanceError as exc:
             failed += 1
             print(f"FAIL {env_id}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - report every env, whatever breaks it
+            failed += 1
+            print(f"FAIL {env_id}: {type(exc).__name__}: {exc}")
     return 1 if failed else 0
 
 

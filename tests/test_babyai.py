@@ -351,7 +351,7 @@ def test_gymnasium_checks_and_registry():
     for task, env_id in IDS.items():
         env = gym.make(f"dungeonbench_gym:DungeonBench/{env_id}")
         assert env.unwrapped.task == task
-        assert env.unwrapped.max_steps == (128 if task == "open" else 64)
+        assert env.unwrapped.max_steps == (64 if task in ("goto", "pickup") else 128)
         assert env.action_space.n == 6
         assert env.get_wrapper_attr("action_masks")().dtype == bool
     check_env(gym.make("dungeonbench_gym:DungeonBench/BabyAI-PickUpSeqGoTo-v0",

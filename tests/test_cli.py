@@ -73,6 +73,19 @@ def test_eval_writes_episodes_summary_and_resumes(tmp_path):
     assert again["seed"] == 0 and again["agent"] == "baseline"
     assert json.loads((out / "summary.json").read_text())["agents"]["random"]["envs"][0][
         "episodes"] == 3
+    assert json.loads((out / "run.json").read_text())["settings"]["seed"] == 0
+
+    # Resuming with another seed or step limit would mix episodes: refused, nothing run.
+    res = run_cli(*common, "--episodes", "4", "--seed", "100")
+    assert res.returncode == 2 and "seed=0" in res.stderr and "another --out" in res.stderr
+    assert not (out / "episodes/random/BabyAI-GoTo-v0/episode-0003.json").exists()
+
+
+def test_unknown_agent_fails_before_any_episode(tmp_path):
+    res = run_cli("eval", "--agents", "rand", "--envs", "BabyAI-GoTo-v0", "--out",
+                  str(tmp_path / "r"), "--quiet")
+    assert res.returncode == 2 and "unknown agent 'rand'" in res.stderr
+    assert "Traceback" not in res.stderr and not (tmp_path / "r").exists()
 
 
 def test_check_passes_ours_and_fails_a_wrong_user_registry(tmp_path):

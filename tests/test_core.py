@@ -190,6 +190,8 @@ def test_registry_file_round_trip(tmp_path):
     (GOOD.replace("max_steps = 20", "max_step = 20"), "max_step", "did you mean 'max_steps'"),
     (GOOD + "\n[[envs]]\nkwargs = {}\n", "envs[1].id", "give an id"),
     (GOOD.replace("[[envs]]", "[[envs]"), "(syntax)", "TOML syntax"),
+    (GOOD + '\n[[envs]]\nid = "Toy-Counter-v0"\n', "envs[1].id", "its own id"),
+    (GOOD + 'metric = 5\n', "envs[0].metric", 'metric = "..."'),
 ])
 def test_malformed_registry_file_names_file_field_and_fix(tmp_path, body, field, fix):
     path = _write(tmp_path, body)
@@ -197,6 +199,33 @@ def test_malformed_registry_file_names_file_field_and_fix(tmp_path, body, field,
         parse_registry_file(path)
     message = str(err.value)
     assert str(path) in message and f"field '{field}'" in message and fix in message
+
+
+def test_bad_kwargs_name_the_registry_file_and_field(tmp_path):
+    path = _write(tmp_path, GOOD.replace('id = "Toy-Counter-v0"',
+                                         'id = "Toy-Typo-v0"\nkwargs = { on_invalud = "raise" }'))
+    dungeonbench_gym.register_file(path)
+    try:
+        with pytest.raises(FileFormatError) as err:
+            dungeonbench_gym.make("Toy-Typo-v0")
+        assert "field 'envs[0].kwargs.on_invalud'" in str(err.value)
+        assert "did you mean 'on_invalid'" in str(err.value) and str(path) in str(err.value)
+    finally:
+        dungeonbench_gym.REGISTRY.pop("Toy-Typo-v0")
+        gym.registry.pop("DungeonBench/Toy-Typo-v0")
+
+
+def test_a_broken_user_registry_file_is_skipped_with_a_warning(tmp_path):
+    import subprocess
+    import sys
+    (tmp_path / "bad.toml").write_text(GOOD.replace("actions = 4", "actions = 0"))
+    code = "import dungeonbench_gym; print(len(dungeonbench_gym.ids()))"
+    env = {**__import__("os").environ, "DUNGEONBENCH_ENVS_PATH": str(tmp_path)}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert int(res.stdout) == len(dungeonbench_gym.ids())
+    assert "skipped registry file" in res.stderr and "bad.toml: field 'actions'" in res.stderr
 
 
 def test_unknown_id_suggests_close_ids():

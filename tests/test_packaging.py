@@ -1,5 +1,6 @@
 """The package works from any folder, and the wheel carries the registry and data."""
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -25,8 +26,12 @@ def test_make_without_import_from_any_folder(tmp_path):
 
 
 def test_wheel_ships_registry_files(tmp_path):
+    # Build from a copy: setuptools writes build/ and *.egg-info into the source tree.
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "results", "build", "*.egg-info", "__pycache__", ".pytest_cache"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                    "-q", "-w", str(tmp_path), str(ROOT)], check=True, timeout=300,
+                    "-q", "-w", str(tmp_path), str(src)], check=True, timeout=300,
                    capture_output=True)
     [wheel] = tmp_path.glob("dungeonbench_gym-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 
+from ..core.errors import DungeonBenchError
 from .base import Agent, RandomAgent
 
 # The baseline of each family that has a simple one: "module:Class".
@@ -24,7 +25,7 @@ def make_agent(name: str, family: str) -> Agent | None:
             return None
         module, cls = target.split(":")
         return getattr(importlib.import_module(module), cls)()
-    raise ValueError(f"unknown agent {name!r}: choose from {AGENT_NAMES}")
+    raise DungeonBenchError(f"unknown agent {name!r}: choose from {', '.join(AGENT_NAMES)}")
 
 
 __all__ = ["Agent", "RandomAgent", "BASELINES", "AGENT_NAMES", "make_agent"]

@@ -36,7 +36,13 @@ def _fail(rule: str, detail: str):
 
 
 def env_factory(env_id: str, **kwargs) -> EnvFactory:
-    """A picklable factory (it crosses process boundaries in AsyncVectorEnv)."""
+    """A picklable factory (it crosses process boundaries in AsyncVectorEnv).
+
+    Our ids get the `dungeonbench_gym:` prefix, so that a freshly spawned worker
+    process imports the package (and its registry) before making the env.
+    """
+    if env_id.startswith("DungeonBench/"):
+        env_id = "dungeonbench_gym:" + env_id
     return functools.partial(gym.make, env_id, **kwargs)
 
 
@@ -51,8 +57,9 @@ def _legal_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
     return int(rng.choice(legal))
 
 
-def _digest(obs: dict, reward=0.0, terminated=False, truncated=False, info=None) -> str:
-    """A fingerprint of one transition: every observation array plus the outcome."""
+def _digest(obs: dict, reward=0.0, terminated=False, truncated=False, info=None,
+            extra: str = "") -> str:
+    """A fingerprint of one transition: every observation array, the outcome, `extra`."""
     h = hashlib.sha256()
     for key in sorted(obs):
         arr = np.ascontiguousarray(obs[key])
@@ -62,7 +69,25 @@ def _digest(obs: dict, reward=0.0, terminated=False, truncated=False, info=None)
     h.update(repr((float(reward), bool(terminated), bool(truncated))).encode())
     if info is not None:
         h.update(repr((round(float(info["progress"]), 12), bool(info["invalid_action"]))).encode())
+    h.update(extra.encode())
     return h.hexdigest()
+
+
+def _info_text(info: dict) -> str:
+    """What a language agent reads: text, option labels, decision, metrics."""
+    text = info.get("text") or {}
+    metrics = sorted((k, _plain(v)) for k, v in info["metrics"].items())
+    return repr((text.get("long_term"), text.get("short_term"), info["decision"],
+                 [o.label for o in info["options"]], metrics))
+
+
+def _plain(value):
+    """numpy scalars as Python ones, so a value reads the same before and after batching."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 # ----------------------------------------------------------------------------- checks
@@ -221,8 +246,17 @@ def check_invalid_actions(make: EnvFactory, seed: int = 0, steps: int = 50) -> N
             illegal = np.flatnonzero(mask == 0)
             if illegal.size:
                 before = info["metrics"].get("invalid_actions")
+                fallback = getattr(env.unwrapped, "fallback_action", None)
+                expected = None
+                if fallback is not None:  # what the fallback alone would have done
+                    twin = pickle.loads(pickle.dumps(env))
+                    expected = _digest(twin.step(fallback())[0])
+                    twin.close()
                 obs, _, term, trunc, info = env.step(int(rng.choice(illegal)))
                 found += 1
+                if expected is not None and _digest(obs) != expected:
+                    _fail("fallback runs", f"step {t + 1}: a masked-out action did something "
+                          "other than the env's fallback_action()")
                 if not info["invalid_action"]:
                     _fail("invalid_action flag", f"step {t + 1}: masked-out action not flagged")
                 after = info["metrics"].get("invalid_actions")
@@ -254,20 +288,21 @@ def _trajectory(env, seed: int, steps: int, actions: list[int] | None = None):
     """Digests of a seeded rollout; actions are drawn from a seeded rng over the mask."""
     rng = np.random.default_rng(seed + 1)
     obs, info = env.reset(seed=seed)
-    digests, chosen = [_digest(obs, info=info)], []
+    digests, chosen = [_digest(obs, info=info, extra=_info_text(info))], []
     for t in range(steps if actions is None else len(actions)):
         a = actions[t] if actions is not None else _legal_choice(rng, _mask_of(env, obs))
         chosen.append(a)
         obs, r, term, trunc, info = env.step(a)
-        digests.append(_digest(obs, r, term, trunc, info))
+        digests.append(_digest(obs, r, term, trunc, info, _info_text(info)))
         if term or trunc:
             break
     return digests, chosen
 
 
 def check_determinism(make: EnvFactory, seed: int = 0, steps: int = 100) -> None:
-    """Two fresh envs, same seed and actions: identical trajectories; a pickled copy too."""
-    a, b = make(), make()
+    """Two fresh envs, same seed and actions: identical trajectories (observations,
+    rewards, text, options, metrics); a pickled copy continues identically too."""
+    a, b = make(text=True), make(text=True)
     try:
         da, acts = _trajectory(a, seed, steps)
         db, _ = _trajectory(b, seed, steps, acts)
@@ -296,20 +331,26 @@ def check_determinism(make: EnvFactory, seed: int = 0, steps: int = 100) -> None
 
 
 def check_process_boundary(make: EnvFactory, seed: int = 0, steps: int = 50) -> None:
-    """The same seeded trajectory in a worker process (AsyncVectorEnv) as here."""
-    local = make()
+    """The same seeded trajectory in a freshly spawned worker process as here.
+
+    The worker is spawned, not forked: it imports everything anew under its own
+    hash seed, so state that leaks from the parent cannot hide nondeterminism.
+    """
+    local = make(text=True)
     try:
         digests, actions = _trajectory(local, seed, steps)
     finally:
         local.close()
-    vec = gym.vector.AsyncVectorEnv([make], autoreset_mode=gym.vector.AutoresetMode.NEXT_STEP)
+    vec = gym.vector.AsyncVectorEnv([functools.partial(make, text=True)], context="spawn",
+                                    autoreset_mode=gym.vector.AutoresetMode.NEXT_STEP)
     try:
         obs, info = vec.reset(seed=seed)
-        remote = [_digest({k: v[0] for k, v in obs.items()}, info=_first(info))]
+        remote = [_digest({k: v[0] for k, v in obs.items()}, info=_first(info),
+                          extra=_info_text(_first(info)))]
         for a in actions:
             obs, r, term, trunc, info = vec.step(np.array([a]))
             remote.append(_digest({k: v[0] for k, v in obs.items()}, r[0], term[0], trunc[0],
-                                  _first(info)))
+                                  _first(info), _info_text(_first(info))))
     finally:
         vec.close()
     if remote != digests:
@@ -318,7 +359,13 @@ def check_process_boundary(make: EnvFactory, seed: int = 0, steps: int = 50) -> 
 
 
 def _first(vector_info: dict) -> dict:
-    return {"progress": vector_info["progress"][0], "invalid_action": vector_info["invalid_action"][0]}
+    """Env 0's info out of a vector env's batched info (nested dicts are batched too)."""
+    def pick(value):
+        if isinstance(value, dict):
+            return {k: pick(v) for k, v in value.items() if not k.startswith("_")}
+        item = value[0]
+        return item.item() if isinstance(item, np.generic) else item
+    return pick(vector_info)
 
 
 def check_vector(make: EnvFactory, steps: int = 20) -> None:

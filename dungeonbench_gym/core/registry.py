@@ -11,9 +11,11 @@ import dataclasses
 import difflib
 import importlib
 import importlib.resources
+import inspect
 import os
 import re
 import tomllib
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,8 @@ class EnvEntry:
     extra: str             # the optional-dependency group that installs its upstream
     description: str
     source: str            # the registry file it came from
+    where: str = ""        # its table in that file, e.g. "envs[0]"
+    own_kwargs: tuple = () # the kwargs its own table sets (the rest come from [kwargs])
 
     @property
     def gym_id(self) -> str:
@@ -110,6 +114,9 @@ def parse_registry_file(path: str | os.PathLike) -> list[EnvEntry]:
         raise FileFormatError(path, "extra", "must be a string",
                               'name the optional-dependency group, e.g. extra = "crafter"')
     metric = _require(path, data, "metric", str, 'describe the progress metric, e.g. metric = "solved"')
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise FileFormatError(path, "description", "must be a string", 'write description = "..."')
     defaults = data.get("kwargs", {})
     if not isinstance(defaults, dict):
         raise FileFormatError(path, "kwargs", "must be a table", "write [kwargs] or kwargs = { ... }")
@@ -118,7 +125,7 @@ def parse_registry_file(path: str | os.PathLike) -> list[EnvEntry]:
     envs = _require(path, data, "envs", list, "add at least one [[envs]] table with an id")
     if not envs:
         raise FileFormatError(path, "envs", "is empty", "add at least one [[envs]] table with an id")
-    entries = []
+    entries, seen = [], {}
     for i, env in enumerate(envs):
         where = f"envs[{i}]."
         if not isinstance(env, dict):
@@ -129,6 +136,14 @@ def parse_registry_file(path: str | os.PathLike) -> list[EnvEntry]:
             raise FileFormatError(path, where + "id", f"{env_id!r} is not a valid id",
                                   "use letters, digits, '-', '_' or '.', ending in -v<version>, "
                                   'e.g. "BabyAI-GoTo-v0"')
+        if env_id in seen:
+            raise FileFormatError(path, where + "id", f"{env_id!r} is also the id of {seen[env_id]}",
+                                  "give every [[envs]] table its own id")
+        seen[env_id] = f"envs[{i}]"
+        for field in ("metric", "description"):
+            if not isinstance(env.get(field, ""), str):
+                raise FileFormatError(path, where + field, "must be a string",
+                                      f'write {field} = "..."')
         kwargs = env.get("kwargs", {})
         if not isinstance(kwargs, dict):
             raise FileFormatError(path, where + "kwargs", "must be a table",
@@ -142,7 +157,8 @@ def parse_registry_file(path: str | os.PathLike) -> list[EnvEntry]:
             id=env_id, family=family, entry_point=entry,
             kwargs={**defaults, **kwargs}, max_steps=steps, actions=n,
             metric=env.get("metric", metric), extra=extra,
-            description=env.get("description", data.get("description", "")), source=str(path)))
+            description=env.get("description", description), source=str(path),
+            where=f"envs[{i}]", own_kwargs=tuple(kwargs)))
     return entries
 
 
@@ -163,12 +179,21 @@ def register_file(path: str | os.PathLike) -> list[EnvEntry]:
 
 
 def register_all() -> None:
+    """Our registry files, then the user's from DUNGEONBENCH_ENVS_PATH.
+
+    A broken file of ours is our bug and raises. A broken file of the user's is
+    skipped with a warning that names the file, the field and the fix, so that
+    the package (and its CLI) still imports; `register_file` raises for it.
+    """
     for path in builtin_registry_files():
         register_file(path)
     for item in filter(None, os.environ.get(ENV_PATH_VARIABLE, "").split(os.pathsep)):
         p = Path(item)
         for f in sorted(p.glob("*.toml")) if p.is_dir() else [p]:
-            register_file(f)
+            try:
+                register_file(f)
+            except FileFormatError as exc:
+                warnings.warn(f"skipped registry file: {exc}", stacklevel=2)
 
 
 def resolve_id(env_id: str) -> EnvEntry:
@@ -184,16 +209,64 @@ def resolve_id(env_id: str) -> EnvEntry:
                        f"Run `dungeonbench-gym list` to see the {len(REGISTRY)} registered ids.")
 
 
-def make(env_id: str, **kwargs) -> gym.Env:
-    """gymnasium.make with a clear error for unknown ids and missing optional groups."""
-    entry = resolve_id(env_id)
-    module = entry.entry_point.split(":")[0]
+def load_entry_point(entry: EnvEntry) -> type:
+    """Import the env class, naming the optional group when its upstream is missing."""
+    module, name = entry.entry_point.split(":")
     try:
-        importlib.import_module(module)
+        cls = getattr(importlib.import_module(module), name, None)
     except ModuleNotFoundError as exc:
         raise DungeonBenchError(
             f"{entry.id} needs the Python package {exc.name!r}: "
             f"pip install 'dungeonbench-gym[{entry.extra or 'all'}]'") from exc
+    if cls is None:
+        raise FileFormatError(entry.source, f"{entry.where}.entry_point" if entry.where else
+                              "entry_point", f"{module} has no {name!r}",
+                              "name a class that module defines")
+    return cls
+
+
+def validate_kwargs(entry: EnvEntry, extra: dict | None = None) -> None:
+    """Check the registry kwargs (and `extra`) against the env's constructor."""
+    cls = load_entry_point(entry)
+    allowed = _init_parameters(cls)
+    if allowed is None:
+        return
+    for name in {**entry.kwargs, **(extra or {})}:
+        if name not in allowed:
+            close = difflib.get_close_matches(name, allowed, n=1)
+            fix = f"did you mean '{close[0]}'?" if close else f"use one of {allowed}"
+            if name in entry.kwargs:
+                field = f"{entry.where}.kwargs.{name}" if name in entry.own_kwargs \
+                    else f"kwargs.{name}"
+                raise FileFormatError(entry.source, field,
+                                      f"{cls.__name__} takes no argument {name!r}", fix)
+            raise DungeonBenchError(f"{entry.id}: {cls.__name__} takes no argument {name!r}; {fix}")
+
+
+def _init_parameters(cls: type) -> list[str] | None:
+    """The keyword names a class accepts, following `**kwargs` up to its bases' __init__.
+
+    None when some __init__ passes `**kwargs` on to a callable we cannot see.
+    """
+    names: list[str] = []
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        if klass is object:
+            return None
+        params = inspect.signature(init).parameters
+        names += [p.name for p in params.values() if p.name != "self"
+                  and p.kind not in (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL)]
+        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+            return names
+    return None
+
+
+def make(env_id: str, **kwargs) -> gym.Env:
+    """gymnasium.make with clear errors: unknown ids, missing optional groups, bad kwargs."""
+    entry = resolve_id(env_id)
+    validate_kwargs(entry, kwargs)
     return gym.make(entry.gym_id, **kwargs)
 
 

@@ -21,6 +21,10 @@ import numpy as np
 
 from ..agents import make_agent
 from ..core import registry
+from ..core.errors import DungeonBenchError
+
+# Settings that change what an episode file means: a resumed run must use the same.
+EPISODE_SETTINGS = ("seed", "max_steps")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,6 +43,8 @@ def plan(agents: Iterable[str], env_ids: Iterable[str], episodes: int, seed: int
          max_steps: int | None = None) -> tuple[list[EpisodeTask], list[tuple[str, str]]]:
     """The episode tasks, plus the (agent, env) pairs skipped for having no such agent."""
     tasks, skipped = [], []
+    for agent in agents:
+        make_agent(agent, "")  # an unknown name fails here, before any episode
     for env_id in env_ids:
         family = registry.resolve_id(env_id).family
         for agent in agents:
@@ -100,16 +106,40 @@ def load_records(out: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted((out / "episodes").glob("*/*/*.json"))]
 
 
+def check_resumable(out: Path, settings: dict) -> None:
+    """Refuse to mix episodes made with other seeds or step limits into `out`."""
+    path = out / "run.json"
+    if not path.exists():
+        return
+    before = json.loads(path.read_text()).get("settings", {})
+    for key in EPISODE_SETTINGS:
+        if key in before and before[key] != settings[key]:
+            raise DungeonBenchError(
+                f"{out} holds episodes made with {key}={before[key]!r}, this run asks for "
+                f"{key}={settings[key]!r}: resuming would mix them. Use another --out, "
+                f"or the same {key}.")
+
+
 def run(tasks: list[EpisodeTask], out: str | os.PathLike, workers: int = 1,
-        progress_bar: bool = True) -> dict[str, int]:
-    """Run every task not yet on disk. Returns counts of done, skipped-as-present, failed."""
+        progress_bar: bool = True, settings: dict | None = None) -> dict[str, int]:
+    """Run every task not yet on disk. Returns counts of done, skipped-as-present, failed.
+
+    `settings` (seed, max_steps, agents, envs, episodes) are recorded in run.json;
+    a later run into the same folder must use the same seed and max_steps.
+    """
     from tqdm import tqdm
 
     out = Path(out)
+    settings = dict(settings or {})
+    if tasks:
+        settings.setdefault("seed", tasks[0].seed - tasks[0].episode)
+        settings.setdefault("max_steps", tasks[0].max_steps)
+    check_resumable(out, settings)
     todo = [t for t in tasks if not t.path(out).exists()]
     counts = {"ran": 0, "already_done": len(tasks) - len(todo), "failed": 0}
     _write_atomic(out / "run.json", {
-        "tasks": len(tasks), "workers": workers, "python": platform.python_version(),
+        "settings": settings, "tasks": len(tasks), "workers": workers,
+        "python": platform.python_version(),
         "machine": f"{platform.machine()} {os.cpu_count()} CPUs", "started": time.time()})
     bar = tqdm(total=len(tasks), initial=counts["already_done"], unit="ep",
                disable=not progress_bar, dynamic_ncols=True)

@@ -1,7 +1,10 @@
 """Summaries with BALROG's aggregation.
 
-Env score = 100 x mean progress, SE = std / sqrt(n) (sample std); a family's and
-the overall score are the mean of env scores with SE = sqrt(sum SE^2) / n_envs.
+BALROG's "environment" is a family (BabyAI, Crafter, ...): its score is 100 x
+mean progress over all its episodes, SE = std / sqrt(n) (sample std). The
+overall score is the mean of the family scores, SE = sqrt(sum SE^2) / n_families,
+so a family with many ids weighs no more than one with a single id. Each id also
+gets its own row, scored the same way.
 """
 
 from __future__ import annotations
@@ -42,14 +45,13 @@ def summarise(records: list[dict]) -> dict:
             "invalid_actions": sum(e["invalid_actions"] for e in eps),
         }
         agents.setdefault(agent, {"envs": []})["envs"].append(row)
-    for data in agents.values():
-        by_family: dict[str, list] = defaultdict(list)
-        for row in data["envs"]:
-            by_family[row["family"]].append((row["score"], row["se"]))
-        data["families"] = {f: dict(zip(("score", "se"), _combine(s)))
-                            for f, s in sorted(by_family.items())}
-        data["overall"] = dict(zip(("score", "se"),
-                                   _combine([(r["score"], r["se"]) for r in data["envs"]])))
+    family_progress: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for (agent, _), eps in groups.items():
+        family_progress[(agent, eps[0]["family"])].extend(e["progress"] for e in eps)
+    for agent, data in agents.items():
+        families = {f: _score(v) for (a, f), v in sorted(family_progress.items()) if a == agent}
+        data["families"] = {f: {"score": s, "se": se} for f, (s, se) in families.items()}
+        data["overall"] = dict(zip(("score", "se"), _combine(list(families.values()))))
     return {"agents": agents}
 
 

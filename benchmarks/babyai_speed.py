@@ -53,36 +53,32 @@ def trace(task: str, actions: list[int], seed: int, max_steps: int):
     return executed, layout_seeds
 
 
-def raw_loop(task: str, executed: list[int], layout_seeds: list[int], max_steps: int):
-    """A generator: each send(n) plays the next n moves on the raw level, yields seconds."""
-    level = make_level(task, max_steps=max_steps)
-    level.reset(seed=layout_seeds[0])
-    step, reset, clock = level.step, level.reset, time.process_time
-    seeds, moves = iter(layout_seeds[1:]), iter(executed)
+def timed_loop(step, on_episode_end, moves):
+    """A generator: each send(n) plays the next n moves, yields the CPU seconds they took."""
+    clock = time.process_time
     n = yield
     while True:
         start = clock()
         for _ in range(n):
             _, _, terminated, truncated, _ = step(next(moves))
             if terminated or truncated:
-                reset(seed=next(seeds))
+                on_episode_end()
         n = yield clock() - start
+
+
+def raw_loop(task: str, executed: list[int], layout_seeds: list[int], max_steps: int):
+    """The raw level replaying the moves and layouts our env executed."""
+    level = make_level(task, max_steps=max_steps)
+    level.reset(seed=layout_seeds[0])
+    seeds = iter(layout_seeds[1:])
+    return timed_loop(level.step, lambda: level.reset(seed=next(seeds)), iter(executed))
 
 
 def our_loop(task: str, actions: list[int], seed: int, max_steps: int, text: bool):
-    """The same for BabyAIEnv, fed the original indices (masked-out ones fall back)."""
+    """BabyAIEnv fed the original indices (masked-out ones fall back)."""
     env = BabyAIEnv(task, max_steps=max_steps, text=text)
     env.reset(seed=seed)
-    step, reset, clock = env.step, env.reset, time.process_time
-    moves = iter(actions)
-    n = yield
-    while True:
-        start = clock()
-        for _ in range(n):
-            _, _, terminated, truncated, _ = step(next(moves))
-            if terminated or truncated:
-                reset()
-        n = yield clock() - start
+    return timed_loop(env.step, env.reset, iter(actions))
 
 
 def bench_task(task: str, steps: int, repeats: int, seed: int, max_steps: int,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import dungeonbench_gym
-from dungeonbench_gym.core import (ActionOutOfRange, FileFormatError, IllegalAction,
+from dungeonbench_gym.core import (ActionOutOfRange, EpisodeOver, FileFormatError, IllegalAction,
                                    UnknownEnvId, find_option, parse_registry_file, resolve_id)
 from dungeonbench_gym.core.conformance import (ConformanceError, check_determinism,
                                                check_invalid_actions, check_play,
@@ -104,6 +104,18 @@ def test_max_steps_truncates():
     env.reset(seed=0)
     outs = [env.step(0) for _ in range(3)]
     assert [o[3] for o in outs] == [False, False, True]
+
+
+def test_step_outside_an_episode_is_a_clear_error():
+    env = CounterEnv(max_steps=1)
+    with pytest.raises(EpisodeOver, match="call reset"):
+        env.step(0)
+    env.reset(seed=0)
+    env.step(0)  # truncated here
+    with pytest.raises(EpisodeOver, match="episode is over"):
+        env.step(0)
+    env.reset()
+    assert env.step(0)[3]  # a new episode steps again
 
 
 @pytest.mark.parametrize("answer,label", [("2", "down"), (" Finish. ", "finish"),

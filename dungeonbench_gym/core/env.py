@@ -17,7 +17,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .errors import ActionOutOfRange, IllegalAction
+from .errors import ActionOutOfRange, EpisodeOver, IllegalAction
 from .options import Option, OptionList
 
 INFO_KEYS = ("options", "decision", "progress", "success", "metrics", "invalid_action")
@@ -59,7 +59,7 @@ class DecisionEnv(gym.Env):
         self._steps = 0
         self._invalid_count = 0
         self._progress = 0.0
-        self._done = False
+        self._done = True  # no game until reset()
 
     # ------------------------------------------------------------------ hooks
     def _game_reset(self, seed: int, options: dict | None) -> None:
@@ -122,6 +122,9 @@ class DecisionEnv(gym.Env):
 
     def step(self, action):
         # Hot path: RL loops call this millions of times, so it stays lean.
+        if self._done:
+            raise EpisodeOver(f"{type(self).__name__}: the episode is over (or never began): "
+                              "call reset() before step()")
         action = action if type(action) is int and 0 <= action < self._n else self._validate(action)
         invalid = not self._mask[action]
         if invalid:

@@ -15,6 +15,10 @@ class IllegalAction(DungeonBenchError, ValueError):
     """A masked-out action, raised only when the env was made with on_invalid='raise'."""
 
 
+class EpisodeOver(DungeonBenchError, RuntimeError):
+    """step() before reset(), or after the episode terminated or was truncated."""
+
+
 class UnknownEnvId(DungeonBenchError, KeyError):
     def __str__(self) -> str:  # KeyError would print the message in quotes
         return str(self.args[0])

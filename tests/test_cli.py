@@ -7,7 +7,6 @@ import subprocess
 import sys
 import types
 
-import pytest
 
 from dungeonbench_gym import cli
 

@@ -228,11 +228,12 @@ def test_bad_kwargs_name_the_registry_file_and_field(tmp_path):
 
 
 def test_a_broken_user_registry_file_is_skipped_with_a_warning(tmp_path):
+    import os
     import subprocess
     import sys
     (tmp_path / "bad.toml").write_text(GOOD.replace("actions = 4", "actions = 0"))
     code = "import dungeonbench_gym; print(len(dungeonbench_gym.ids()))"
-    env = {**__import__("os").environ, "DUNGEONBENCH_ENVS_PATH": str(tmp_path)}
+    env = {**os.environ, "DUNGEONBENCH_ENVS_PATH": str(tmp_path)}
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          timeout=120)
     assert res.returncode == 0, res.stderr

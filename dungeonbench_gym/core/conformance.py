@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import pickle
-from typing import Any, Callable
+from typing import Callable
 
 import gymnasium as gym
 import numpy as np
@@ -415,7 +415,7 @@ ALL_CHECKS: dict[str, Callable[..., None]] = {
 
 
 def check_all(make: EnvFactory, *, expected_actions: int | None = None,
-              skip: tuple[str, ...] = (), **_: Any) -> list[str]:
+              skip: tuple[str, ...] = ()) -> list[str]:
     """Run every check (except `skip`); returns the names of the checks that ran."""
     ran = []
     for name, check in ALL_CHECKS.items():

@@ -177,10 +177,6 @@ class DecisionEnv(gym.Env):
         """Every index's label (fixed command sets), e.g. for a prompt's command list."""
         return [o.label for o in self.option_table]
 
-    @property
-    def steps(self) -> int:
-        return self._steps
-
     def _validate(self, action) -> int:
         try:
             index = operator.index(action)  # ints and numpy integers, not floats or strings

@@ -1,0 +1,47 @@
+"""Pure rule engine and BFS solver for a small "Baba Is You"-style puzzle."""
+
+from .rules import (
+    ACTION_NAMES,
+    IS,
+    NOUNS,
+    PROPERTIES,
+    PUSH,
+    STOP,
+    TEXT_BASE,
+    WIN,
+    YOU,
+    Board,
+    from_ascii,
+    is_lost,
+    is_won,
+    legal_actions,
+    outcome,
+    rules,
+    step,
+    word_kind,
+)
+from .solver import BFSAgent, replay, solve
+
+__all__ = [
+    "ACTION_NAMES",
+    "IS",
+    "NOUNS",
+    "PROPERTIES",
+    "PUSH",
+    "STOP",
+    "TEXT_BASE",
+    "WIN",
+    "YOU",
+    "BFSAgent",
+    "Board",
+    "from_ascii",
+    "is_lost",
+    "is_won",
+    "legal_actions",
+    "outcome",
+    "replay",
+    "rules",
+    "solve",
+    "step",
+    "word_kind",
+]

@@ -1,0 +1,90 @@
+"""Breadth-first solver for the Baba-style rule engine (pure Python)."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .rules import Board, outcome, step
+
+MOVES = (1, 2, 3, 4)
+
+
+def solve(board: Board, max_states: int = 200_000) -> list[int] | None:
+    """Shortest action list (actions 1-4) that wins from ``board``.
+
+    Returns ``[]`` if ``board`` is already won, ``None`` if the board is lost,
+    unsolvable, or more than ``max_states`` distinct states would need to be
+    visited.  Breadth-first search over canonical states, so the returned
+    plan has minimal length.
+    """
+    won, lost = outcome(board)
+    if won:
+        return []
+    if lost:
+        return None
+    start = board.state
+    # state -> (parent state, action); the start maps to None
+    parent: dict[tuple[int, ...], tuple[tuple[int, ...], int] | None] = {start: None}
+    frontier: deque[Board] = deque([board])
+    while frontier:
+        cur = frontier.popleft()
+        cs = cur.state
+        for a in MOVES:
+            nb, won, lost = step(cur, a)
+            ns = nb.state
+            if ns in parent:
+                continue
+            parent[ns] = (cs, a)
+            if won:
+                return _path(parent, ns)
+            if lost:
+                continue
+            if len(parent) > max_states:
+                return None
+            frontier.append(nb)
+    return None
+
+
+def _path(parent, s) -> list[int]:
+    plan = []
+    link = parent[s]
+    while link is not None:
+        s, a = link
+        plan.append(a)
+        link = parent[s]
+    plan.reverse()
+    return plan
+
+
+def replay(board: Board, plan: list[int]) -> tuple[Board, bool, bool]:
+    """Play ``plan`` from ``board``; stops at the first win/loss."""
+    won, lost = outcome(board)
+    for a in plan:
+        if won or lost:
+            break
+        board, won, lost = step(board, a)
+    return board, won, lost
+
+
+class BFSAgent:
+    """Agent wrapper: plans once with :func:`solve` and replays the plan,
+    re-planning if the board is not the one it expected."""
+
+    def __init__(self, max_states: int = 200_000):
+        self.max_states = max_states
+        self._plan: list[int] = []
+        self._expect: Board | None = None
+
+    def reset(self) -> None:
+        self._plan = []
+        self._expect = None
+
+    def act(self, board: Board) -> int:
+        if self._expect is None or board != self._expect or not self._plan:
+            self._plan = solve(board, self.max_states) or []
+        if not self._plan:
+            self._expect = None
+            return 0
+        a = self._plan.pop(0)
+        self._expect, _, _ = step(board, a)
+        return a

@@ -11,6 +11,7 @@ from .base import Agent, RandomAgent
 BASELINES = {
     "babyai": "dungeonbench_gym.games.babyai.agent:BabyAIBotAgent",
     "crafter": "dungeonbench_gym.games.crafter.agent:CrafterHeuristicAgent",
+    "babaisai": "dungeonbench_gym.games.babaisai.agent:BabaSolverAgent",
 }
 AGENT_NAMES = ("random", "baseline")
 

@@ -1,0 +1,160 @@
+"""BabaIsAIEnv: our Baba Is You rule engine behind the decision stream.
+
+Actions (Discrete(5), BALROG's): 0 idle, 1 up, 2 right, 3 down, 4 left.
+Mask: idle always; a move when it changes the board (some YOU object, or a
+chain it pushes, can move that way). A masked-out index runs idle, BALROG's
+fallback for Baba Is AI.
+
+Observation (numeric, SB3's MultiInputPolicy takes it as is):
+`grid` Box(0, 1, (15, H, W), uint8): one plane per entity kind (5 objects,
+5 noun words, IS, YOU, WIN, STOP, PUSH), 1 where such an entity stands (cells
+may stack); `rules` Box(0, 1, (5, 4), uint8): noun x property (you, win,
+stop, push) for the rules in force.
+
+Text (`text=True`), BALROG's form: long_term = the active rules, then every
+object and rule block by its offset from the object that IS YOU; short_term =
+which object you control.
+
+Progress and success: 1 / True once a YOU object stands on a WIN object.
+The episode also ends, lost, when nothing IS YOU.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from ...core.env import DecisionEnv
+from ...core.options import option_table
+from .levels import LEVELS, level_size, make_level
+from .rules import (IS, N_NOUNS, NOUNS, PROPERTIES, PUSH, STOP, TEXT_BASE, WIN, YOU, Board,
+                    is_text, kind_name, legal_actions, outcome, rules, step, you_kinds)
+
+ACTIONS = ("idle", "up", "right", "down", "left")
+IDLE = 0
+# observation planes: objects 0..4, noun words 5..9, then IS YOU WIN STOP PUSH
+_PLANE = {**{k: k for k in range(N_NOUNS)}, **{TEXT_BASE + k: N_NOUNS + k for k in range(N_NOUNS)},
+          IS: 10, YOU: 11, WIN: 12, STOP: 13, PUSH: 14}
+N_PLANES = 15
+# one picture colour per plane (objects bright, words pale)
+_COLOURS = np.array([
+    (240, 240, 240), (110, 90, 80), (230, 200, 40), (250, 180, 30), (200, 60, 160),
+    (180, 180, 220), (160, 140, 130), (220, 210, 120), (230, 200, 120), (210, 150, 200),
+    (255, 255, 255), (240, 100, 160), (250, 220, 80), (200, 60, 60), (100, 180, 230)], np.uint8)
+TILE = 16
+
+
+class BabaIsAIEnv(DecisionEnv):
+    """One Baba Is AI level, a new layout per seed. See the module docstring.
+
+    Args:
+        level: one of `levels.LEVELS`, e.g. "goto_win" or "two_room-break_stop-make_win".
+        text, on_invalid, render_mode, max_steps: as in `DecisionEnv` (BALROG: 100 steps).
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    family = "babaisai"
+    option_table = option_table(ACTIONS)
+    fallback_index = IDLE
+
+    def __init__(self, level: str = "goto_win", *, text: bool = False,
+                 on_invalid: str = "fallback", render_mode: str | None = None,
+                 max_steps: int | None = None):
+        if level not in LEVELS:
+            raise ValueError(f"level={level!r}: use one of {', '.join(LEVELS)}")
+        self.level = level
+        width, height = level_size(level)
+        super().__init__(
+            n_actions=len(ACTIONS),
+            observation_spaces={
+                "grid": spaces.Box(0, 1, (N_PLANES, height, width), np.uint8),
+                "rules": spaces.Box(0, 1, (N_NOUNS, len(PROPERTIES)), np.uint8),
+            },
+            text=text, on_invalid=on_invalid, render_mode=render_mode, max_steps=max_steps)
+        self.board: Board | None = None
+        self._won = self._lost = False
+
+    # ------------------------------------------------------------------ hooks
+    def _game_reset(self, seed: int, options: dict | None) -> None:
+        self.board = make_level(self.level, seed)
+        self._won, self._lost = outcome(self.board)
+
+    def _game_step(self, action: int) -> tuple[float, bool, bool]:
+        self.board, self._won, self._lost = step(self.board, action)
+        return float(self._won), self._won or self._lost, False
+
+    def _game_mask(self) -> np.ndarray:
+        return np.array(legal_actions(self.board), np.int8)
+
+    def _game_observation(self) -> dict[str, np.ndarray]:
+        board = self.board
+        grid = np.zeros((N_PLANES, board.height, board.width), np.uint8)
+        for code in board.state:
+            grid[_PLANE[code >> 16], (code >> 8) & 0xFF, code & 0xFF] = 1
+        props = board.props()
+        table = np.array([[(props[k] >> b) & 1 for b in range(len(PROPERTIES))]
+                          for k in range(N_NOUNS)], np.uint8)
+        return {"grid": grid, "rules": table}
+
+    def _game_text(self) -> tuple[str, str]:
+        active = [f"{noun} is {prop}" for noun, prop in rules(self.board)]
+        lines = ["Active rules:", *active] if active else ["Active rules: none"]
+        you = self._you_position()
+        lines.append("")
+        lines.append("Objects on the map:")
+        for kind, x, y in sorted(self.board.entities(), key=lambda e: (e[2], e[1], e[0])):
+            if you is not None and (x, y) == you and not is_text(kind) and \
+                    kind in you_kinds(self.board):
+                continue
+            name = f"rule `{kind_name(kind).lower()}`" if is_text(kind) else kind_name(kind)
+            lines.append(f"{name} {_offset(x, y, you)}")
+        controls = [NOUNS[k] for k in you_kinds(self.board)]
+        short = f"You control: {', '.join(controls)}." if controls else "Nothing is YOU."
+        return "\n".join(lines), short
+
+    def _game_progress(self) -> float:
+        return 1.0 if self._won else 0.0
+
+    def _game_success(self) -> bool:
+        return self._won
+
+    def _game_metrics(self) -> dict[str, Any]:
+        return {"level": self.level, "won": self._won, "lost": self._lost}
+
+    # -------------------------------------------------------------- rendering
+    def _render_ansi(self) -> str:
+        return self.board.to_ascii()
+
+    def _render_rgb(self) -> np.ndarray:
+        board = self.board
+        image = np.zeros((board.height * TILE, board.width * TILE, 3), np.uint8)
+        image[:TILE, :] = image[-TILE:, :] = image[:, :TILE] = image[:, -TILE:] = 60
+        for code in board.state:  # objects first, then words on top (state is sorted)
+            kind, y, x = code >> 16, (code >> 8) & 0xFF, code & 0xFF
+            pad = 1 if is_text(kind) else 3
+            image[y * TILE + pad:(y + 1) * TILE - pad, x * TILE + pad:(x + 1) * TILE - pad] = \
+                _COLOURS[_PLANE[kind]]
+        return image
+
+    def _you_position(self) -> tuple[int, int] | None:
+        kinds = set(you_kinds(self.board))
+        for kind, x, y in self.board.entities():
+            if kind in kinds:
+                return x, y
+        return None
+
+
+def _offset(x: int, y: int, origin: tuple[int, int] | None) -> str:
+    """'2 steps to the right and 1 step up' from the YOU object (BALROG's phrasing)."""
+    if origin is None:
+        return f"at column {x}, row {y}"
+    dx, dy = x - origin[0], y - origin[1]
+    parts = []
+    if dx:
+        parts.append(f"{abs(dx)} step{'s' if abs(dx) > 1 else ''} to the "
+                     f"{'right' if dx > 0 else 'left'}")
+    if dy:
+        parts.append(f"{abs(dy)} step{'s' if abs(dy) > 1 else ''} {'down' if dy > 0 else 'up'}")
+    return " and ".join(parts) if parts else "where you are"

@@ -107,3 +107,23 @@ def test_rendering(mode):
         assert len(frame.splitlines()) == 7 and "b" in frame
     else:
         assert frame.shape == (9 * 16, 13 * 16, 3) and frame.dtype == np.uint8
+
+
+def test_solver_agent_searches_an_unsolvable_board_once(monkeypatch):
+    from dungeonbench_gym.games.babaisai import agent as agent_module
+    calls = []
+
+    def no_plan(board, max_states):
+        calls.append(board)
+        return None
+
+    monkeypatch.setattr(agent_module, "solve", no_plan)
+    env = _env_on(BOARD)
+    agent = BabaSolverAgent()
+    agent.reset(env, 0)
+    obs, info = env._observation(), env._info(False)
+    for _ in range(5):
+        action = agent.act(obs, info)
+        assert action == 0
+        obs, _, _, _, info = env.step(action)
+    assert len(calls) == 1

@@ -25,13 +25,16 @@ class BabaSolverAgent(Agent):
         super().reset(env, seed)
         self._plan: list[int] = []
         self._expected = None
+        self._unsolved = None  # the board the last search gave up on
 
     def act(self, observation, info) -> int:
         board = self.env.unwrapped.board
+        if board == self._unsolved:
+            return 0  # idling leaves the board as it is: searching again would fail again
         if not self._plan or board != self._expected:
             self._plan = solve(board, self.max_states) or []
         if not self._plan:
-            self._expected = None
+            self._expected, self._unsolved = None, board
             return 0
         action = self._plan.pop(0)
         self._expected = step(board, action)[0]

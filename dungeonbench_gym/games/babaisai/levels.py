@@ -76,6 +76,7 @@ from .rules import (
     rules,
     step,
 )
+from .solver import plan_to
 
 LEVELS: tuple[str, ...] = (
     "make_win-distr_obj_rule",
@@ -406,14 +407,7 @@ def _restricted_plan(board: Board, extra: set[int]) -> list[int] | None:
                 if not ok:
                     continue
                 if won:
-                    plan = []
-                    link = parent[ns]
-                    while link is not None:
-                        ps, pa = link
-                        plan.append(pa)
-                        link = parent[ps]
-                    plan.reverse()
-                    return plan
+                    return plan_to(parent, ns)
                 nxt.append(nb)
         if not nxt or len(parent) > CHECK_STATES:
             return None

@@ -36,7 +36,7 @@ def solve(board: Board, max_states: int = 200_000) -> list[int] | None:
                 continue
             parent[ns] = (cs, a)
             if won:
-                return _path(parent, ns)
+                return plan_to(parent, ns)
             if lost:
                 continue
             if len(parent) > max_states:
@@ -45,7 +45,9 @@ def solve(board: Board, max_states: int = 200_000) -> list[int] | None:
     return None
 
 
-def _path(parent, s) -> list[int]:
+def plan_to(parent, s) -> list[int]:
+    """The actions from the search's root to state `s`, read back through `parent`
+    (state -> (previous state, action), None at the root)."""
     plan = []
     link = parent[s]
     while link is not None:

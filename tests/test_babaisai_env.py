@@ -16,7 +16,11 @@ def test_forty_ids_registered_with_balrog_settings():
     assert sorted(ids) == sorted(f"BabaIsAI-{lv}-v0" for lv in LEVELS) and len(ids) == 40
     env = gym.make("dungeonbench_gym:DungeonBench/BabaIsAI-two_room-make_win-v0")
     assert env.unwrapped.max_steps == 100 and env.action_space.n == 5
-    assert env.observation_space["grid"].shape == (15, 9, 13)
+    # centred on what IS YOU by default: twice the board less one, so any cell fits
+    assert env.observation_space["grid"].shape == (20, 17, 25)
+    board_view = gym.make("dungeonbench_gym:DungeonBench/BabaIsAI-two_room-make_win-v0",
+                          view="board")
+    assert board_view.observation_space["grid"].shape == (20, 9, 13)
     assert level_size("goto_win") == (8, 8)
 
 
@@ -36,6 +40,49 @@ D = $ . . .
 . . . . . .
 . . . . . .
 """
+
+
+def test_observation_planes_follow_the_rules_in_force_and_centre_on_you():
+    text = """
+B = @ . . .
+. b . . . .
+. . . . d .
+D = $ . . .
+. . . . . .
+"""
+    env = _env_on(text, view="you")
+    grid = env._game_observation()["grid"]
+    # this 8 x 7 board (the room plus its wall) gives a 13 x 15 view, baba in the middle
+    assert grid.shape == (20, 13, 15)
+    centre = (6, 7)
+
+    def cells(plane):
+        return {(int(r) - centre[0], int(c) - centre[1]) for r, c in zip(*np.nonzero(grid[plane]))}
+
+    # offsets (dy, dx) from baba at x=2, y=2 of the board
+    assert cells(0) == {(0, 0)}                       # the baba object itself
+    assert cells(2) == {(1, 3)}                       # the door object
+    assert cells(15) == {(0, 0)}                      # IS YOU: baba
+    assert cells(16) == {(1, 3)}                      # IS WIN: the door, from "door is win"
+    assert cells(17) == set()                         # nothing is stop
+    assert cells(18) == {(-1, -1), (-1, 0), (-1, 1), (2, -1), (2, 0), (2, 1)}  # the 6 words
+    border = grid[19]
+    # the room is 6 x 5 inside a wall; the cell left of the room's first column is border
+    assert border[centre[0], centre[1]] == 0 and border[centre[0], centre[1] - 2] == 1
+    assert border[centre[0] - 1, centre[1] - 1] == 0 and border[centre[0] - 2, centre[1]] == 1
+    assert int((border == 0).sum()) == 6 * 5
+
+    assert env._game_observation()["rules"].tolist()[2] == [0, 1, 0, 0]
+    # breaking "door is win" (baba walks down and pushes IS out of line) clears the win plane
+    env.board = step(env.board, 3)[0]
+    env.board = step(env.board, 3)[0]
+    after = env._game_observation()
+    assert after["grid"][16].sum() == 0 and after["rules"].tolist()[2] == [0, 0, 0, 0]
+    assert after["grid"][10, centre[0] + 1, centre[1]] == 1   # IS now just below baba
+
+    # the board view keeps absolute coordinates
+    grid = _env_on(text, view="board")._game_observation()["grid"]
+    assert grid[0, 2, 2] == 1 and grid[2, 3, 5] == 1 and grid[19, 0].all() and grid[19, :, 0].all()
 
 
 def test_mask_marks_moves_that_change_the_board():

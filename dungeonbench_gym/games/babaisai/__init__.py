@@ -20,7 +20,7 @@ from .rules import (
     step,
     word_kind,
 )
-from .solver import BFSAgent, replay, solve
+from .solver import replay, solve
 
 __all__ = [
     "ACTION_NAMES",
@@ -32,7 +32,6 @@ __all__ = [
     "TEXT_BASE",
     "WIN",
     "YOU",
-    "BFSAgent",
     "Board",
     "from_ascii",
     "is_lost",

@@ -18,7 +18,7 @@ class BabaSolverAgent(Agent):
 
     name = "bfs-solver"
 
-    def __init__(self, max_states: int = 300_000):
+    def __init__(self, max_states: int = 2_000_000):
         self.max_states = max_states
 
     def reset(self, env=None, seed=None) -> None:

@@ -6,10 +6,17 @@ chain it pushes, can move that way). A masked-out index runs idle, BALROG's
 fallback for Baba Is AI.
 
 Observation (numeric, SB3's MultiInputPolicy takes it as is):
-`grid` Box(0, 1, (15, H, W), uint8): one plane per entity kind (5 objects,
-5 noun words, IS, YOU, WIN, STOP, PUSH), 1 where such an entity stands (cells
-may stack); `rules` Box(0, 1, (5, 4), uint8): noun x property (you, win,
-stop, push) for the rules in force.
+`grid` Box(0, 1, (20, 2H-1, 2W-1), uint8), centred on the object that IS YOU
+(view="you", the default) so that "where is the goal from me" is the same
+pattern wherever the player stands; view="board" gives the board frame,
+(20, H, W). Planes: 0-14 one per entity kind (5 objects, 5 noun words, IS,
+YOU, WIN, STOP, PUSH), 1 where such an entity stands (cells may stack);
+15-18 the cells that ARE you / win / stop / push under the rules in force
+(rule blocks are always push); 19 the border wall (and, in the centred view,
+everything off the board). With several YOU objects the view centres on the
+first in canonical order; with none (the lost, final state) on the board's
+middle. `rules` Box(0, 1, (5, 4), uint8): noun x property (you, win, stop,
+push) for the rules in force.
 
 Text (`text=True`), BALROG's form: long_term = the active rules, then every
 object and rule block by its offset from the object that IS YOU; short_term =
@@ -37,7 +44,15 @@ IDLE = 0
 # observation planes: objects 0..4, noun words 5..9, then IS YOU WIN STOP PUSH
 _PLANE = {**{k: k for k in range(N_NOUNS)}, **{TEXT_BASE + k: N_NOUNS + k for k in range(N_NOUNS)},
           IS: 10, YOU: 11, WIN: 12, STOP: 13, PUSH: 14}
-N_PLANES = 15
+N_ENTITY_PLANES = 15
+IN_FORCE_PLANE = 15        # +0 you, +1 win, +2 stop, +3 push
+BORDER_PLANE = 19
+N_PLANES = 20
+VIEWS = ("you", "board")
+# entity kind -> plane, as a lookup table for vectorised filling
+_PLANE_OF_KIND = np.zeros(PUSH + 1, np.int64)
+for _kind, _plane in _PLANE.items():
+    _PLANE_OF_KIND[_kind] = _plane
 # one picture colour per plane (objects bright, words pale)
 _COLOURS = np.array([
     (240, 240, 240), (110, 90, 80), (230, 200, 40), (250, 180, 30), (200, 60, 160),
@@ -51,6 +66,7 @@ class BabaIsAIEnv(DecisionEnv):
 
     Args:
         level: one of `levels.LEVELS`, e.g. "goto_win" or "two_room-break_stop-make_win".
+        view: "you" (observation grid centred on the YOU object) or "board".
         text, on_invalid, render_mode, max_steps: as in `DecisionEnv` (BALROG: 100 steps).
     """
 
@@ -59,17 +75,22 @@ class BabaIsAIEnv(DecisionEnv):
     option_table = option_table(ACTIONS)
     fallback_index = IDLE
 
-    def __init__(self, level: str = "goto_win", *, text: bool = False,
+    def __init__(self, level: str = "goto_win", *, view: str = "you", text: bool = False,
                  on_invalid: str = "fallback", render_mode: str | None = None,
                  max_steps: int | None = None):
         if level not in LEVELS:
             raise ValueError(f"level={level!r}: use one of {', '.join(LEVELS)}")
+        if view not in VIEWS:
+            raise ValueError(f"view={view!r}: use one of {', '.join(VIEWS)}")
         self.level = level
+        self.view = view
         width, height = level_size(level)
+        grid_shape = ((N_PLANES, height, width) if view == "board"
+                      else (N_PLANES, 2 * height - 1, 2 * width - 1))
         super().__init__(
             n_actions=len(ACTIONS),
             observation_spaces={
-                "grid": spaces.Box(0, 1, (N_PLANES, height, width), np.uint8),
+                "grid": spaces.Box(0, 1, grid_shape, np.uint8),
                 "rules": spaces.Box(0, 1, (N_NOUNS, len(PROPERTIES)), np.uint8),
             },
             text=text, on_invalid=on_invalid, render_mode=render_mode, max_steps=max_steps)
@@ -90,13 +111,33 @@ class BabaIsAIEnv(DecisionEnv):
 
     def _game_observation(self) -> dict[str, np.ndarray]:
         board = self.board
-        grid = np.zeros((N_PLANES, board.height, board.width), np.uint8)
-        for code in board.state:
-            grid[_PLANE[code >> 16], (code >> 8) & 0xFF, code & 0xFF] = 1
+        height, width = board.height, board.width
+        codes = np.fromiter(board.state, np.int64, len(board.state))
+        kinds, ys, xs = codes >> 16, (codes >> 8) & 0xFF, codes & 0xFF
         props = board.props()
-        table = np.array([[(props[k] >> b) & 1 for b in range(len(PROPERTIES))]
-                          for k in range(N_NOUNS)], np.uint8)
-        return {"grid": grid, "rules": table}
+        # property bits of each entity: its object kind's rules; words are always push
+        prop_of_kind = np.zeros(PUSH + 1, np.int64)
+        prop_of_kind[:N_NOUNS] = props
+        prop_of_kind[TEXT_BASE:] = 1 << PROPERTIES.index("push")
+        bits = prop_of_kind[kinds]
+        if self.view == "board":
+            oy = ox = 0
+            grid = np.zeros((N_PLANES, height, width), np.uint8)
+            grid[BORDER_PLANE, [0, -1], :] = grid[BORDER_PLANE, :, [0, -1]] = 1
+        else:
+            you = self._you_position()
+            cx, cy = you if you is not None else (width // 2, height // 2)
+            oy, ox = height - 1 - cy, width - 1 - cx   # board (0,0) lands here
+            grid = np.zeros((N_PLANES, 2 * height - 1, 2 * width - 1), np.uint8)
+            grid[BORDER_PLANE] = 1
+            grid[BORDER_PLANE, oy + 1:oy + height - 1, ox + 1:ox + width - 1] = 0
+        ys, xs = ys + oy, xs + ox
+        grid[_PLANE_OF_KIND[kinds], ys, xs] = 1
+        for b in range(len(PROPERTIES)):
+            has = (bits >> b) & 1 == 1
+            grid[IN_FORCE_PLANE + b, ys[has], xs[has]] = 1
+        table = ((np.asarray(props, np.int64)[:, None] >> np.arange(len(PROPERTIES))) & 1)
+        return {"grid": grid, "rules": table.astype(np.uint8)}
 
     def _game_text(self) -> tuple[str, str]:
         active = [f"{noun} is {prop}" for noun, prop in rules(self.board)]

@@ -67,26 +67,3 @@ def replay(board: Board, plan: list[int]) -> tuple[Board, bool, bool]:
         board, won, lost = step(board, a)
     return board, won, lost
 
-
-class BFSAgent:
-    """Agent wrapper: plans once with :func:`solve` and replays the plan,
-    re-planning if the board is not the one it expected."""
-
-    def __init__(self, max_states: int = 200_000):
-        self.max_states = max_states
-        self._plan: list[int] = []
-        self._expect: Board | None = None
-
-    def reset(self) -> None:
-        self._plan = []
-        self._expect = None
-
-    def act(self, board: Board) -> int:
-        if self._expect is None or board != self._expect or not self._plan:
-            self._plan = solve(board, self.max_states) or []
-        if not self._plan:
-            self._expect = None
-            return 0
-        a = self._plan.pop(0)
-        self._expect, _, _ = step(board, a)
-        return a

@@ -1,4 +1,4 @@
-"""The `dungeonbench-gym` command: list, play, eval, check."""
+"""The `dungeonbench-gym` command: list, play, eval, check, prepare."""
 
 from __future__ import annotations
 
@@ -148,6 +148,25 @@ def cmd_check(args) -> int:
     return 1 if failed else 0
 
 
+# --------------------------------------------------------------------------- prepare
+PREPARABLE = ("boxoban",)
+
+
+def cmd_prepare(args) -> int:
+    """Build, ahead of time, the data that envs would otherwise generate on first use."""
+    what = PREPARABLE if args.what == "all" else (args.what,)
+    if "boxoban" in what:
+        from .games.minihack import boxoban
+        from .games.minihack.env import BOXOBAN_POOL
+
+        count = min(args.count or BOXOBAN_POOL, BOXOBAN_POOL)
+        for tier in boxoban.TIERS:
+            made = boxoban.prepare_levels(tier, range(count), progress=not args.quiet)
+            print(f"boxoban {tier}: {count} levels ready ({made} new) in "
+                  f"{boxoban.cache_dir('boxoban', tier)}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dungeonbench-gym",
                                 description="Many games behind one Gymnasium decision stream.")
@@ -179,6 +198,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("envs", nargs="?", default="all")
     s.add_argument("--skip", default="", help="checks to skip, comma-separated")
     s.set_defaults(func=cmd_check)
+
+    s = sub.add_parser("prepare", help="generate and cache game data ahead of time")
+    s.add_argument("what", nargs="?", default="all", choices=("all", *PREPARABLE))
+    s.add_argument("--count", type=int, default=0,
+                   help="how many levels per tier (default: the whole pool)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_prepare)
     return p
 
 

@@ -101,3 +101,17 @@ def test_check_passes_ours_and_fails_a_wrong_user_registry(tmp_path):
                          capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 1
     assert "FAIL Toy-Counter-v0: documented N: registry says 5 actions, env has 4" in res.stdout
+
+
+def test_prepare_caches_boxoban_levels_that_envs_then_use(tmp_path, monkeypatch, capsys):
+    pytest = __import__("pytest")
+    pytest.importorskip("minihack")
+    monkeypatch.setenv("DUNGEONBENCH_CACHE_DIR", str(tmp_path))
+    assert cli.main(["prepare", "boxoban", "--count", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "boxoban medium: 2 levels ready (2 new)" in out
+    assert "boxoban hard: 2 levels ready (2 new)" in out
+    files = sorted(p.name for p in (tmp_path / "boxoban" / "medium").iterdir())
+    assert len(files) == 2
+    assert cli.main(["prepare", "boxoban", "--count", "2", "--quiet"]) == 0
+    assert "(0 new)" in capsys.readouterr().out   # cached: nothing generated again

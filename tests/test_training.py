@@ -5,10 +5,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = """
 import gymnasium as gym, numpy as np
 from sb3_contrib import MaskablePPO
-env = gym.make("dungeonbench_gym:DungeonBench/Crafter-v0")
+env = gym.make("dungeonbench_gym:DungeonBench/" + ENV_ID)
 model = MaskablePPO("MultiInputPolicy", env, n_steps=512, batch_size=128, seed=0, device="cpu")
 model.learn(total_timesteps=2000)
 assert model.num_timesteps >= 2000, model.num_timesteps
@@ -22,8 +24,10 @@ print("trained", model.num_timesteps)
 """
 
 
-def test_maskable_ppo_trains_2k_steps_on_crafter_without_custom_code(tmp_path):
-    res = subprocess.run([sys.executable, "-c", SCRIPT], cwd=tmp_path, capture_output=True,
+@pytest.mark.parametrize("env_id", ["Crafter-v0", "MiniHack-Corridor-R3-v0"])
+def test_maskable_ppo_trains_2k_steps_without_custom_code(tmp_path, env_id):
+    script = f"ENV_ID = {env_id!r}\n" + SCRIPT
+    res = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
                          text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-3000:]
     assert res.stdout.split()[-1] == "2048"

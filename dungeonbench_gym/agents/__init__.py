@@ -12,6 +12,8 @@ BASELINES = {
     "babyai": "dungeonbench_gym.games.babyai.agent:BabyAIBotAgent",
     "crafter": "dungeonbench_gym.games.crafter.agent:CrafterHeuristicAgent",
     "babaisai": "dungeonbench_gym.games.babaisai.agent:BabaSolverAgent",
+    "nethack": "dungeonbench_gym.games.nethack.agent:DescendAgent",
+    "minihack": "dungeonbench_gym.games.minihack.agent:MiniHackBaselineAgent",
 }
 AGENT_NAMES = ("random", "baseline")
 

@@ -1,0 +1,1 @@
+"""MiniHack tasks (BALROG's eight) behind the decision stream."""

@@ -1,0 +1,259 @@
+"""NLEDecisionEnv: one NLE game (NetHack or a MiniHack task) behind the decision stream.
+
+The upstream env is NLE's own Gymnasium env, used unwrapped; this class owns
+the command vocabulary (`commands.py`), reads what the game waits for
+(`prompts.py`) to build the mask, and writes the text (`language.py`) only
+when asked.
+
+Seeding: NLE's `reset(seed=...)` does not seed NetHack, so each episode seed
+is turned into NetHack's core, display and level-generation seeds, set
+before every reset, with the moon phase fixed; the same seed and actions then
+give the same game in any process.
+
+Pickling: NLE's C state cannot be pickled, so a pickle holds the episode's
+seed and the keys played since reset, and unpickling replays them (a few
+microseconds per step). `copy.deepcopy` works the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from nle import nethack
+
+from ...core.env import DecisionEnv
+from .commands import COMMAND_INDICES, ESCAPE, KEYS, OPTION_TABLE
+from .language import text_observation
+from .prompts import DECISIONS, Prompt, read_prompt
+
+# what NLE is asked for: enough for the mask, the numeric observation, the metrics
+CORE_KEYS = ("glyphs", "chars", "blstats", "message", "tty_chars", "inv_glyphs",
+             "inv_letters", "inv_oclasses", "inv_strs")
+# NLE always computes its "internal" array, whose fields 1-3 are what `misc` would
+# hold (in a question, in text input, waiting for a key); MiniHack cannot be asked
+# for `misc`, so both families read it from there.
+INTERNAL_MISC = slice(1, 4)
+DEATH = 1   # NLE's StepStatus.DEATH: the game itself ended
+TEXT_KEYS = ("screen_descriptions",)
+CROP = 9   # side of the hero-centred window of map characters
+_HOW_DONE = {int(getattr(nethack, name)): name.lower().replace("_", " ") for name in (
+    "DIED", "CHOKING", "POISONING", "STARVING", "DROWNING", "BURNING", "DISSOLVED", "CRUSHING",
+    "STONING", "TURNED_SLIME", "GENOCIDED", "PANICKED", "TRICKED", "QUIT", "ESCAPED", "ASCENDED")}
+BL_X, BL_Y, BL_SCORE, BL_DEPTH, BL_GOLD, BL_XL, BL_TIME, BL_HUNGER = 0, 1, 9, 12, 13, 18, 20, 21
+
+
+def nethack_seeds(seed: int) -> tuple[int, int, int]:
+    """NetHack's core, display and level-generation seeds for an episode seed."""
+    core, disp, lgen = np.random.SeedSequence(seed).generate_state(3, np.uint64).tolist()
+    return core, disp, lgen
+
+
+class NLEDecisionEnv(DecisionEnv):
+    """Base of the NetHack and MiniHack envs. Subclasses build the upstream env
+    (`_make_upstream`) and say what progress and success mean."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 10}
+    family = "nethack"
+    option_table = OPTION_TABLE
+    fallback_index = ESCAPE
+    allowed_commands: tuple[int, ...] = COMMAND_INDICES
+    # step NLE's game directly (NetHack); MiniHack's task logic lives in its env's step
+    direct_steps = False
+
+    def __init__(self, *, stall_limit: int | None = None, text: bool = False,
+                 on_invalid: str = "fallback", render_mode: str | None = None,
+                 max_steps: int | None = None):
+        self.stall_limit = stall_limit
+        self._upstream = self._make_upstream(CORE_KEYS + (TEXT_KEYS if text else ()))
+        self._upstream_index = {int(a): i for i, a in enumerate(self._upstream.actions)}
+        missing = sorted({chr(k) for k in KEYS if k not in self._upstream_index})
+        if missing:
+            raise RuntimeError(f"{type(self).__name__}: the upstream env lacks keys {missing}")
+        # our option index -> upstream action index, once
+        self._to_upstream = [self._upstream_index[k] for k in KEYS]
+        blstats = self._upstream.observation_space["blstats"]
+        super().__init__(
+            n_actions=len(OPTION_TABLE),
+            observation_spaces={
+                "glyphs": self._upstream.observation_space["glyphs"],
+                "chars_crop": spaces.Box(0, 255, (CROP, CROP), np.uint8),
+                "blstats": blstats,
+                "message": self._upstream.observation_space["message"],
+                "inv_glyphs": self._upstream.observation_space["inv_glyphs"],
+                "decision": spaces.Box(0, 1, (len(DECISIONS),), np.int8),
+            },
+            text=text, on_invalid=on_invalid, render_mode=render_mode, max_steps=max_steps)
+        self._obs: dict[str, np.ndarray] = {}
+        self._blstats = np.zeros(self._upstream.observation_space["blstats"].shape, np.int64)
+        self._prompt = Prompt("command", "", self.allowed_commands)
+        self._mask_cache: dict[tuple[int, ...], np.ndarray] = {}
+        self._episode_seed = 0
+        self._played: list[int] = []
+        self._stalled = 0
+        self._last_time = -1
+        self._end_status = 0
+        self._how_done = ""
+        self._last_message = b""
+        # a space-filled frame around the map, so the hero-centred crop is one slice
+        half = CROP // 2
+        self._framed = np.full((21 + 2 * half, 79 + 2 * half), ord(" "), np.uint8)
+
+    # ------------------------------------------------------- subclass hooks
+    def _make_upstream(self, observation_keys: tuple[str, ...]):
+        raise NotImplementedError
+
+    def _seed_upstream(self, seed: int) -> None:
+        """Set NetHack's seeds from the episode seed (subclasses may add their own)."""
+        core, disp, lgen = nethack_seeds(seed)
+        self._upstream.seed(core, disp, False, lgen)
+
+    # ------------------------------------------------------------------ hooks
+    def _game_reset(self, seed: int, options: dict | None) -> None:
+        self._episode_seed = seed
+        self._played = []
+        self._start_game(seed)
+
+    def _start_game(self, seed: int) -> None:
+        self._seed_upstream(seed)
+        self._obs, _ = self._upstream.reset()
+        self._blstats = self._obs["blstats"].copy()
+        self._score = int(self._blstats[BL_SCORE])
+        self._stalled = 0
+        self._last_time = int(self._obs["blstats"][BL_TIME])
+        self._end_status = 0
+        self._how_done = ""
+        self._last_message = b""
+
+    def _game_step(self, action: int) -> tuple[float, bool, bool]:
+        upstream_action = self._to_upstream[action]
+        self._played.append(upstream_action)
+        message = self._obs["message"]
+        if message[0]:   # the last words before a death are the best account of it
+            self._last_message = message.tobytes()
+        if self.direct_steps:
+            reward, terminated, truncated = self._direct_step(upstream_action)
+        else:
+            self._obs, reward, terminated, truncated, info = self._upstream.step(upstream_action)
+            self._end_status = int(info["end_status"])
+        obs = self._obs
+        if not terminated:   # NLE zeroes blstats once the game is over: keep the last ones
+            np.copyto(self._blstats, obs["blstats"])
+        elif self._end_status == DEATH:   # NLE reports ascending this way too
+            self._how_done = self._describe_end()
+        if self.stall_limit is not None:
+            now = int(obs["blstats"][BL_TIME])
+            self._stalled = self._stalled + 1 if now == self._last_time else 0
+            self._last_time = now
+            if self._stalled >= self.stall_limit:
+                truncated = True   # BALROG: the game clock stopped advancing
+        return float(reward), bool(terminated), bool(truncated)
+
+    def _direct_step(self, upstream_action: int) -> tuple[float, bool, bool]:
+        """NLE's step without its per-step bookkeeping (a copy of every observation
+        array, time penalties, an info dict): the game, the end screens, the score.
+        The observation arrays are NLE's own buffers, refreshed in place."""
+        up = self._upstream
+        observation, done = up.nethack.step(up.actions[upstream_action])
+        if observation[up._program_state_index][0] == 1:   # game over: click through
+            observation, done = up._perform_known_steps(observation, done, exceptions=True)
+        up.last_observation = observation
+        up._steps += 1
+        if done:
+            self._end_status = DEATH
+            return 0.0, True, False
+        score = int(observation[up._blstats_index][BL_SCORE])
+        reward, self._score = score - self._score, score
+        return float(reward), False, False
+
+    def _game_mask(self) -> np.ndarray:
+        obs = self._obs
+        upstream = self._upstream
+        misc = upstream.last_observation[upstream._internal_index][INTERNAL_MISC]
+        self._prompt = read_prompt(misc, obs["message"], obs["tty_chars"], self.allowed_commands)
+        legal = self._prompt.legal
+        mask = self._mask_cache.get(legal)
+        if mask is None:
+            mask = np.zeros(len(OPTION_TABLE), np.int8)
+            mask[list(legal)] = 1
+            self._mask_cache[legal] = mask
+        return mask.copy()
+
+    def _game_observation(self) -> dict[str, np.ndarray]:
+        obs = self._obs
+        decision = np.zeros(len(DECISIONS), np.int8)
+        decision[DECISIONS.index(self._prompt.decision)] = 1
+        return {
+            "glyphs": obs["glyphs"].copy(),
+            "chars_crop": self._crop(obs["chars"]),
+            "blstats": obs["blstats"].copy(),
+            "message": obs["message"].copy(),
+            "inv_glyphs": obs["inv_glyphs"].copy(),
+            "decision": decision,
+        }
+
+    def _game_text(self) -> tuple[str, str]:
+        return text_observation(self._obs, self._prompt, self._hero())
+
+    def _decision(self) -> str:
+        return self._prompt.decision
+
+    def _game_metrics(self) -> dict[str, Any]:
+        b = self._blstats
+        return {"depth": int(b[BL_DEPTH]), "experience_level": int(b[BL_XL]),
+                "score": int(b[BL_SCORE]), "gold": int(b[BL_GOLD]), "turns": int(b[BL_TIME]),
+                "death": self._how_done}
+
+    def fallback_action(self) -> int:
+        """The family's fallback when legal now, else escape (legal in every state)."""
+        return self.fallback_index if self._mask[self.fallback_index] else ESCAPE
+
+    def _render_ansi(self) -> str:
+        return "\n".join(bytes(r).decode("ascii", "replace").rstrip()
+                         for r in self._obs["tty_chars"])
+
+    def close(self):
+        if getattr(self, "_upstream", None) is not None:
+            self._upstream.close()
+        super().close()
+
+    # ---------------------------------------------------------------- helpers
+    def _hero(self) -> tuple[int, int]:
+        b = self._blstats
+        return int(b[BL_X]), int(b[BL_Y])
+
+    def _crop(self, chars: np.ndarray) -> np.ndarray:
+        half = CROP // 2
+        framed = self._framed
+        framed[half:-half, half:-half] = chars
+        b = self._blstats
+        x, y = int(b[BL_X]), int(b[BL_Y])
+        return framed[y:y + CROP, x:x + CROP].copy()
+
+    def _describe_end(self) -> str:
+        """How the game ended, in words: "died (You die...)"."""
+        how = _HOW_DONE.get(int(self._upstream.nethack.how_done()), "ended")
+        last = self._last_message.split(b"\0", 1)[0].decode("ascii", "replace").strip()
+        return f"{how} ({last})" if last else how
+
+    # --------------------------------------------------------------- pickling
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_upstream"] = None
+        state["_obs"] = None
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._upstream = self._make_upstream(CORE_KEYS + (TEXT_KEYS if self.text else ()))
+        played = list(self._played)
+        kept = {k: state[k] for k in ("_stalled", "_last_time", "_end_status", "_how_done",
+                                      "_last_message", "_blstats", "_score")}
+        self._start_game(self._episode_seed)
+        for upstream_action in played:   # the same path as the original steps took
+            if self.direct_steps:
+                self._direct_step(upstream_action)
+            else:
+                self._obs = self._upstream.step(upstream_action)[0]
+        self.__dict__.update(kept)

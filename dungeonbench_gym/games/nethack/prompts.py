@@ -1,0 +1,154 @@
+"""What NetHack is waiting for, read from NLE's observation, and which options answer it.
+
+NLE's `misc` says whether the game is in a yes/no-style question (`yn_function`,
+which NetHack also uses for item and direction questions), in a line of text
+input (`getlin`), or waiting for a key after --More-- or a menu. The question's
+text then tells the kinds apart:
+
+- "In what direction?"                      -> direction answers
+- "What do you want to eat? [fg or ?*]"     -> the listed inventory letters
+- "Really attack the guard? [yn] (n)"       -> the listed answers (y, n, q, a)
+- a menu with selectable entries ("Pick up what?", "a - a dagger", "(end)")
+                                            -> its entry letters, confirm, page keys
+- --More--, an information window           -> continue
+- text input (naming, engraving)            -> escape only
+Escape is legal in every state: it cancels a question and is harmless otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+import numpy as np
+
+from .commands import (ANSWER_INDEX, COMMAND_INDICES, COMMANDS, CONTINUE, DIRECTION_INDICES,
+                       ESCAPE, LETTER_INDEX, NEXT_PAGE, PREVIOUS_PAGE)
+
+IN_YN, IN_GETLIN, WAITING_FOR_SPACE = 0, 1, 2   # NLE's `misc` fields
+DECISIONS = ("command", "yes_no", "item", "direction", "menu", "more", "text")
+
+_BRACKET = re.compile(r"\[([^\[\]]*)\]")
+_MENU_ENTRY = re.compile(rb"^([a-zA-Z$]) [-+#] ")   # "a - x"; "a + x" once selected
+_MENU_END = re.compile(rb"\((end)\)|\((\d+) of (\d+)\)")
+
+
+class Prompt(NamedTuple):
+    decision: str               # one of DECISIONS
+    question: str               # the game's question ("" for commands)
+    legal: tuple[int, ...]      # option indices that answer it
+
+
+def read_prompt(misc: np.ndarray, message: np.ndarray, tty_chars: np.ndarray,
+                allowed_commands: tuple[int, ...] = COMMAND_INDICES) -> Prompt:
+    """The pending decision and its legal options. `allowed_commands` narrows the
+    command set (a MiniHack task's actions); answers to questions are never narrowed,
+    because a question must always be answerable."""
+    # --More-- comes first: NetHack may have a question queued behind it
+    if misc[WAITING_FOR_SPACE]:
+        menu = _menu(tty_chars)
+        if menu is not None:
+            return menu
+        return Prompt("more", _text(message), (CONTINUE, ESCAPE))
+    if misc[IN_YN]:
+        # the question is on the top line; NLE's message may still hold the text
+        # printed before it ("You have no ammunition readied.")
+        top = _row(tty_chars, 0)
+        return _question(top if "[" in top or "direction" in top.lower() else
+                         _text(message) or top)
+    if misc[IN_GETLIN]:
+        # free text (naming, engraving) is not part of the vocabulary: cancel it
+        return Prompt("text", _text(message) or _row(tty_chars, 0), (ESCAPE,))
+    return Prompt("command", "", allowed_commands)
+
+
+def _question(question: str) -> Prompt:
+    brackets = _BRACKET.findall(question)
+    if not brackets:
+        if "direction" in question.lower():
+            return Prompt("direction", question, (*DIRECTION_INDICES, ESCAPE))
+        # an unbracketed question: nothing we can list but cancelling it
+        return Prompt("yes_no", question, (ESCAPE,))
+    choices = brackets[-1]
+    if "?*" in choices or " or " in choices or choices.strip() == "*":
+        return Prompt("item", question, (*_item_letters(choices), ESCAPE))
+    legal = []
+    for ch in choices:
+        if ch in ANSWER_INDEX:
+            legal.append(ANSWER_INDEX[ch])
+        elif ch in LETTER_INDEX:
+            legal.append(LETTER_INDEX[ch])
+    legal.append(ESCAPE)   # NetHack takes escape as the cancelling answer
+    return Prompt("yes_no", question, tuple(dict.fromkeys(legal)))
+
+
+def _item_letters(choices: str) -> list[int]:
+    """Inventory letters of "[$a-cf or ?*]": gold, ranges, single letters, hands (-)
+    and * (every item, as a menu)."""
+    listed = choices.split(" or ")[0] if " or " in choices else choices
+    letters: list[str] = []
+    i = 0
+    while i < len(listed):
+        ch = listed[i]
+        if i + 2 < len(listed) and listed[i + 1] == "-" and listed[i + 2].isalpha():
+            start, end = ord(ch), ord(listed[i + 2])
+            letters += [chr(c) for c in range(start, end + 1)]
+            i += 3
+            continue
+        if ch in LETTER_INDEX:
+            letters.append(ch)
+        i += 1
+    if "*" in choices:
+        letters.append("*")
+    return [LETTER_INDEX[ch] for ch in dict.fromkeys(letters) if ch in LETTER_INDEX]
+
+
+def _menu(tty_chars: np.ndarray) -> Prompt | None:
+    """A menu window: entries "x - ...", closed by "(end)" or "(n of m)".
+    Only menus that ask something (a header ending in '?') take selections;
+    the others (inventory listings, "Things that are here") just wait for a key."""
+    end_row, page, pages, column = None, 1, 1, 0
+    for row in range(tty_chars.shape[0] - 1, -1, -1):
+        line = bytes(tty_chars[row])
+        found = _MENU_END.search(line)
+        if found:
+            end_row, column = row, found.start()
+            if found.group(2):
+                page, pages = int(found.group(2)), int(found.group(3))
+            break
+    if end_row is None:
+        return None
+    entries: list[str] = []
+    header = ""
+    for row in range(end_row):
+        text = bytes(tty_chars[row, column:]).rstrip()
+        match = _MENU_ENTRY.match(text)
+        if match:
+            entries.append(match.group(1).decode())
+        elif text and not entries and not header:
+            header = text.decode("ascii", "replace").strip()
+    legal = [CONTINUE, ESCAPE]
+    if page < pages:
+        legal.append(NEXT_PAGE)
+    if page > 1:
+        legal.append(PREVIOUS_PAGE)
+    if not header.endswith("?") or not entries:
+        return Prompt("more", header, tuple(legal))
+    legal = [LETTER_INDEX[e] for e in entries if e in LETTER_INDEX] + legal
+    return Prompt("menu", header, tuple(legal))
+
+
+def _text(message: np.ndarray) -> str:
+    return bytes(message).split(b"\0", 1)[0].decode("ascii", "replace").strip()
+
+
+def _row(tty_chars: np.ndarray, row: int) -> str:
+    return bytes(tty_chars[row]).decode("ascii", "replace").strip()
+
+
+def describe(prompt: Prompt) -> str:
+    """One line for the text observation: what the game is asking, if anything."""
+    if prompt.decision == "command":
+        return "The game waits for a command."
+    names = ", ".join(COMMANDS[i].label for i in prompt.legal)
+    return f"The game asks: {prompt.question or '(--More--)'} Answers: {names}."

@@ -1,0 +1,244 @@
+"""NetHack through NLE: progression tables, prompts on real game states, text,
+the stall rule, and a scripted agent whose progression rises in a real game."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+pytest.importorskip("nle")
+
+import dungeonbench_gym  # noqa: E402
+from dungeonbench_gym.games.nethack.agent import DescendAgent  # noqa: E402
+from dungeonbench_gym.games.nethack.commands import COMMANDS, INDEX  # noqa: E402
+from dungeonbench_gym.games.nethack.language import offset_words  # noqa: E402
+from dungeonbench_gym.games.nethack.progression import (  # noqa: E402
+    ASCENDED, ASTRAL_PLANE, DUNGEON_LEVEL, EXPERIENCE_LEVEL, step_progress)
+from dungeonbench_gym.games.nethack.prompts import read_prompt  # noqa: E402
+
+
+# ------------------------------------------------------------------ tables
+def test_progression_tables_have_balrogs_shape_and_values():
+    assert len(DUNGEON_LEVEL) == 50 and len(EXPERIENCE_LEVEL) == 30
+    assert all(a <= b for a, b in zip(DUNGEON_LEVEL, DUNGEON_LEVEL[1:]))
+    assert all(a <= b for a, b in zip(EXPERIENCE_LEVEL, EXPERIENCE_LEVEL[1:]))
+    assert DUNGEON_LEVEL[0] == EXPERIENCE_LEVEL[0] == 0.0
+    assert step_progress(1, 1) == 0.0
+    assert step_progress(2, 1) == pytest.approx(0.015392269075361172)
+    assert step_progress(1, 10) == pytest.approx(0.17909953770432294)
+    assert step_progress(10, 10) == max(DUNGEON_LEVEL[9], EXPERIENCE_LEVEL[9])
+    assert step_progress(60, 40) == max(DUNGEON_LEVEL[-1], EXPERIENCE_LEVEL[-1])  # clamped
+    assert step_progress(0, 0) == 0.0   # after the game: NLE zeroes its status
+    assert step_progress(1, 1, astral=True) == ASTRAL_PLANE
+    assert step_progress(1, 1, ascended=True) == ASCENDED == 1.0
+
+
+# ------------------------------------------------------ prompts, synthetic
+def _screen(top="", lines=(), misc=(0, 0, 0), message=None):
+    tty = np.full((24, 80), ord(" "), np.uint8)
+    for row, text in enumerate([top, *lines]):
+        tty[row, :len(text)] = np.frombuffer(text.encode(), np.uint8)
+    msg = np.zeros(256, np.uint8)
+    text = (top if message is None else message).encode()
+    msg[:len(text)] = np.frombuffer(text, np.uint8)
+    return np.array(misc), msg, tty
+
+
+def _labels(prompt):
+    return sorted(COMMANDS[i].label for i in prompt.legal)
+
+
+def test_item_question_offers_listed_letters_ranges_gold_and_hands():
+    p = read_prompt(*_screen("What do you want to wield? [- $a-cf or ?*]", misc=(1, 0, 0)))
+    assert p.decision == "item"
+    assert _labels(p) == sorted(["choose -", "choose $", "choose a", "choose b", "choose c",
+                                 "choose f", "choose *", "escape"])
+
+
+def test_yes_no_questions_offer_exactly_their_answers():
+    p = read_prompt(*_screen("Really attack the guard? [yn] (n)", misc=(1, 0, 0)))
+    assert p.decision == "yes_no" and _labels(p) == ["escape", "no", "yes"]
+    p = read_prompt(*_screen("Dip it into the fountain? [ynq] (q)", misc=(1, 0, 0)))
+    assert _labels(p) == ["escape", "no", "quit", "yes"]
+    p = read_prompt(*_screen("Which ring-finger, Right or Left? [rl]", misc=(1, 0, 0)))
+    assert _labels(p) == ["choose l", "choose r", "escape"]
+
+
+def test_direction_more_text_and_command_states():
+    p = read_prompt(*_screen("In what direction?", misc=(1, 0, 0)))
+    assert p.decision == "direction" and len(p.legal) == 12   # 8 + up, down, self + escape
+    p = read_prompt(*_screen("You hear a door open.--More--", misc=(1, 0, 1),
+                             message="You hear a door open."))
+    assert p.decision == "more" and _labels(p) == ["continue", "escape"]   # --More-- first
+    p = read_prompt(*_screen("Call a scroll labeled FOO:", misc=(0, 1, 0)))
+    assert p.decision == "text" and _labels(p) == ["escape"]
+    p = read_prompt(*_screen("", misc=(0, 0, 0)))
+    assert p.decision == "command" and all(COMMANDS[i].kind == "command" for i in p.legal)
+
+
+def test_menus_offer_entries_selected_or_not_and_page_keys():
+    lines = ["          Pick up what?", "", "          Weapons", "          a + a dagger",
+             "          Comestibles", "          b - a food ration", "          (1 of 2)"]
+    p = read_prompt(*_screen(lines[0], lines[1:], misc=(0, 0, 1), message=""))
+    assert p.decision == "menu"
+    assert _labels(p) == ["choose a", "choose b", "continue", "escape", "next page"]
+    listing = ["          Weapons", "          a - a long sword (weapon in hand)",
+               "          (end)"]
+    p = read_prompt(*_screen(listing[0], listing[1:], misc=(0, 0, 1), message=""))
+    assert p.decision == "more" and _labels(p) == ["continue", "escape"]   # nothing to pick
+
+
+# ------------------------------------------------- prompts on real states
+@pytest.fixture(scope="module")
+def valkyrie():
+    env = dungeonbench_gym.make("NetHack-Valkyrie-v0", text=True).unwrapped
+    env.reset(seed=0)
+    return env
+
+
+def _after(env, *labels):
+    copy = pickle.loads(pickle.dumps(env))
+    info = None
+    for label in labels:
+        _, _, _, _, info = copy.step(INDEX[label])
+        assert not info["invalid_action"], label
+    return copy, info
+
+
+def _message(env):
+    return env._obs["message"].tobytes().split(b"\0", 1)[0].decode()
+
+
+def _each_answer_is_accepted(env, info):
+    """Every legal answer, tried on its own copy, leaves the question without
+    NetHack complaining that the key made no sense."""
+    asked = (env._prompt.decision, env._prompt.question)
+    for option in info["options"]:
+        after, info_after = _after(env, option.label)
+        text = _message(after)
+        assert "strange direction" not in text and "You don't have that object" not in text
+        assert (after._prompt.decision, after._prompt.question) != asked, option.label
+        assert not info_after["invalid_action"]
+
+
+def test_real_item_prompt(valkyrie):
+    # the Valkyrie's only food is d (2 food rations): NetHack asks "[d or ?*]"
+    env, info = _after(valkyrie, "eat")
+    assert info["decision"] == "item" and "[d or ?*]" in env._prompt.question
+    assert sorted(o.label for o in info["options"]) == ["choose *", "choose d", "escape"]
+    _each_answer_is_accepted(env, info)
+    eaten, _ = _after(env, "choose d")
+    assert "food ration" in _message(eaten) or eaten._prompt.decision != "item"
+
+
+def test_real_yes_no_prompt(valkyrie):
+    env, info = _after(valkyrie, "pray")
+    assert info["decision"] == "yes_no" and "[yn]" in env._prompt.question
+    assert sorted(o.label for o in info["options"]) == ["escape", "no", "yes"]
+    _each_answer_is_accepted(env, info)
+
+
+def test_real_direction_prompt(valkyrie):
+    env, info = _after(valkyrie, "close")
+    assert info["decision"] == "direction"
+    assert {o.label for o in info["options"]} == {
+        "escape", *(f"direction {d}" for d in ("north", "east", "south", "west", "northeast",
+                                               "southeast", "southwest", "northwest", "up",
+                                               "down", "self"))}
+    _each_answer_is_accepted(env, info)
+
+
+def test_real_more_prompt_then_the_question_behind_it(valkyrie):
+    env, info = _after(valkyrie, "fire")   # nothing quivered: a message, then a question
+    assert info["decision"] == "more"
+    assert sorted(o.label for o in info["options"]) == ["continue", "escape"]
+    _each_answer_is_accepted(env, info)
+    asked, info = _after(env, "continue")
+    assert info["decision"] == "item" and "want to throw" in asked._prompt.question
+
+
+def test_real_menu_select_and_confirm(valkyrie):
+    # drop the dagger and the food, then pick up: NetHack shows a menu of both
+    env, info = _after(valkyrie, "drop", "choose b", "drop", "choose d", "pick up")
+    if info["decision"] == "more":   # a monster's message may come first
+        env, info = _after(env, "continue")
+    assert info["decision"] == "menu" and "Pick up what?" in env._prompt.question
+    assert sorted(o.label for o in info["options"]) == ["choose a", "choose b", "continue",
+                                                        "escape"]
+    picked, info = _after(env, "choose a")
+    assert info["decision"] == "menu"   # the entry is now marked; still choosing
+    picked, info = _after(picked, "continue")
+    inventory = picked._obs["inv_strs"].tobytes()
+    assert b"dagger" in inventory and picked._prompt.decision != "menu"
+
+
+# ---------------------------------------------------- text, stall, metrics
+def test_text_observation_lists_what_is_around_with_offsets(valkyrie):
+    info = valkyrie._info(False)
+    long_term, short_term = info["text"]["long_term"], info["text"]["short_term"]
+    assert long_term.startswith("Message:") and "You see" in long_term
+    assert "Map (@ is you):" in short_term and "@" in short_term and "Dlvl:1" in short_term
+    assert "a: a +1 long sword (weapon in hand)" in short_term
+    # the pet's line carries its true offset from the hero
+    from nle import nethack
+    glyphs = valkyrie._obs["glyphs"]
+    hx, hy = valkyrie._hero()
+    pets = [(x, y) for y, x in zip(*np.nonzero(np.vectorize(nethack.glyph_is_pet)(glyphs)))]
+    assert pets
+    px, py = pets[0]
+    assert f": {offset_words(px - hx, py - hy)}" in long_term
+
+
+def test_stall_limit_cuts_an_episode_whose_clock_stops():
+    env = dungeonbench_gym.make("NetHack-Valkyrie-v0").unwrapped
+    env.reset(seed=0)
+    for step in range(1, 151):
+        _, _, terminated, truncated, info = env.step(INDEX["escape"])  # no game time passes
+        if truncated:
+            break
+    assert step == 150 and truncated and not terminated
+
+
+def test_descend_agent_raises_the_progression_in_a_real_game():
+    env = dungeonbench_gym.make("NetHack-Valkyrie-v0")
+    agent = DescendAgent()
+    obs, info = env.reset(seed=1)
+    agent.reset(env, 1)
+    progress, deepest = [info["progress"]], 1
+    for _ in range(3000):
+        obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+        progress.append(info["progress"])
+        deepest = max(deepest, info["metrics"]["depth"])
+        assert not info["invalid_action"]
+        if terminated or truncated:
+            break
+    assert progress[0] == 0.0 and deepest >= 3
+    assert all(a <= b for a, b in zip(progress, progress[1:]))   # a running maximum
+    assert progress[-1] >= DUNGEON_LEVEL[deepest - 1] > 0
+
+
+def test_a_death_is_reported_with_its_cause():
+    env = dungeonbench_gym.make("NetHack-v0")
+    agent = DescendAgent()
+    obs, info = env.reset(seed=0)
+    agent.reset(env, 0)
+    for _ in range(2000):
+        obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+        if terminated or truncated:
+            break
+    assert terminated and info["metrics"]["death"].startswith("died (")
+    assert info["metrics"]["turns"] > 0 and info["metrics"]["depth"] >= 1  # the last status
+
+
+def test_a_pickled_env_continues_the_same_game():
+    env = dungeonbench_gym.make("NetHack-v0").unwrapped
+    env.reset(seed=7)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        env.step(int(rng.choice(env.legal_actions())))
+    copy = pickle.loads(pickle.dumps(env))
+    for _ in range(40):
+        action = int(rng.choice(env.legal_actions()))
+        a = env.step(action)
+        b = copy.step(action)
+        assert (a[0]["glyphs"] == b[0]["glyphs"]).all() and a[1:4] == b[1:4]

@@ -9,7 +9,7 @@ import pytest
 
 import dungeonbench_gym
 from dungeonbench_gym.core import (ActionOutOfRange, EpisodeOver, FileFormatError, IllegalAction,
-                                   UnknownEnvId, find_option, parse_registry_file, resolve_id)
+                                   UnknownEnvId, find_option, option_table, parse_registry_file, resolve_id)
 from dungeonbench_gym.core.conformance import (ConformanceError, check_determinism,
                                                check_invalid_actions, check_play,
                                                check_process_boundary, check_spaces)
@@ -119,11 +119,20 @@ def test_step_outside_an_episode_is_a_clear_error():
 
 
 @pytest.mark.parametrize("answer,label", [("2", "down"), (" Finish. ", "finish"),
-                                          ("UP!", "up"), ("9", None), ("", None)])
+                                          ("UP!", "up"), ("9", None), ("", None),
+                                          ("-1", None), ("\u00b2", None), ("9" * 5000, None)])
 def test_find_option(answer, label):
     opts = CounterEnv.option_table
     found = find_option(opts, answer)
     assert (found.label if found else None) == label
+
+
+def test_find_option_keeps_case_and_symbols_where_labels_need_them():
+    opts = option_table(["choose a", "choose A", "choose $", "choose -", "north"])
+    assert find_option(opts, "choose A").index == 1 and find_option(opts, "choose a").index == 0
+    assert find_option(opts, "Choose a") is None          # ambiguous: a or A
+    assert find_option(opts, "choose $").index == 2 and find_option(opts, "choose -").index == 3
+    assert find_option(opts, "NORTH.").index == 4
 
 
 def test_conformance_passes_on_the_toy_env():

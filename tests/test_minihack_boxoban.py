@@ -98,6 +98,7 @@ def test_generated_levels_are_wellformed_and_solved(tier_levels):
             board = bx.parse_board(level.rows)
             assert len(board.boxes) == len(board.goals) == bx.NUM_BOXES
             assert not board.boxes & board.goals  # reverse play freed every goal
+            assert board.player not in board.goals  # NetHack would not start the hero there
             assert bx.is_solved(bx.replay(level.rows, level.solution))
             assert len(level.solution) <= bx.MAX_MOVES   # solvable within BALROG's 100 steps
             assert spec.min_effort <= level.effort <= spec.max_effort

@@ -242,3 +242,39 @@ def test_a_pickled_env_continues_the_same_game():
         a = env.step(action)
         b = copy.step(action)
         assert (a[0]["glyphs"] == b[0]["glyphs"]).all() and a[1:4] == b[1:4]
+
+
+def test_text_mode_plays_the_same_game_as_tensor_mode():
+    # NLE's screen descriptions would draw random numbers; our names must not
+    tensor = dungeonbench_gym.make("NetHack-v0").unwrapped
+    text = dungeonbench_gym.make("NetHack-v0", text=True).unwrapped
+    tensor.reset(seed=0)
+    text.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(1500):
+        move = int(rng.integers(0, 8))
+        option = move if tensor._mask[move] else INDEX["escape"]
+        a, b = tensor.step(option), text.step(option)
+        assert (a[0]["glyphs"] == b[0]["glyphs"]).all() and a[1:4] == b[1:4]
+        if a[2] or a[3]:
+            break
+
+
+def test_ansi_render_is_the_terminal():
+    env = dungeonbench_gym.make("NetHack-Valkyrie-v0", render_mode="ansi")
+    env.reset(seed=0)
+    screen = env.render().splitlines()
+    assert len(screen) == 24 and "@" in "".join(screen) and screen[23].startswith("Dlvl:1")
+
+
+def test_every_command_is_one_nethack_knows(valkyrie):
+    """Each command option, tried on its own copy of a fresh game, gets a real
+    answer from NetHack: never "Unknown command"."""
+    base = pickle.loads(pickle.dumps(valkyrie))
+    commands = [o for o in base._info(False)["options"] if o.kind == "command"]
+    assert len(commands) == 43
+    for option in commands:
+        after, info = _after(base, option.label)
+        screen = after._obs["tty_chars"].tobytes()
+        assert b"Unknown command" not in screen, option.label
+        assert not info["invalid_action"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -67,26 +68,34 @@ def option_table(labels: Sequence[str], kind: str = "command",
 
 
 def find_option(options: Sequence[Option], answer: str) -> Option | None:
-    """Match a typed answer to an option: its index number or its label.
+    """Match a typed answer to an option: its label or its index number.
 
-    Tolerant of case, surrounding whitespace and punctuation; an exact label wins
-    over an index so that labels which are numbers stay reachable.
+    Surrounding whitespace and punctuation are ignored and case only matters
+    when two labels differ by case alone ("choose a" / "choose A" in NetHack);
+    symbols that are part of a label stay ("choose $" is not "choose -"). An exact
+    label wins over an index, so labels that are numbers stay reachable.
     """
-    norm = _normalise(answer)
-    if not norm:
+    text = answer.strip().strip(_SURROUNDING).strip()
+    if not text:
         return None
     for opt in options:
-        if _normalise(opt.label) == norm:
+        if opt.label == text:
             return opt
-    if norm.isdigit():
-        idx = int(norm)
+    folded = _fold(text)
+    matches = [opt for opt in options if _fold(opt.label) == folded]
+    if len(matches) == 1:
+        return matches[0]
+    if _INDEX.fullmatch(text):   # ASCII digits only: "-1" or "²" is no index
+        index = int(text)
         for opt in options:
-            if opt.index == idx:
+            if opt.index == index:
                 return opt
     return None
 
 
-def _normalise(text: str) -> str:
-    text = text.strip().lower()
-    keep = [c if c.isalnum() else " " for c in text]
-    return " ".join("".join(keep).split())
+_SURROUNDING = ".,!?;:'\"`()[]{}<>"
+_INDEX = re.compile(r"[0-9]{1,9}")
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.lower().split())

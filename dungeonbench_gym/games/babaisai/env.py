@@ -49,10 +49,12 @@ IN_FORCE_PLANE = 15        # +0 you, +1 win, +2 stop, +3 push
 BORDER_PLANE = 19
 N_PLANES = 20
 VIEWS = ("you", "board")
-# entity kind -> plane, as a lookup table for vectorised filling
-_PLANE_OF_KIND = np.zeros(PUSH + 1, np.int64)
-for _kind, _plane in _PLANE.items():
-    _PLANE_OF_KIND[_kind] = _plane
+_PLANE_OF_KIND_LIST = [_PLANE.get(k, 0) for k in range(PUSH + 1)]
+# property bits (you 1, win 2, stop 4, push 8) -> the "IS ..." planes they light
+_IN_FORCE_PLANES = [tuple(IN_FORCE_PLANE + b for b in range(4) if bits >> b & 1)
+                    for bits in range(16)]
+_WORD_PLANES = (IN_FORCE_PLANE + 3,)   # rule blocks are always push
+_PROP_ROW = [[bits >> b & 1 for b in range(4)] for bits in range(16)]
 # one picture colour per plane (objects bright, words pale)
 _COLOURS = np.array([
     (240, 240, 240), (110, 90, 80), (230, 200, 40), (250, 180, 30), (200, 60, 160),
@@ -95,6 +97,7 @@ class BabaIsAIEnv(DecisionEnv):
             },
             text=text, on_invalid=on_invalid, render_mode=render_mode, max_steps=max_steps)
         self.board: Board | None = None
+        self._borders: dict[tuple[int, int], np.ndarray] = {}
         self._won = self._lost = False
 
     # ------------------------------------------------------------------ hooks
@@ -110,34 +113,49 @@ class BabaIsAIEnv(DecisionEnv):
         return np.array(legal_actions(self.board), np.int8)
 
     def _game_observation(self) -> dict[str, np.ndarray]:
+        # Hot path: flat indices built in Python, set in one numpy assignment.
         board = self.board
         height, width = board.height, board.width
-        codes = np.fromiter(board.state, np.int64, len(board.state))
-        kinds, ys, xs = codes >> 16, (codes >> 8) & 0xFF, codes & 0xFF
         props = board.props()
-        # property bits of each entity: its object kind's rules; words are always push
-        prop_of_kind = np.zeros(PUSH + 1, np.int64)
-        prop_of_kind[:N_NOUNS] = props
-        prop_of_kind[TEXT_BASE:] = 1 << PROPERTIES.index("push")
-        bits = prop_of_kind[kinds]
         if self.view == "board":
             oy = ox = 0
-            grid = np.zeros((N_PLANES, height, width), np.uint8)
-            grid[BORDER_PLANE, [0, -1], :] = grid[BORDER_PLANE, :, [0, -1]] = 1
+            rows, cols = height, width
         else:
             you = self._you_position()
             cx, cy = you if you is not None else (width // 2, height // 2)
             oy, ox = height - 1 - cy, width - 1 - cx   # board (0,0) lands here
-            grid = np.zeros((N_PLANES, 2 * height - 1, 2 * width - 1), np.uint8)
-            grid[BORDER_PLANE] = 1
-            grid[BORDER_PLANE, oy + 1:oy + height - 1, ox + 1:ox + width - 1] = 0
-        ys, xs = ys + oy, xs + ox
-        grid[_PLANE_OF_KIND[kinds], ys, xs] = 1
-        for b in range(len(PROPERTIES)):
-            has = (bits >> b) & 1 == 1
-            grid[IN_FORCE_PLANE + b, ys[has], xs[has]] = 1
-        table = ((np.asarray(props, np.int64)[:, None] >> np.arange(len(PROPERTIES))) & 1)
-        return {"grid": grid, "rules": table.astype(np.uint8)}
+            rows, cols = 2 * height - 1, 2 * width - 1
+        grid = np.empty((N_PLANES, rows, cols), np.uint8)
+        grid[:BORDER_PLANE] = 0
+        grid[BORDER_PLANE] = self._border(oy, ox)
+        # planes each entity lights: its kind, then what its kind IS (words: push)
+        lit = [_IN_FORCE_PLANES[bits] for bits in props[:N_NOUNS]]
+        plane_size = rows * cols
+        flat = []
+        for code in board.state:
+            kind = code >> 16
+            cell = (((code >> 8) & 0xFF) + oy) * cols + (code & 0xFF) + ox
+            flat.append(_PLANE_OF_KIND_LIST[kind] * plane_size + cell)
+            for plane in (lit[kind] if kind < N_NOUNS else _WORD_PLANES):
+                flat.append(plane * plane_size + cell)
+        grid.reshape(-1)[flat] = 1
+        table = np.array([_PROP_ROW[bits] for bits in props[:N_NOUNS]], np.uint8)
+        return {"grid": grid, "rules": table}
+
+    def _border(self, oy: int, ox: int) -> np.ndarray:
+        """The border plane for a view offset (cached: a handful of offsets per level)."""
+        height, width = self.board.height, self.board.width
+        key = (height, width, oy, ox)
+        plane = self._borders.get(key)
+        if plane is None:
+            if self.view == "board":
+                plane = np.zeros((height, width), np.uint8)
+                plane[[0, -1], :] = plane[:, [0, -1]] = 1
+            else:
+                plane = np.ones((2 * height - 1, 2 * width - 1), np.uint8)
+                plane[oy + 1:oy + height - 1, ox + 1:ox + width - 1] = 0
+            self._borders[key] = plane
+        return plane
 
     def _game_text(self) -> tuple[str, str]:
         active = [f"{noun} is {prop}" for noun, prop in rules(self.board)]

@@ -27,14 +27,16 @@ class MiniHackBaselineAgent(Agent):
     def reset(self, env=None, seed=None) -> None:
         super().reset(env, seed)
         self._explorer.reset(env, seed)
-        self._plan: list[int] = []
-        task = getattr(env.unwrapped, "task", "") if env is not None else ""
-        if task.startswith("Boxoban"):
-            rows = env.unwrapped._upstream._rows
-            solution = boxoban.solve(rows, self.max_effort)
-            self._plan = [_MOVE[m] for m in solution.moves] if solution else []
+        self._plan: list[int] | None = None   # planned at the first step: the env may
+        # be reset after the agent
 
     def act(self, observation, info) -> int:
+        if self._plan is None:
+            self._plan = []
+            task = getattr(self.env.unwrapped, "task", "") if self.env is not None else ""
+            if task.startswith("Boxoban"):
+                solution = boxoban.solve(self.env.unwrapped._upstream._rows, self.max_effort)
+                self._plan = [_MOVE[m] for m in solution.moves] if solution else []
         if info["decision"] != "command":
             return self._explorer.act(observation, info)
         while self._plan:

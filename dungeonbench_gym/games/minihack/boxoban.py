@@ -519,6 +519,8 @@ def _candidate(rng: random.Random, spec: TierSpec) -> tuple[str, ...] | None:
     boxes, player = _reverse_play(rng, floor, goals, player, rng.randint(*spec.pulls))
     if boxes & set(goals):
         return None  # a box still on a goal makes the level easier than it looks
+    if player in goals:
+        return None  # NetHack will not start the hero on a fountain: it would land elsewhere
     walls = {(r, c) for r in range(SIZE) for c in range(SIZE)} - floor
     board = Board(SIZE, SIZE, frozenset(walls), frozenset(goals), frozenset(boxes), player)
     return render_board(board)
@@ -608,7 +610,7 @@ def read_level_file(path: str | os.PathLike) -> list[tuple[str, ...]]:
 # --------------------------------------------------------------- levels for an env seed
 
 # Bumped whenever the generator's output for a seed changes, so stale caches are ignored.
-GENERATOR_VERSION = 2   # 2: plans fit in MAX_MOVES
+GENERATOR_VERSION = 3   # 2: plans fit in MAX_MOVES; 3: the player never starts on a goal
 
 
 def _cached_level_path(tier: str, seed: int) -> Path:

@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import importlib
 import os
+import warnings
 from typing import Any
 
-from minihack import LevelGenerator, MiniHackNavigation
+# minihack 1.0.2 imports pkg_resources (hence setuptools<81), which warns on import
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message="pkg_resources is deprecated")
+    from minihack import LevelGenerator, MiniHackNavigation
 from nle import nethack
 
 from ..nethack.base import NLEDecisionEnv

@@ -59,6 +59,16 @@ class DescendAgent(Agent):
         self._spared: dict[tuple[int, int, int], int] = {}   # peaceful monsters: cell -> turn
 
     def act(self, observation, info) -> int:
+        action = self._choose(observation, info)
+        mask = observation["action_mask"]
+        if mask[action]:
+            return action
+        # a task that forbids what it wanted (search or open in a maze): wander instead
+        self._pending_direction = None
+        moves = [INDEX[name] for name in STEPS if mask[INDEX[name]]]
+        return int(self.rng.choice(moves)) if moves else int(np.flatnonzero(mask)[0])
+
+    def _choose(self, observation, info) -> int:
         mask = observation["action_mask"]
         decision = info["decision"]
         if decision == "direction" and self._pending_direction:
@@ -73,6 +83,8 @@ class DescendAgent(Agent):
         x, y = int(blstats[BL_X]), int(blstats[BL_Y])
         depth, turn = int(blstats[BL_DEPTH]), int(blstats[BL_TIME])
         self._visits[(depth, x, y)] = self._visits.get((depth, x, y), 0) + 1
+        # only the moves this env allows (a MiniHack task may forbid diagonals)
+        self._steps = {name: d for name, d in STEPS.items() if mask[INDEX[name]]}
         cmap = self._remember(depth, glyphs)
         if int(blstats[BL_HUNGER]) >= 1 and turn >= self._no_food_until and mask[INDEX["eat"]]:
             self._eating = True
@@ -112,7 +124,7 @@ class DescendAgent(Agent):
     def _adjacent_enemy(self, glyphs, x, y, depth, turn) -> str | None:
         """The direction of a monster next to the hero that is not a pet and was
         not found peaceful lately."""
-        for name, (dx, dy) in STEPS.items():
+        for name, (dx, dy) in self._steps.items():
             nx, ny = x + dx, y + dy
             if not (0 <= ny < glyphs.shape[0] and 0 <= nx < glyphs.shape[1]):
                 continue
@@ -155,7 +167,7 @@ class DescendAgent(Agent):
                 score = self._visits.get((depth, cx, cy), 0)
                 if best is None or score < best_score:   # nearest among the least visited
                     best, best_score = cell, score
-            for name, (dx, dy) in STEPS.items():
+            for name, (dx, dy) in self._steps.items():
                 nx, ny = cx + dx, cy + dy
                 if not (0 <= nx < width and 0 <= ny < height) or (nx, ny) in parent:
                     continue

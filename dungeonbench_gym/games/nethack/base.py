@@ -36,7 +36,6 @@ CORE_KEYS = ("glyphs", "chars", "blstats", "message", "tty_chars", "inv_glyphs",
 # for `misc`, so both families read it from there.
 INTERNAL_MISC = slice(1, 4)
 DEATH = 1   # NLE's StepStatus.DEATH: the game itself ended
-TEXT_KEYS = ("screen_descriptions",)
 CROP = 9   # side of the hero-centred window of map characters
 _HOW_DONE = {int(getattr(nethack, name)): name.lower().replace("_", " ") for name in (
     "DIED", "CHOKING", "POISONING", "STARVING", "DROWNING", "BURNING", "DISSOLVED", "CRUSHING",
@@ -66,7 +65,7 @@ class NLEDecisionEnv(DecisionEnv):
                  on_invalid: str = "fallback", render_mode: str | None = None,
                  max_steps: int | None = None):
         self.stall_limit = stall_limit
-        self._upstream = self._make_upstream(CORE_KEYS + (TEXT_KEYS if text else ()))
+        self._upstream = self._make_upstream(CORE_KEYS)
         self._upstream_index = {int(a): i for i, a in enumerate(self._upstream.actions)}
         missing = sorted({chr(k) for k in KEYS if k not in self._upstream_index})
         if missing:
@@ -246,7 +245,7 @@ class NLEDecisionEnv(DecisionEnv):
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self._upstream = self._make_upstream(CORE_KEYS + (TEXT_KEYS if self.text else ()))
+        self._upstream = self._make_upstream(CORE_KEYS)
         played = list(self._played)
         kept = {k: state[k] for k in ("_stalled", "_last_time", "_end_status", "_how_done",
                                       "_last_message", "_blstats", "_score")}

@@ -5,24 +5,21 @@ can see around them, each thing with its offset ("jackal: 2 west, 1 north").
 short_term (current only): the pending question, the ASCII map, the two
 status lines and the inventory.
 
-Names come from NLE's `screen_descriptions` (NetHack's own words for each
-map cell), which the env asks for only in text mode.
+Names come from the glyphs (`names.py`), so text mode asks NLE for nothing
+more than tensor mode does and plays the same game.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from nle import nethack
+
+from .names import glyph_name
 from .prompts import Prompt, describe
 
-# cells not worth a line: the map shows them and there are many of them
-_BACKGROUND = {
-    b"", b"floor of a room", b"dark part of a room", b"corridor", b"lit corridor", b"stone",
-    b"wall", b"vertical wall", b"horizontal wall", b"top left corner of a room",
-    b"top right corner of a room", b"bottom left corner of a room",
-    b"bottom right corner of a room", b"tee wall", b"crosswall", b"solid rock",
-    b"dark part of a room ", b"unexplored area",
-}
+_BLANK = nethack.GLYPH_CMAP_OFF   # dark stone: nothing seen there
+
 MAX_THINGS = 24   # nearest first; a crowded screen stays readable
 
 
@@ -36,19 +33,20 @@ def offset_words(dx: int, dy: int) -> str:
     return ", ".join(parts) if parts else "here"
 
 
-def surroundings(chars: np.ndarray, descriptions: np.ndarray, hero: tuple[int, int]) -> list[str]:
-    """Things on screen other than walls and floor, nearest first, with their offset."""
+def surroundings(glyphs: np.ndarray, hero: tuple[int, int]) -> list[str]:
+    """Things on screen other than walls, floor and corridors, nearest first,
+    each with its offset from the hero."""
     hx, hy = hero
     found = []
-    rows, cols = np.nonzero(chars != ord(" "))
+    rows, cols = np.nonzero(glyphs != _BLANK)
     for y, x in zip(rows.tolist(), cols.tolist()):
         if (x, y) == (hx, hy):
             continue
-        name = bytes(descriptions[y, x]).split(b"\0", 1)[0]
-        if name in _BACKGROUND:
+        name = glyph_name(int(glyphs[y, x]))
+        if name is None:
             continue
         dx, dy = x - hx, y - hy
-        found.append((max(abs(dx), abs(dy)), dy, dx, name.decode("ascii", "replace")))
+        found.append((max(abs(dx), abs(dy)), dy, dx, name))
     found.sort()
     return [f"{name}: {offset_words(dx, dy)}" for _, dy, dx, name in found[:MAX_THINGS]]
 
@@ -76,7 +74,7 @@ def inventory(letters: np.ndarray, strings: np.ndarray) -> list[str]:
 
 def text_observation(obs: dict, prompt: Prompt, hero: tuple[int, int]) -> tuple[str, str]:
     message = bytes(obs["message"]).split(b"\0", 1)[0].decode("ascii", "replace").strip()
-    things = surroundings(obs["chars"], obs["screen_descriptions"], hero)
+    things = surroundings(obs["glyphs"], hero)
     long_term = "\n".join([
         f"Message: {message or '(none)'}",
         "You see:" if things else "You see nothing of note nearby.",

@@ -1,4 +1,4 @@
-"""The `dungeonbench-gym` command: list, play, eval, check, prepare."""
+"""The `dungeonbench-gym` command: list, play, eval, summarize, compare, check, prepare."""
 
 from __future__ import annotations
 
@@ -96,22 +96,52 @@ def _ask(stdin, out, options) -> int | None:
 
 
 # ----------------------------------------------------------------------------- eval
-def cmd_eval(args) -> int:
-    from .eval import runner, summary
+def _agent_specs(args) -> list:
+    from .agents.spec import AgentSpec, check
 
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    env_ids = _select_ids(args.envs)
-    tasks, skipped = runner.plan(agents, env_ids, args.episodes, args.seed, args.max_steps)
+    kinds = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if args.label and len(kinds) > 1:
+        raise DungeonBenchError("--label names one agent; run one --agent at a time with it")
+    specs = []
+    for kind in kinds:
+        if kind == "llm":
+            spec = AgentSpec.create("llm", args.label, client=args.client, model=args.model,
+                                    strategy=args.strategy, history=args.history,
+                                    base_url=args.base_url, temperature=args.temperature,
+                                    max_tokens=args.max_tokens, vision=args.vision or None)
+        elif kind == "sb3":
+            spec = AgentSpec.create("sb3", args.label, model_path=args.model_path)
+        else:
+            spec = AgentSpec.create(kind, args.label)
+        check(spec)   # a missing key or model file fails here, before any episode
+        specs.append(spec)
+    return specs
+
+
+def cmd_eval(args) -> int:
+    from .eval import runner, suites, summary
+
+    specs = _agent_specs(args)
+    if args.suite:
+        suite = suites.resolve(args.suite, args.episodes)
+        envs, seed = suite.envs, suite.seed if args.seed is None else args.seed
+        max_steps = args.max_steps if args.max_steps is not None else suite.max_steps
+        for note in suite.notes:
+            print(f"note: {suite.name}: {note}", file=sys.stderr)
+    else:
+        envs = [(i, args.episodes or 10) for i in _select_ids(args.envs)]
+        seed, max_steps = args.seed or 0, args.max_steps
+    tasks, skipped = runner.plan(specs, envs, seed=seed, max_steps=max_steps)
     for agent, env_id in skipped:
         print(f"note: no '{agent}' agent for {env_id}; skipped", file=sys.stderr)
     out = Path(args.out)
-    print(f"{len(tasks)} episodes ({len(agents)} agents x {len(env_ids)} envs x "
-          f"{args.episodes}) -> {out}/ with {args.workers} workers", file=sys.stderr)
-    settings = {"seed": args.seed, "max_steps": args.max_steps, "agents": agents,
-                "envs": env_ids, "episodes": args.episodes}
+    print(f"{len(tasks)} episodes ({len(specs)} agents x {len(envs)} envs) -> {out}/ with "
+          f"{args.workers} workers ({args.backend})", file=sys.stderr)
+    settings = {"seed": seed, "max_steps": max_steps, "agents": [s.describe() for s in specs],
+                "envs": [list(e) for e in envs], "suite": args.suite or None}
     counts = runner.run(tasks, out, workers=args.workers, progress_bar=not args.quiet,
-                        settings=settings)
-    wanted = {(t.agent, t.env_id, t.episode) for t in tasks}
+                        settings=settings, backend=args.backend, ray_address=args.ray_address)
+    wanted = {(t.agent.label, t.env_id, t.episode) for t in tasks}
     records = [r for r in runner.load_records(out)
                if (r["agent"], r["env_id"], r["episode"]) in wanted]
     if not records:
@@ -121,9 +151,35 @@ def cmd_eval(args) -> int:
     summary.write(result, out)
     print(summary.markdown(result))
     print(f"ran {counts['ran']}, resumed past {counts['already_done']}, failed {counts['failed']}"
-          f"{' (see errors.log)' if counts['failed'] else ''}; summary in {out}/summary.md",
-          file=sys.stderr)
+          f"{' (see errors.log)' if counts['failed'] else ''}; summary in {out}/summary.md, "
+          f"leaderboard in {out}/leaderboard.md, plots in {out}/plots/", file=sys.stderr)
     return 1 if counts["failed"] else 0
+
+
+def cmd_summarize(args) -> int:
+    from .eval import runner, summary
+
+    out = Path(args.dir)
+    records = runner.load_records(out)
+    if not records:
+        raise DungeonBenchError(f"{out}: no episode files (expected {out}/episodes/...)")
+    result = summary.summarise(records)
+    summary.write(result, out)
+    print(summary.leaderboard(result))
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from .eval import runner, summary
+
+    results = []
+    for folder in args.dirs:
+        records = runner.load_records(Path(folder))
+        if not records:
+            raise DungeonBenchError(f"{folder}: no episode files")
+        results.append((folder, summary.summarise(records)))
+    print(summary.compare(results))
+    return 0
 
 
 # ----------------------------------------------------------------------------- check
@@ -182,17 +238,43 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0)
     s.set_defaults(func=cmd_play)
 
-    s = sub.add_parser("eval", help="agents x envs x episodes, in a process pool")
-    s.add_argument("--agents", default="random,baseline",
-                   help="comma-separated: random, baseline (default: both)")
-    s.add_argument("--envs", default="all", help="all, a family, or ids (comma-separated)")
-    s.add_argument("--episodes", type=int, default=10)
-    s.add_argument("--seed", type=int, default=0, help="episode k uses seed + k")
+    s = sub.add_parser("eval", help="agents x envs x episodes, in parallel; resumable")
+    s.add_argument("--agent", "--agents", dest="agents", default="random,baseline",
+                   help="comma-separated: random, baseline, llm, sb3 (default: random,baseline)")
+    s.add_argument("--suite", default="",
+                   help="balrog, all, dnd-encounter, dnd-day, text-adventures, or a YAML file")
+    s.add_argument("--envs", default="all",
+                   help="without --suite: all, a family, or ids (comma-separated)")
+    s.add_argument("--episodes", type=int, default=None,
+                   help="episodes per env (default: the suite's counts, or 10)")
+    s.add_argument("--seed", type=int, default=None, help="episode k uses seed + k (default 0)")
     s.add_argument("--max-steps", type=int, default=None, help="override every env's limit")
     s.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    s.add_argument("--backend", default="process", choices=("process", "ray"))
+    s.add_argument("--ray-address", default=None,
+                   help="a Ray cluster (ray.init(address=...)); default: a local Ray instance")
     s.add_argument("--out", default="results")
+    s.add_argument("--label", default="", help="the agent's name in results (one agent)")
+    llm = s.add_argument_group("llm agent")
+    llm.add_argument("--client", default=None, help="openai, anthropic, gemini, local, fake")
+    llm.add_argument("--model", default=None)
+    llm.add_argument("--strategy", default=None, help="direct (default), cot, ...")
+    llm.add_argument("--history", type=int, default=None, help="observations kept (default 16)")
+    llm.add_argument("--base-url", default=None, help="OpenAI-compatible server (vLLM, Ollama...)")
+    llm.add_argument("--temperature", type=float, default=None)
+    llm.add_argument("--max-tokens", type=int, default=None)
+    llm.add_argument("--vision", action="store_true", help="send the frame where a family has one")
+    s.add_argument("--model-path", default=None, help="sb3 agent: a saved model .zip")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_eval)
+
+    s = sub.add_parser("summarize", help="summarise a results folder again (tables, plots)")
+    s.add_argument("dir")
+    s.set_defaults(func=cmd_summarize)
+
+    s = sub.add_parser("compare", help="compare the results of several folders")
+    s.add_argument("dirs", nargs="+")
+    s.set_defaults(func=cmd_compare)
 
     s = sub.add_parser("check", help="run the conformance suite on registered ids")
     s.add_argument("envs", nargs="?", default="all")

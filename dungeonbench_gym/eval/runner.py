@@ -20,6 +20,8 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..agents import make_agent
+from ..agents.spec import AgentSpec
+from ..agents.spec import build as build_agent
 from ..core import registry
 from ..core.errors import DungeonBenchError
 
@@ -29,30 +31,35 @@ EPISODE_SETTINGS = ("seed", "max_steps")
 
 @dataclasses.dataclass(frozen=True)
 class EpisodeTask:
-    agent: str
+    agent: AgentSpec
     env_id: str
     episode: int
     seed: int
     max_steps: int | None = None
 
     def path(self, out: Path) -> Path:
-        return out / "episodes" / self.agent / self.env_id / f"episode-{self.episode:04d}.json"
+        return out / "episodes" / self.agent.label / self.env_id / f"episode-{self.episode:04d}.json"
+
+    def trajectory_path(self, out: Path) -> Path:
+        return self.path(out).with_suffix(".trajectory.jsonl")
 
 
-def plan(agents: Iterable[str], env_ids: Iterable[str], episodes: int, seed: int = 0,
-         max_steps: int | None = None) -> tuple[list[EpisodeTask], list[tuple[str, str]]]:
-    """The episode tasks, plus the (agent, env) pairs skipped for having no such agent."""
+def plan(agents: Iterable[AgentSpec | str], envs: Iterable[str | tuple[str, int]],
+         episodes: int = 10, seed: int = 0, max_steps: int | None = None
+         ) -> tuple[list[EpisodeTask], list[tuple[str, str]]]:
+    """The episode tasks, plus the (agent, env) pairs skipped for having no such agent.
+    `envs` holds ids (each gets `episodes`) or (id, episodes) pairs (a suite)."""
+    specs = [a if isinstance(a, AgentSpec) else AgentSpec.create(a) for a in agents]
     tasks, skipped = [], []
-    for agent in agents:
-        make_agent(agent, "")  # an unknown name fails here, before any episode
-    for env_id in env_ids:
+    for item in envs:
+        env_id, count = (item, episodes) if isinstance(item, str) else item
         family = registry.resolve_id(env_id).family
-        for agent in agents:
-            if agent != "random" and make_agent(agent, family) is None:
-                skipped.append((agent, env_id))
+        for spec in specs:
+            if spec.kind == "baseline" and make_agent("baseline", family) is None:
+                skipped.append((spec.label, env_id))
                 continue
-            tasks.extend(EpisodeTask(agent, env_id, k, seed + k, max_steps)
-                         for k in range(episodes))
+            tasks.extend(EpisodeTask(spec, env_id, k, seed + k, max_steps)
+                         for k in range(count))
     return tasks, skipped
 
 
@@ -69,29 +76,82 @@ def _jsonable(value: Any) -> Any:
 
 
 def run_episode(task: EpisodeTask) -> dict[str, Any]:
-    """Play one episode; returns the record that goes to disk."""
+    """Play one episode. Returns the record that goes to disk and, under
+    "trajectory", one dict per step (the driver writes both: workers write
+    nothing, so they may run on other machines)."""
     entry = registry.resolve_id(task.env_id)
-    kwargs = {} if task.max_steps is None else {"max_steps": task.max_steps}
+    kwargs: dict[str, Any] = {} if task.max_steps is None else {"max_steps": task.max_steps}
+    if task.agent.needs_text:
+        kwargs["text"] = True
+    if task.agent.needs_pictures and "rgb_array" in _render_modes(entry):
+        kwargs["render_mode"] = "rgb_array"
     env = registry.make(entry.id, **kwargs)
-    agent = make_agent(task.agent, entry.family)
+    agent = build_agent(task.agent, entry.family)
+    labels = env.unwrapped.option_labels() if env.unwrapped.option_table else None
     start = time.perf_counter()
+    trajectory: list[dict] = []
     try:
-        agent.reset(env.unwrapped, task.seed)
+        agent.reset(env, task.seed)
         obs, info = env.reset(seed=task.seed)
         total, steps, terminated, truncated = 0.0, 0, False, False
         while not (terminated or truncated):
-            obs, reward, terminated, truncated, info = env.step(agent.act(obs, info))
+            action = agent.act(obs, info)
+            label = _label(info, action, labels)
+            obs, reward, terminated, truncated, info = env.step(action)
             total += float(reward)
             steps += 1
+            step = {"t": steps, "action": int(action), "label": label, "reward": float(reward),
+                    "progress": float(info["progress"]), "invalid": bool(info["invalid_action"]),
+                    "decision": info["decision"]}
+            record = getattr(agent, "last_record", None)
+            if record is not None:
+                step["agent"] = _jsonable(record)
+            trajectory.append(step)
     finally:
         env.close()
-    return {
-        "agent": task.agent, "env_id": entry.id, "family": entry.family,
+    record = {
+        "agent": task.agent.label, "agent_spec": _jsonable(task.agent.describe()),
+        "env_id": entry.id, "family": entry.family,
         "episode": task.episode, "seed": task.seed,
         "progress": float(info["progress"]), "success": bool(info["success"]),
         "return": total, "steps": steps, "terminated": bool(terminated),
         "truncated": bool(truncated), "invalid_actions": int(info["metrics"]["invalid_actions"]),
         "metrics": _jsonable(info["metrics"]), "seconds": time.perf_counter() - start,
+    }
+    usage = _llm_usage(agent, trajectory)
+    if usage:
+        record["llm"] = usage
+    record["trajectory"] = trajectory
+    return record
+
+
+def _render_modes(entry) -> list[str]:
+    cls = registry.load_entry_point(entry.entry_point)
+    return list(getattr(cls, "metadata", {}).get("render_modes", []))
+
+
+def _label(info: dict, action: int, labels: list[str] | None) -> str:
+    if labels is not None and 0 <= action < len(labels):
+        return labels[action]
+    for option in info["options"]:
+        if option.index == action:
+            return option.label
+    return str(action)
+
+
+def _llm_usage(agent, trajectory: list[dict]) -> dict[str, Any]:
+    """Token, latency and fallback totals of an LLM agent's episode."""
+    steps = [s["agent"] for s in trajectory if "agent" in s]
+    if not steps or "prompt_tokens" not in steps[0]:
+        return {}
+    client = getattr(agent, "client", None)
+    return {
+        "client": _jsonable(client.describe()) if client is not None else {},
+        "decisions": len(steps),
+        "prompt_tokens": sum(int(s.get("prompt_tokens", 0)) for s in steps),
+        "completion_tokens": sum(int(s.get("completion_tokens", 0)) for s in steps),
+        "fallbacks": sum(bool(s.get("fell_back")) for s in steps),
+        "seconds_in_model": round(sum(float(s.get("latency_s", 0.0)) for s in steps), 3),
     }
 
 
@@ -103,7 +163,8 @@ def _write_atomic(path: Path, record: dict) -> None:
 
 
 def load_records(out: Path) -> list[dict]:
-    return [json.loads(p.read_text()) for p in sorted((out / "episodes").glob("*/*/*.json"))]
+    return [json.loads(p.read_text())
+            for p in sorted((Path(out) / "episodes").glob("*/*/episode-*[0-9].json"))]
 
 
 def check_resumable(out: Path, settings: dict) -> None:
@@ -120,13 +181,22 @@ def check_resumable(out: Path, settings: dict) -> None:
                 f"or the same {key}.")
 
 
+BACKENDS = ("process", "ray")
+
+
 def run(tasks: list[EpisodeTask], out: str | os.PathLike, workers: int = 1,
-        progress_bar: bool = True, settings: dict | None = None) -> dict[str, int]:
+        progress_bar: bool = True, settings: dict | None = None, backend: str = "process",
+        ray_address: str | None = None) -> dict[str, int]:
     """Run every task not yet on disk. Returns counts of done, skipped-as-present, failed.
 
     `settings` (seed, max_steps, agents, envs, episodes) are recorded in run.json;
     a later run into the same folder must use the same seed and max_steps.
+    backend "process": a local process pool of `workers`; "ray": Ray tasks, on the
+    cluster at `ray_address` (or a local Ray instance with `workers` CPUs when None).
+    Either way only this process writes files, as each episode comes back.
     """
+    if backend not in BACKENDS:
+        raise DungeonBenchError(f"backend {backend!r}: use one of {', '.join(BACKENDS)}")
     from tqdm import tqdm
 
     out = Path(out)
@@ -145,7 +215,9 @@ def run(tasks: list[EpisodeTask], out: str | os.PathLike, workers: int = 1,
                disable=not progress_bar, dynamic_ncols=True)
     errors = out / "errors.log"
     try:
-        if workers <= 1:
+        if backend == "ray":
+            _run_ray(todo, out, workers, ray_address, counts, errors, bar)
+        elif workers <= 1:
             for task in todo:
                 _finish(task, _call(task), out, counts, errors)
                 bar.update()
@@ -160,6 +232,32 @@ def run(tasks: list[EpisodeTask], out: str | os.PathLike, workers: int = 1,
     return counts
 
 
+def _run_ray(todo, out, workers, address, counts, errors, bar) -> None:
+    try:
+        import ray
+    except ImportError as exc:
+        raise DungeonBenchError("--backend ray needs Ray: pip install 'dungeonbench-gym[ray]'"
+                                ) from exc
+    started_here = not ray.is_initialized()
+    if started_here:
+        if address:
+            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(1, workers), include_dashboard=False,
+                     ignore_reinit_error=True, log_to_driver=False)
+    try:
+        remote = ray.remote(num_cpus=1)(_call)
+        pending = {remote.remote(task): task for task in todo}
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                _finish(pending.pop(ref), ray.get(ref), out, counts, errors)
+                bar.update()
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
 def _call(task: EpisodeTask) -> dict:
     try:
         return run_episode(task)
@@ -171,7 +269,17 @@ def _finish(task: EpisodeTask, record: dict, out: Path, counts: dict, errors: Pa
     if "error" in record:
         counts["failed"] += 1
         with errors.open("a") as f:
-            f.write(f"{task.agent} {task.env_id} episode {task.episode}: {record['error']}\n")
+            f.write(f"{task.agent.label} {task.env_id} episode {task.episode}: "
+                    f"{record['error']}\n")
         return
+    trajectory = record.pop("trajectory", [])
+    path = task.trajectory_path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w") as f:
+        for step in trajectory:
+            f.write(json.dumps(step, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+    # the episode file is written last: it marks the episode done for a resumed run
     _write_atomic(task.path(out), record)
     counts["ran"] += 1

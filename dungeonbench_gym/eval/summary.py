@@ -44,6 +44,12 @@ def summarise(records: list[dict]) -> dict:
             "mean_steps": sum(e["steps"] for e in eps) / len(eps),
             "invalid_actions": sum(e["invalid_actions"] for e in eps),
         }
+        llm = [e["llm"] for e in eps if e.get("llm")]
+        if llm:   # language-model cost: tokens and fallbacks per decision
+            decisions = sum(u["decisions"] for u in llm) or 1
+            row["tokens_per_decision"] = sum(u["prompt_tokens"] + u["completion_tokens"]
+                                             for u in llm) / decisions
+            row["fallback_rate"] = sum(u["fallbacks"] for u in llm) / decisions
         agents.setdefault(agent, {"envs": []})["envs"].append(row)
     family_progress: dict[tuple[str, str], list[float]] = defaultdict(list)
     for (agent, _), eps in groups.items():
@@ -70,7 +76,76 @@ def markdown(summary: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def leaderboard(summary: dict) -> str:
+    """One row per agent, best first: overall, then each family (100 x progress ± SE)."""
+    agents = summary["agents"]
+    families = sorted({f for data in agents.values() for f in data["families"]})
+    lines = ["| rank | agent | overall | " + " | ".join(families) + " |",
+             "|---:|---|---:|" + "---:|" * len(families)]
+    ranked = sorted(agents.items(), key=lambda kv: -kv[1]["overall"]["score"])
+    for rank, (agent, data) in enumerate(ranked, 1):
+        cells = [f"{data['families'][f]['score']:.1f} ± {data['families'][f]['se']:.1f}"
+                 if f in data["families"] else "-" for f in families]
+        o = data["overall"]
+        lines.append(f"| {rank} | {agent} | **{o['score']:.1f} ± {o['se']:.1f}** | "
+                     + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def compare(results: list[tuple[str, dict]]) -> str:
+    """Agents of several runs side by side, per family and overall."""
+    rows = []
+    for folder, summary in results:
+        for agent, data in summary["agents"].items():
+            rows.append((f"{agent} ({folder})", data))
+    families = sorted({f for _, data in rows for f in data["families"]})
+    lines = ["| agent (run) | overall | " + " | ".join(families) + " |",
+             "|---|---:|" + "---:|" * len(families)]
+    for name, data in rows:
+        cells = [f"{data['families'][f]['score']:.1f} ± {data['families'][f]['se']:.1f}"
+                 if f in data["families"] else "-" for f in families]
+        o = data["overall"]
+        lines.append(f"| {name} | {o['score']:.1f} ± {o['se']:.1f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(summary: dict, path: Path) -> Path | None:
+    """Bars of family scores with standard-error bars, one colour per agent (PNG).
+    None when matplotlib is not installed."""
+    try:
+        import matplotlib
+    except ImportError:
+        return None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = summary["agents"]
+    families = sorted({f for data in agents.values() for f in data["families"]}) + ["overall"]
+    width = 0.8 / max(1, len(agents))
+    fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(families), 3.6), dpi=110)
+    for k, (agent, data) in enumerate(sorted(agents.items())):
+        scores = [data["families"].get(f, {}).get("score", 0.0) if f != "overall"
+                  else data["overall"]["score"] for f in families]
+        errors = [data["families"].get(f, {}).get("se", 0.0) if f != "overall"
+                  else data["overall"]["se"] for f in families]
+        xs = [i + (k - (len(agents) - 1) / 2) * width for i in range(len(families))]
+        ax.bar(xs, scores, width, yerr=errors, capsize=3, label=agent)
+    ax.set_xticks(range(len(families)), families, rotation=20, ha="right")
+    ax.set_ylabel("score (100 x mean progress)")
+    ax.set_ylim(0, 105)
+    ax.legend(fontsize=8)
+    ax.set_title("DungeonBench-Gym: score per family (± standard error)")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
 def write(summary: dict, out: Path) -> None:
+    """summary.json, summary.md (every row), leaderboard.md and plots/families.png."""
     out = Path(out)
     (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
     (out / "summary.md").write_text(markdown(summary))
+    (out / "leaderboard.md").write_text(leaderboard(summary))
+    plot(summary, out / "plots" / "families.png")

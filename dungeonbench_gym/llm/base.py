@@ -1,0 +1,62 @@
+"""The language-model client interface every provider implements.
+
+A client turns a chat (a list of messages) into one completion. Messages are
+plain dicts so they serialise into trajectories as they are:
+
+    {"role": "system" | "user" | "assistant", "content": str,
+     "images": [np.ndarray (H, W, 3) uint8, ...]}   # "images" optional, user turns only
+
+Clients that cannot see pictures (`supports_images = False`) ignore "images".
+Errors: `TransientError` (rate limits, 5xx, timeouts: the caller may retry,
+clients already retry with backoff) and `ClientError` (bad request, bad key,
+unknown model: retrying cannot help). Neither ever carries an API key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import DungeonBenchError
+
+
+class ClientError(DungeonBenchError):
+    """A request that retrying cannot fix (or retries were used up)."""
+
+
+class TransientError(ClientError):
+    """Rate limit, server error or timeout: worth retrying later."""
+
+
+@dataclass
+class Completion:
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    model: str = ""
+    attempts: int = 1                    # requests made, retries included
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class ChatClient:
+    """One provider and model. Subclasses implement `_complete`."""
+
+    provider = "base"
+    supports_images = False
+
+    def __init__(self, model: str, *, temperature: float = 0.0, max_tokens: int = 512,
+                 timeout_s: float = 60.0, max_retries: int = 4):
+        self.model = model
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.timeout_s = timeout_s
+        self.max_retries = max_retries
+
+    def complete(self, messages: list[dict[str, Any]]) -> Completion:
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        """What a result file records about the client (never a key)."""
+        return {"provider": self.provider, "model": self.model,
+                "temperature": self.temperature, "max_tokens": self.max_tokens}

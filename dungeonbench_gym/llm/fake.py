@@ -1,0 +1,88 @@
+"""ScriptedClient: a ChatClient that needs no model, for tests and demos."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .base import ChatClient, ClientError, Completion
+
+
+class ScriptedClient(ChatClient):
+    """Answers from a list (in turn) or from a callable(messages) -> str.
+
+    Tokens are counted as whitespace-separated words, so token figures in
+    trajectories are deterministic. Every chat received is kept in `calls`
+    (a shallow copy, so later edits by the caller do not rewrite it).
+
+    Args:
+        answers: the replies, or a function of the messages that returns one.
+        cycle: start the list again when it runs out (else raise ClientError).
+        supports_images: pretend to be a vision model.
+    """
+
+    provider = "fake"
+
+    def __init__(self, answers: Iterable[str] | Callable[[list[dict[str, Any]]], str], *,
+                 model: str = "scripted", cycle: bool = True, supports_images: bool = False,
+                 **kwargs: Any):
+        super().__init__(model, **kwargs)
+        self.supports_images = supports_images
+        self.calls: list[list[dict[str, Any]]] = []
+        if callable(answers):
+            self._answer = answers
+        else:
+            script = list(answers)
+            if not script:
+                raise ValueError("ScriptedClient needs at least one answer")
+            self._script = itertools.cycle(script) if cycle else iter(script)
+            self._answer = self._next_scripted
+
+    def _next_scripted(self, messages: list[dict[str, Any]]) -> str:
+        try:
+            return next(self._script)
+        except StopIteration:
+            raise ClientError(f"ScriptedClient ran out of answers after {len(self.calls) - 1} "
+                              "calls: pass more answers or cycle=True") from None
+
+    def complete(self, messages: list[dict[str, Any]]) -> Completion:
+        started = time.perf_counter()
+        self.calls.append([dict(m) for m in messages])
+        text = str(self._answer(messages))
+        prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
+        return Completion(text=text, prompt_tokens=prompt_tokens,
+                          completion_tokens=len(text.split()),
+                          latency_s=time.perf_counter() - started, model=self.model)
+
+
+def _numbered_options(messages: list[dict[str, Any]]) -> list[str]:
+    """The option numbers listed ("3: go forward") in the last user message."""
+    import re
+
+    for message in reversed(messages):
+        if message.get("role") == "user":
+            return re.findall(r"^\s*(\d+): ", str(message.get("content", "")), re.MULTILINE)
+    return []
+
+
+def make_fake_client(model: str = "random", *, seed: int = 0, **kwargs: Any) -> ScriptedClient:
+    """The "fake" provider of `make_client`, for demos and pipeline tests without a model:
+    model "random" answers a uniformly random listed option (seeded), "first" the first
+    one; any other model name is answered literally (e.g. "escape", or nonsense to
+    exercise the fallback)."""
+    import random
+
+    rng = random.Random(seed)
+
+    def answer(messages: list[dict[str, Any]]) -> str:
+        listed = _numbered_options(messages)
+        if model in ("random", "") and listed:
+            return rng.choice(listed)
+        if model == "first" and listed:
+            return listed[0]
+        return model
+
+    kwargs = {k: v for k, v in kwargs.items() if k in ("temperature", "max_tokens", "timeout_s")}
+    return ScriptedClient(answer, model=model or "random", **kwargs)

@@ -77,18 +77,20 @@ def markdown(summary: dict) -> str:
 
 
 def leaderboard(summary: dict) -> str:
-    """One row per agent, best first: overall, then each family (100 x progress ± SE)."""
+    """One row per agent, best first: overall, then each family (100 x progress ± SE).
+    "families" says over how many families an agent's overall is taken: overalls
+    over different families are not comparable."""
     agents = summary["agents"]
     families = sorted({f for data in agents.values() for f in data["families"]})
-    lines = ["| rank | agent | overall | " + " | ".join(families) + " |",
-             "|---:|---|---:|" + "---:|" * len(families)]
+    lines = ["| rank | agent | families | overall | " + " | ".join(families) + " |",
+             "|---:|---|---:|---:|" + "---:|" * len(families)]
     ranked = sorted(agents.items(), key=lambda kv: -kv[1]["overall"]["score"])
     for rank, (agent, data) in enumerate(ranked, 1):
         cells = [f"{data['families'][f]['score']:.1f} ± {data['families'][f]['se']:.1f}"
                  if f in data["families"] else "-" for f in families]
         o = data["overall"]
-        lines.append(f"| {rank} | {agent} | **{o['score']:.1f} ± {o['se']:.1f}** | "
-                     + " | ".join(cells) + " |")
+        lines.append(f"| {rank} | {agent} | {len(data['families'])}/{len(families)} | "
+                     f"**{o['score']:.1f} ± {o['se']:.1f}** | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,444 @@
+"""BALROG's three TextWorld tasks, generated offline by TextWorld's own generator.
+
+BALROG downloads 25 pre-made games per task from a file host; we make ours with the
+generator that ships in the `textworld` wheel (Inform 7 compiler included), seeded,
+with BALROG's settings, and keep them in the user's cache:
+
+* treasure_hunter: `tw-treasure_hunter --level 30` (20 rooms, locked doors and
+  containers, quest length 20), keeping only games whose walkthrough is 20 steps
+  (the generator's quest is 20 actions, but TextWorld shortens walkthroughs that
+  walk in a loop; BALROG keeps the 20-step ones).
+* cooking: `tw-cooking --recipe 5 --take 5 --go 12 --open --cook --cut`.
+* coin_collector: `tw-coin_collector --level 220`.
+
+A task's pool holds `POOL_SIZE` games (BALROG: 25). Game `i` of a pool is the first
+acceptable game among the candidate generator seeds `1000 * i + 1, 1000 * i + 2, ...`,
+so every index is made on its own, lazily, the first time it is needed, and the
+same in every process and on every machine. `game_for_seed(task, seed)` picks game
+`seed % pool_size()`.
+
+Treasure Hunter's quest search (backward chaining over 20 rooms) sometimes runs
+for many minutes before it finds a quest or gives up. We cap it by work, not by
+time: a candidate seed whose search needs more than `TREASURE_HUNTER_SEARCH_BUDGET`
+chaining expansions is skipped. Counting expansions keeps the pool the same on a
+slow and a fast machine. While generating we also let TextWorld's logic engine sort
+facts with a precomputed key instead of its Python `__lt__` methods: the order is
+the same (the key is exactly the tuple those methods compare), so the games are
+byte-identical, only made 2-4x faster.
+
+Each game is made in a worker process with PYTHONHASHSEED=0: TextWorld writes some
+parts of a game (the cooking game's losing conditions) in set order, which follows
+the process's string hashing, so a fixed hash seed makes the files byte-identical in
+every process and on every machine with the same Python and TextWorld.
+
+Files are written atomically under `cache_dir("textworld", task)`: each game is made
+in a private temporary folder, moved into place, and its `.meta.json` (seed,
+walkthrough, generation seconds, TextWorld version) is written last, so a game
+exists once its meta file does. A lock file per game keeps concurrent processes
+(vector env workers, parallel evaluations) from making the same game twice.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...core.cache import cache_dir, write_text_atomic
+
+TASKS = ("treasure_hunter", "cooking", "coin_collector")
+POOL_SIZE = 25                      # games per task, as in BALROG's set
+POOL_ENV_VAR = "DUNGEONBENCH_TEXTWORLD_POOL"  # override the pool size (tests, quick runs)
+TREASURE_HUNTER_WALKTHROUGH = 20    # BALROG keeps the 20-step Treasure Hunter games
+TREASURE_HUNTER_SEARCH_BUDGET = 150  # chaining expansions per candidate seed
+MAX_ATTEMPTS = 1000                 # candidate seeds per pool index (seeds 1000*i+1 ...)
+FORMAT_VERSION = 1                  # bump when the way games are made changes
+HASH_SEED = "0"                     # PYTHONHASHSEED of the generating process
+_MODULE = "dungeonbench_gym.games.textworld.games"
+
+# (challenge name, settings as tw-make passes them: its argparse namespace)
+CHALLENGES: dict[str, tuple[str, dict[str, Any]]] = {
+    "treasure_hunter": ("tw-treasure_hunter", {"level": 30}),
+    "cooking": ("tw-cooking", {"recipe": 5, "take": 5, "go": 12, "open": True, "cook": True,
+                               "cut": True, "drop": False, "recipe_seed": 0, "split": None}),
+    "coin_collector": ("tw-coin_collector", {"level": 220}),
+}
+
+
+class GenerationBudgetExceeded(Exception):
+    """A candidate seed's quest search needed more work than its budget."""
+
+
+@dataclass(frozen=True)
+class GameFile:
+    """One generated game of a task's pool."""
+
+    task: str
+    index: int
+    seed: int                      # the generator seed it was made from
+    path: str                      # the .z8 story file (its .json sits beside it)
+    walkthrough: tuple[str, ...]   # the walkthrough the generator stored with the game
+    max_score: int
+    seconds: float                 # generation time of the accepted seed
+    total_seconds: float           # including rejected candidate seeds
+    rejected: tuple[int, ...] = field(default=())
+    # TextWorld's winning policy from the start (its quest tracker's plan): the same as
+    # the walkthrough for Treasure Hunter and Coin Collector, much shorter for cooking,
+    # whose stored walkthrough walks back and forth (up to ~95 steps, past BALROG's 80)
+    policy: tuple[str, ...] = field(default=())
+
+    @property
+    def json_path(self) -> str:
+        return os.path.splitext(self.path)[0] + ".json"
+
+
+def check_task(task: str) -> str:
+    if task not in CHALLENGES:
+        raise ValueError(f"task={task!r}: use one of {', '.join(TASKS)}")
+    return task
+
+
+def pool_size() -> int:
+    """Games per task: `POOL_SIZE`, or `$DUNGEONBENCH_TEXTWORLD_POOL` when set."""
+    value = os.environ.get(POOL_ENV_VAR, "").strip()
+    if not value:
+        return POOL_SIZE
+    try:
+        size = int(value)
+    except ValueError:
+        raise ValueError(f"${POOL_ENV_VAR}={value!r}: give a positive number of games") from None
+    if size < 1:
+        raise ValueError(f"${POOL_ENV_VAR}={value!r}: give a positive number of games")
+    return size
+
+
+def candidate_seeds(index: int) -> range:
+    """The generator seeds tried, in order, for pool index `index`."""
+    return range(1000 * index + 1, 1000 * index + 1 + MAX_ATTEMPTS)
+
+
+def textworld_version() -> str:
+    import textworld
+    return textworld.__version__
+
+
+def _stem(task: str, index: int) -> str:
+    return f"{task}-{index:03d}"
+
+
+def _folder(task: str) -> Path:
+    return cache_dir("textworld", task)
+
+
+def _meta_path(task: str, index: int) -> Path:
+    return _folder(task) / f"{_stem(task, index)}.meta.json"
+
+
+def _load(task: str, index: int) -> GameFile | None:
+    """The cached game, if it is complete and made the way we make games now."""
+    meta_path = _meta_path(task, index)
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if (meta.get("format") != FORMAT_VERSION or meta.get("textworld") != textworld_version()
+            or meta.get("settings") != CHALLENGES[task][1]):
+        return None
+    if "policy" not in meta:
+        return None
+    z8 = meta_path.parent / meta["file"]
+    if not (z8.is_file() and z8.with_suffix(".json").is_file()):
+        return None
+    return GameFile(task=task, index=index, seed=meta["seed"], path=str(z8),
+                    walkthrough=tuple(meta["walkthrough"]), max_score=meta["max_score"],
+                    seconds=meta["seconds"], total_seconds=meta["total_seconds"],
+                    rejected=tuple(meta.get("rejected", ())), policy=tuple(meta["policy"]))
+
+
+def game(task: str, index: int) -> GameFile:
+    """Game `index` of a task's pool, generated (and cached) if missing."""
+    check_task(task)
+    if index < 0:
+        raise ValueError(f"index={index}: pool indices start at 0")
+    found = _load(task, index)
+    if found is not None:
+        return found
+    with _lock(_folder(task) / f".{_stem(task, index)}.lock"):
+        found = _load(task, index)  # another process may have made it meanwhile
+        if found is None:
+            found = _generate(task, index)
+    return found
+
+
+def game_for_seed(task: str, seed: int) -> GameFile:
+    """The game an episode seeded with `seed` plays: pool index `seed % pool_size()`."""
+    return game(task, int(seed) % pool_size())
+
+
+def prepare(task: str, count: int | None = None, progress: bool = True) -> list[GameFile]:
+    """Make sure games 0..count-1 of a task exist (default: the whole pool)."""
+    check_task(task)
+    count = pool_size() if count is None else int(count)
+    games = []
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=count, desc=f"TextWorld {task}", unit="game")
+    try:
+        for index in range(count):
+            games.append(game(task, index))
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return games
+
+
+# ------------------------------------------------------------------- generation
+def make_game(task: str, seed: int, budget: int | None = None):
+    """TextWorld's `Game` for one generator seed (not compiled), as `tw-make` makes it.
+
+    Raises `GenerationBudgetExceeded` when the quest search needs more than
+    `budget` chaining expansions, and TextWorld's `QuestGenerationError` when the
+    map admits no quest.
+    """
+    import textworld
+    import textworld.challenges
+
+    challenge, settings = CHALLENGES[check_task(task)]
+    make = textworld.challenges.CHALLENGES[challenge][1]
+    options = textworld.GameOptions()
+    options.seeds = int(seed)
+    with _quiet(), _faster_logic(), _search_budget(budget):
+        return make(settings=dict(settings), options=options)
+
+
+def winning_policy(game_obj) -> list[str]:
+    """The commands of TextWorld's winning policy for a fresh game (its quest plan)."""
+    from textworld.generator.game import GameProgression
+    from textworld.generator.inform7 import Inform7Game
+
+    policy = GameProgression(game_obj, track_quests=True).winning_policy
+    return list(Inform7Game(game_obj).gen_commands_from_actions(policy)) if policy else []
+
+
+def _accept(task: str, game_obj) -> bool:
+    if task == "treasure_hunter":
+        return len(game_obj.walkthrough or ()) == TREASURE_HUNTER_WALKTHROUGH
+    return bool(game_obj.walkthrough)
+
+
+def _generate(task: str, index: int) -> GameFile:
+    """Make game `index` in a worker process whose string hashing is fixed.
+
+    TextWorld walks Python sets while it writes a game (e.g. the cooking game's
+    losing conditions), so their order, and the files' bytes, would follow each
+    process's random hash seed. The worker runs with PYTHONHASHSEED=0: the same
+    bytes in every process and on every machine (same Python and TextWorld).
+    It also keeps our generator patches out of the caller's process.
+    """
+    if os.environ.get("PYTHONHASHSEED") == HASH_SEED:
+        return _generate_here(task, index)
+    package_root = str(Path(__file__).resolve().parents[3])
+    env = dict(os.environ, PYTHONHASHSEED=HASH_SEED)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+    command = [sys.executable, "-m", _MODULE, "--worker", task, str(index)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    found = _load(task, index)
+    if done.returncode != 0 or found is None:
+        raise RuntimeError(f"TextWorld {task}: generating game {index} failed "
+                           f"(exit {done.returncode}):\n{done.stderr[-3000:]}")
+    return found
+
+
+def _generate_here(task: str, index: int) -> GameFile:
+    from textworld.generator import QuestGenerationError
+
+    budget = TREASURE_HUNTER_SEARCH_BUDGET if task == "treasure_hunter" else None
+    start = time.perf_counter()
+    rejected: list[int] = []
+    for seed in candidate_seeds(index):
+        t0 = time.perf_counter()
+        try:
+            game_obj = make_game(task, seed, budget)
+        except (GenerationBudgetExceeded, QuestGenerationError):
+            rejected.append(seed)
+            continue
+        if not _accept(task, game_obj):
+            rejected.append(seed)
+            continue
+        path = _compile(task, index, game_obj)
+        seconds = time.perf_counter() - t0
+        meta = {
+            "format": FORMAT_VERSION, "textworld": textworld_version(), "task": task,
+            "index": index, "seed": seed, "settings": CHALLENGES[task][1],
+            "file": path.name, "walkthrough": list(game_obj.walkthrough),
+            "policy": winning_policy(game_obj),
+            "max_score": int(game_obj.max_score), "seconds": round(seconds, 3),
+            "total_seconds": round(time.perf_counter() - start, 3), "rejected": rejected,
+            "uuid": game_obj.metadata.get("uuid", ""),
+        }
+        write_text_atomic(_meta_path(task, index), json.dumps(meta, indent=1) + "\n")
+        loaded = _load(task, index)
+        assert loaded is not None
+        return loaded
+    raise RuntimeError(f"TextWorld {task}: no acceptable game among seeds "
+                       f"{candidate_seeds(index)[0]}..{candidate_seeds(index)[-1]}")
+
+
+def _compile(task: str, index: int, game_obj) -> Path:
+    """Compile into a private temporary folder, then move the files into place."""
+    import textworld
+    from textworld.generator import compile_game
+
+    folder = _folder(task)
+    stem = _stem(task, index)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{stem}.", dir=folder))
+    try:
+        options = textworld.GameOptions()
+        options.path = str(tmp / f"{stem}.z8")
+        options.force_recompile = True
+        with _quiet():
+            compile_game(game_obj, options)
+        _normalise_json(tmp / f"{stem}.json")
+        for ext in (".json", ".z8"):
+            os.replace(tmp / f"{stem}{ext}", folder / f"{stem}{ext}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return folder / f"{stem}.z8"
+
+
+def _normalise_json(path: Path) -> None:
+    """Sort the one list TextWorld writes from a set, so files are byte-identical
+    across processes (Python's string hashing changes set order per process)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    grammar = data.get("grammar")
+    if isinstance(grammar, dict) and isinstance(grammar.get("names_to_exclude"), list):
+        grammar["names_to_exclude"] = sorted(grammar["names_to_exclude"], key=json.dumps)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+# ------------------------------------------------------------ generator patches
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Hide TextWorld's grammar notes and Jericho's "not fully supported" notes (TextWorld
+    tracks score and state itself), which it prints for every game it makes."""
+    import textworld
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", textworld.GenerationWarning)
+        warnings.filterwarnings("ignore", message=".*is not fully supported.*")
+        yield
+
+
+@contextlib.contextmanager
+def _faster_logic() -> Iterator[None]:
+    """Let textworld.logic sort propositions by a cached key (same order, less Python)."""
+    from textworld import logic
+
+    proposition = logic.Proposition
+    keys: dict = {}
+
+    def key_of(prop):
+        key = keys.get(prop)
+        if key is None:
+            # exactly what Proposition.__lt__ compares: (name, arguments), and
+            # Variable.__lt__ compares (name, type)
+            key = keys[prop] = (prop.name, tuple((v.name, v.type) for v in prop.arguments))
+        return key
+
+    def sorted_facts(iterable, *, key=None, reverse=False):
+        items = list(iterable)
+        if key is None and items and all(type(item) is proposition for item in items):
+            key = key_of
+        return builtins.sorted(items, key=key, reverse=reverse)
+
+    had = "sorted" in vars(logic)
+    previous = vars(logic).get("sorted")
+    logic.sorted = sorted_facts
+    try:
+        yield
+    finally:
+        if had:
+            logic.sorted = previous
+        else:
+            del logic.sorted
+
+
+@contextlib.contextmanager
+def _search_budget(budget: int | None) -> Iterator[None]:
+    """Count the quest search's expansions; stop it past `budget` (None: no limit)."""
+    if budget is None:
+        yield
+        return
+    from textworld.generator import chaining
+
+    original = chaining._Chainer.apply
+    count = 0
+
+    def counted_apply(self, node, action):
+        nonlocal count
+        count += 1
+        if count > budget:
+            raise GenerationBudgetExceeded(f"quest search passed {budget} expansions")
+        return original(self, node, action)
+
+    chaining._Chainer.apply = counted_apply
+    try:
+        yield
+    finally:
+        chaining._Chainer.apply = original
+
+
+@contextlib.contextmanager
+def _lock(path: Path) -> Iterator[None]:
+    """An exclusive lock between processes (POSIX); a no-op where flock is missing."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m dungeonbench_gym.games.textworld.games [task ...] [--count N]`."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Generate BALROG's TextWorld game pools.")
+    parser.add_argument("tasks", nargs="*", metavar="TASK",
+                        help=f"one of {', '.join(TASKS)} (default: all three)")
+    parser.add_argument("--count", type=int, default=None, help="games per task (default: pool)")
+    parser.add_argument("--worker", nargs=2, metavar=("TASK", "INDEX"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:   # one game, in this process (see _generate)
+        _generate_here(check_task(args.worker[0]), int(args.worker[1]))
+        return
+    for task in args.tasks or TASKS:
+        games = prepare(check_task(task), args.count)
+        made = [g.seconds for g in games]
+        print(f"{task}: {len(games)} games in {_folder(task)}; "
+              f"seconds per game (accepted seed) mean {sum(made) / len(made):.1f}, "
+              f"with rejected seeds {sum(g.total_seconds for g in games) / len(games):.1f}")
+
+
+if __name__ == "__main__":
+    main()

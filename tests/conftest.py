@@ -8,3 +8,5 @@ sys.path.insert(0, os.path.dirname(__file__))
 # fresh folder per run, set before any env is made, so worker processes inherit it.
 os.environ["DUNGEONBENCH_CACHE_DIR"] = tempfile.mkdtemp(prefix="dungeonbench-test-cache-")
 os.environ.pop("DUNGEONBENCH_BOXOBAN_DIR", None)
+# one TextWorld game per task (a Treasure Hunter game takes about a minute to make)
+os.environ.setdefault("DUNGEONBENCH_TEXTWORLD_POOL", "1")

@@ -31,7 +31,9 @@ def test_balrog_suite_has_balrogs_tasks_and_counts():
     assert all(n == 3 for i, n in counts.items() if i.startswith("BabaIsAI-"))
     assert sum(1 for i in counts if i.startswith("MiniHack-")) == 8
     assert "NetHack-Valkyrie-v0" not in counts   # our variants are not BALROG's
-    assert any("textworld" in note for note in suite.notes)   # not registered yet: said so
+    assert all(counts[f"TextWorld-{t}-v0"] == 10
+               for t in ("TreasureHunter", "Cooking", "CoinCollector"))
+    assert suite.notes == []   # every BALROG family is registered
 
 
 def test_future_suites_and_unknown_suites_are_clear_errors():

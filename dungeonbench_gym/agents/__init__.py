@@ -14,6 +14,7 @@ BASELINES = {
     "babaisai": "dungeonbench_gym.games.babaisai.agent:BabaSolverAgent",
     "nethack": "dungeonbench_gym.games.nethack.agent:DescendAgent",
     "minihack": "dungeonbench_gym.games.minihack.agent:MiniHackBaselineAgent",
+    "textworld": "dungeonbench_gym.games.textworld.agent:WalkthroughAgent",
 }
 AGENT_NAMES = ("random", "baseline")
 

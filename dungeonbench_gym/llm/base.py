@@ -54,7 +54,8 @@ class ChatClient:
         self.max_retries = max_retries
 
     def complete(self, messages: list[dict[str, Any]]) -> Completion:
-        raise NotImplementedError
+        # the interface: each provider's client (clients.py, local.py, fake.py) implements it
+        raise NotImplementedError(f"{type(self).__name__} must implement complete()")
 
     def describe(self) -> dict[str, Any]:
         """What a result file records about the client (never a key)."""

@@ -231,10 +231,10 @@ class HTTPChatClient(ChatClient):
         return self.key_required
 
     def _build_request(self, messages: list[dict[str, Any]]) -> tuple[str, dict[str, str], dict]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must write its request")
 
     def _parse(self, data: Any) -> tuple[str, int, int, str, dict[str, Any]]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must read its answer")
 
     # --- public
 

@@ -31,7 +31,8 @@ class Strategy:
     name = "base"
 
     def instructions(self) -> str:
-        raise NotImplementedError
+        # every strategy says how to answer; see the module docstring for an example
+        raise NotImplementedError(f"{type(self).__name__} must implement instructions()")
 
     def parse(self, answer: str, options: Sequence[Option],
               table: Sequence[Option] = ()) -> ParseResult:

@@ -40,7 +40,6 @@ BLOCKING = {S_STONE} | WALLS | {32, 33, 34, 35, 36}   # plus water, lava (pool, 
 STEPS = {name: (dx, dy) for name, dx, dy in (
     ("north", 0, -1), ("east", 1, 0), ("south", 0, 1), ("west", -1, 0),
     ("northeast", 1, -1), ("southeast", 1, 1), ("southwest", -1, 1), ("northwest", -1, -1))}
-BOULDER = ord("`")
 
 
 class DescendAgent(Agent):

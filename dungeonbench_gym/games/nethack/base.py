@@ -101,7 +101,8 @@ class NLEDecisionEnv(DecisionEnv):
 
     # ------------------------------------------------------- subclass hooks
     def _make_upstream(self, observation_keys: tuple[str, ...]):
-        raise NotImplementedError
+        """The NLE env this game runs on (NetHackEnv, MiniHackEnv build theirs)."""
+        raise NotImplementedError(f"{type(self).__name__} must build its upstream NLE env")
 
     def _seed_upstream(self, seed: int) -> None:
         """Set NetHack's seeds from the episode seed (subclasses may add their own)."""

@@ -97,7 +97,6 @@ KEYS: tuple[int, ...] = tuple(c.key for c in COMMANDS)
 # index groups the prompt parser combines into masks
 COMMAND_INDICES = tuple(i for i, c in enumerate(COMMANDS) if c.kind == "command")
 MOVE_INDICES = tuple(range(8))
-FAR_MOVE_INDICES = tuple(range(8, 16))
 DIRECTION_INDICES = tuple(i for i, c in enumerate(COMMANDS) if c.kind == "direction")
 LETTER_INDEX = {chr(c.key): i for i, c in enumerate(COMMANDS) if c.kind == "letter"}
 ANSWER_INDEX = {"y": INDEX["yes"], "n": INDEX["no"], "q": INDEX["quit"], "a": INDEX["all"]}

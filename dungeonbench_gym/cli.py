@@ -205,7 +205,7 @@ def cmd_check(args) -> int:
 
 
 # --------------------------------------------------------------------------- prepare
-PREPARABLE = ("boxoban",)
+PREPARABLE = ("boxoban", "textworld")
 
 
 def cmd_prepare(args) -> int:
@@ -220,6 +220,13 @@ def cmd_prepare(args) -> int:
             made = boxoban.prepare_levels(tier, range(count), progress=not args.quiet)
             print(f"boxoban {tier}: {count} levels ready ({made} new) in "
                   f"{boxoban.cache_dir('boxoban', tier)}")
+    if "textworld" in what:
+        from .games.textworld import games as tw_games
+
+        count = min(args.count or tw_games.pool_size(), tw_games.pool_size())
+        for task in tw_games.TASKS:
+            made = tw_games.prepare(task, count, progress=not args.quiet)
+            print(f"textworld {task}: {len(made)} games ready in {tw_games.folder(task)}")
     return 0
 
 
@@ -284,7 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("prepare", help="generate and cache game data ahead of time")
     s.add_argument("what", nargs="?", default="all", choices=("all", *PREPARABLE))
     s.add_argument("--count", type=int, default=0,
-                   help="how many levels per tier (default: the whole pool)")
+                   help="how many Boxoban levels per tier / TextWorld games per task "
+                        "(default: the whole pool)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_prepare)
     return p

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 
 from dungeonbench_gym import cli
@@ -115,3 +116,16 @@ def test_prepare_caches_boxoban_levels_that_envs_then_use(tmp_path, monkeypatch,
     assert len(files) == 2
     assert cli.main(["prepare", "boxoban", "--count", "2", "--quiet"]) == 0
     assert "(0 new)" in capsys.readouterr().out   # cached: nothing generated again
+
+
+def test_prepare_builds_the_textworld_games_the_envs_play(capsys):
+    pytest = __import__("pytest")
+    pytest.importorskip("textworld")
+    from dungeonbench_gym.games.textworld import games as tw_games
+
+    assert cli.main(["prepare", "textworld", "--count", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    for task in tw_games.TASKS:
+        assert f"textworld {task}: 1 games ready in {tw_games.folder(task)}" in out
+        made = tw_games.game(task, 0)
+        assert Path(made.path).is_file() and Path(made.path).parent == tw_games.folder(task)

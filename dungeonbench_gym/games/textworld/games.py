@@ -137,12 +137,13 @@ def _stem(task: str, index: int) -> str:
     return f"{task}-{index:03d}"
 
 
-def _folder(task: str) -> Path:
+def folder(task: str) -> Path:
+    """The cache folder of a task's games."""
     return cache_dir("textworld", task)
 
 
 def _meta_path(task: str, index: int) -> Path:
-    return _folder(task) / f"{_stem(task, index)}.meta.json"
+    return folder(task) / f"{_stem(task, index)}.meta.json"
 
 
 def _load(task: str, index: int) -> GameFile | None:
@@ -174,7 +175,7 @@ def game(task: str, index: int) -> GameFile:
     found = _load(task, index)
     if found is not None:
         return found
-    with _lock(_folder(task) / f".{_stem(task, index)}.lock"):
+    with _lock(folder(task) / f".{_stem(task, index)}.lock"):
         found = _load(task, index)  # another process may have made it meanwhile
         if found is None:
             found = _generate(task, index)
@@ -303,9 +304,9 @@ def _compile(task: str, index: int, game_obj) -> Path:
     import textworld
     from textworld.generator import compile_game
 
-    folder = _folder(task)
+    target = folder(task)
     stem = _stem(task, index)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{stem}.", dir=folder))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{stem}.", dir=target))
     try:
         options = textworld.GameOptions()
         options.path = str(tmp / f"{stem}.z8")
@@ -314,10 +315,10 @@ def _compile(task: str, index: int, game_obj) -> Path:
             compile_game(game_obj, options)
         _normalise_json(tmp / f"{stem}.json")
         for ext in (".json", ".z8"):
-            os.replace(tmp / f"{stem}{ext}", folder / f"{stem}{ext}")
+            os.replace(tmp / f"{stem}{ext}", target / f"{stem}{ext}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return folder / f"{stem}.z8"
+    return target / f"{stem}.z8"
 
 
 def _normalise_json(path: Path) -> None:
@@ -435,7 +436,7 @@ def main(argv: list[str] | None = None) -> None:
     for task in args.tasks or TASKS:
         games = prepare(check_task(task), args.count)
         made = [g.seconds for g in games]
-        print(f"{task}: {len(games)} games in {_folder(task)}; "
+        print(f"{task}: {len(games)} games in {folder(task)}; "
               f"seconds per game (accepted seed) mean {sum(made) / len(made):.1f}, "
               f"with rejected seeds {sum(g.total_seconds for g in games) / len(games):.1f}")
 

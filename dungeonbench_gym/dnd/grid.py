@@ -1,0 +1,1554 @@
+"""The battle map: a 2.5D grid of 5-foot squares, with distance, reach, cover, sight and movement.
+
+Conventions (every caller relies on them)
+-----------------------------------------
+* A **cell** is ``(x, y)``: ``x`` the column (east is +x), ``y`` the row (south is +y); row 0 is
+  the first string of the layout. A **position** is ``(x, y, z)``: the top-left cell of a
+  creature's space plus ``z``, the absolute height in feet of the bottom of the creature. A creature
+  on the ground has ``z`` equal to its *standing height* there (the highest floor under its space).
+* **Canonical order** is row-major: cells sort by ``(y, x)``, positions by ``(y, x, z)``
+  (:func:`cell_key`, :func:`position_key`). Everything this module returns is in that order.
+* **Space**: a creature of size Tiny, Small or Medium takes 1x1 squares, Large 2x2, Huge 3x3,
+  Gargantuan 4x4 (:func:`size_squares`), anchored at its top-left cell. Vertically it is as many
+  5-foot layers tall as it is wide, so every creature is a cube of 5-foot cubes.
+* **Distance** (PHB/SRD default grid rule): every square, diagonals included, is 5 feet
+  (Chebyshev). Between two creatures it is measured between their nearest cubes, height included:
+  ``5 * max(dx, dy, dz)`` in squares and layers, so a flyer 10 ft above the square next to you is
+  10 ft away. :func:`distance_ft`, :func:`within_reach`.
+* **Cover** (DMG grid rule, :meth:`BattleMap.cover`): the attacker picks the corner of its space and
+  the square of the target's space that are best for it, and draws lines from that corner to the 4
+  corners of that square. A line is *blocked* when it passes through the inside of a wall (or of
+  solid ground, in 2.5D), or squeezes along the seam between two wall cells (an edge with walls on
+  both sides, or a grid point between two diagonal wall cells); a line that only runs along one
+  wall's face is not blocked. Blocked lines: 0 -> no cover, 1-2 -> half, 3 -> three-quarters,
+  4 -> total (no line of effect: cannot be targeted). Low obstacles (``cover: half``, e.g. a low
+  wall) and creatures in between give half cover when any unblocked line passes through them;
+  ``cover: three_quarters`` cells (thick pillar, arrow slit) give three-quarters cover when at least
+  two of the four lines pass through them and half cover when one does. Degrees do not add: the
+  best one applies. The cells of the attacker and of the target never count. Lines run in 3D from
+  the middle height of each creature, so a flyer sees over a low wall and a ledge hides creatures
+  standing back from its edge; creature cells block at every height (they are columns).
+* **Sight** (:meth:`BattleMap.can_see`) uses the same lines: heavily obscured cells (fog, dense
+  foliage) block sight but not effect; a target whose every square is heavily obscured is unseen.
+* **Movement** (:meth:`BattleMap.reachable`): Dijkstra over the 8 neighbours, 5 ft a step;
+  difficult terrain and a non-hostile creature's space cost 5 ft more (not cumulative with each
+  other, SRD); water costs 5 ft more without a swimming speed (stacks with difficult terrain:
+  swimming in difficult terrain costs 3 ft a foot, SRD); crawling costs 5 ft more a step. A
+  diagonal step may not cut a corner: both orthogonal neighbours it passes between must be free of
+  walls and other impassable terrain (creatures do not count). Climbing up ``h`` feet costs
+  ``2h`` extra feet without a climbing speed, ``h`` with one. Dropping down up to ``safe_drop_ft``
+  (10 ft) costs nothing extra; a deeper drop is a climb down (same cost as climbing) or, with
+  ``allow_falls=True``, a fall (no extra cost; the route reports it; :func:`fall_damage_dice`).
+  Creatures may not end in an occupied space; hostile spaces (``blocked_by``) are never entered;
+  a Large or bigger creature checks every cell of its space (no squeezing).
+* **Flight** (``fly=True``): 3D, 26 neighbours, 5 ft a step, no corner cutting in 3D; flying
+  ignores difficult terrain and water; walls of unlimited height cannot be flown over, walls and
+  obstacles with a ``top`` can.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Iterator, Mapping
+from enum import IntEnum
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..core.errors import DungeonBenchError
+
+__all__ = [
+    "SQUARE_FT", "MapError", "Cover", "BattleMap", "Reach", "Route", "SIZE_SQUARES",
+    "size_squares", "footprint", "box_of", "cell_key", "position_key", "distance_ft",
+    "box_distance_ft", "within_reach", "fall_damage_dice", "DEFAULT_LEGEND",
+    "WALL", "IMPASSABLE", "DIFFICULT", "OBSCURED", "LIGHTLY_OBSCURED", "WATER", "HAZARD",
+    "HALF_COVER", "THREE_QUARTERS_COVER", "BLOCKS",
+]
+
+SQUARE_FT = 5
+_INF = float("inf")
+
+
+class MapError(DungeonBenchError, ValueError):
+    """A battle-map description that cannot be used; the message names the map and the field."""
+
+
+class Cover(IntEnum):
+    NONE = 0
+    HALF = 1
+    THREE_QUARTERS = 2
+    TOTAL = 3
+
+    @property
+    def bonus(self) -> int | None:
+        """Bonus to AC and Dexterity saving throws; None for total cover (cannot be targeted)."""
+        return (0, 2, 5, None)[self]
+
+
+# ----------------------------------------------------------------------------- cell flags
+BLOCKS = 1 << 0                 # total cover: blocks sight and effect (walls)
+IMPASSABLE = 1 << 1             # cannot be entered (walls, pillars)
+DIFFICULT = 1 << 2
+OBSCURED = 1 << 3               # heavily obscured: blocks sight only
+LIGHTLY_OBSCURED = 1 << 4       # recorded for the engine (Perception); blocks nothing here
+WATER = 1 << 5
+HAZARD = 1 << 6
+HALF_COVER = 1 << 7
+THREE_QUARTERS_COVER = 1 << 8
+WALL = BLOCKS | IMPASSABLE
+_SIGHT_FLAGS = BLOCKS | OBSCURED | HALF_COVER | THREE_QUARTERS_COVER
+
+SIZE_SQUARES = {"tiny": 1, "small": 1, "medium": 1, "large": 2, "huge": 3, "gargantuan": 4}
+
+
+def size_squares(size: str | int) -> int:
+    """Squares on a side of a creature's space: a size name (any case) or a number of squares."""
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+        if 1 <= int(size) <= 8:
+            return int(size)
+        raise ValueError(f"size {size!r}: expected 1..8 squares or a size name")
+    try:
+        return SIZE_SQUARES[str(size).strip().lower()]
+    except KeyError:
+        raise ValueError(f"size {size!r}: expected one of {', '.join(SIZE_SQUARES)}") from None
+
+
+def cell_key(cell) -> tuple[int, int]:
+    """Sort key of the canonical (row-major) order of cells."""
+    return (cell[1], cell[0])
+
+
+def position_key(pos) -> tuple:
+    """Sort key of the canonical order of positions: row-major, then height."""
+    return (pos[1], pos[0], pos[2] if len(pos) > 2 else 0)
+
+
+@lru_cache(maxsize=4096)
+def footprint(x: int, y: int, n: int = 1) -> tuple[tuple[int, int], ...]:
+    """The cells of an n x n space anchored at (x, y), row-major."""
+    return tuple((x + i, y + j) for j in range(n) for i in range(n))
+
+
+def _is_cell(obj) -> bool:
+    return (isinstance(obj, tuple) and len(obj) in (2, 3)
+            and isinstance(obj[0], (int, np.integer)) and not isinstance(obj[0], bool))
+
+
+def box_of(cells) -> tuple[int, int, int]:
+    """(x, y, n) of a creature's space: a single cell or an iterable of cells (its bounding box)."""
+    if _is_cell(cells):
+        return int(cells[0]), int(cells[1]), 1
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    if not xs:
+        raise ValueError("a creature's space needs at least one cell")
+    x0, y0 = min(xs), min(ys)
+    return x0, y0, max(max(xs) - x0, max(ys) - y0) + 1
+
+
+def _gap(a0: int, a1: int, b0: int, b1: int) -> int:
+    d = b0 - a1
+    e = a0 - b1
+    return d if d > e and d > 0 else (e if e > 0 else 0)
+
+
+def box_distance_ft(ax: int, ay: int, an: int, az: float, bx: int, by: int, bn: int, bz: float) -> int:
+    """Distance in feet between two spaces (anchor, squares on a side, bottom height in feet)."""
+    la = int(az // SQUARE_FT)
+    lb = int(bz // SQUARE_FT)
+    d = _gap(ax, ax + an - 1, bx, bx + bn - 1)
+    e = _gap(ay, ay + an - 1, by, by + bn - 1)
+    f = _gap(la, la + an - 1, lb, lb + bn - 1)
+    if e > d:
+        d = e
+    if f > d:
+        d = f
+    return SQUARE_FT * d
+
+
+def distance_ft(a_cells, b_cells, a_z: float = 0, b_z: float = 0) -> int:
+    """Distance in feet between two creatures' spaces (nearest cubes; diagonals 5 ft; height counts)."""
+    ax, ay, an = box_of(a_cells)
+    bx, by, bn = box_of(b_cells)
+    return box_distance_ft(ax, ay, an, a_z, bx, by, bn, b_z)
+
+
+def within_reach(a_cells, b_cells, reach_ft: int, a_z: float = 0, b_z: float = 0) -> bool:
+    """True when b is within a's reach (5 ft: adjacent, diagonals included; 10 ft: one square between)."""
+    return distance_ft(a_cells, b_cells, a_z, b_z) <= reach_ft
+
+
+def fall_damage_dice(height_ft: float) -> int:
+    """Number of d6 of bludgeoning damage for a fall: 1d6 per 10 feet fallen, at most 20d6 (SRD)."""
+    if height_ft <= 0:
+        return 0
+    return min(20, int(height_ft) // 10)
+
+
+# ----------------------------------------------------------------------------- line tracing
+@lru_cache(maxsize=1 << 16)
+def _trace(px: int, py: int, dX: int, dY: int):
+    """Cells a segment passes through, in half-square units ("doubled" coordinates).
+
+    The segment starts at (px, py) (0 or 1: a grid line or a square's middle) and moves by
+    (dX, dY). Returns (interiors, seams), both relative to the square containing the start
+    (doubled start >> 1) and ordered along the segment:
+      interiors: (rx, ry, t) the segment crosses the inside of square (rx, ry); t is where (0..1)
+      seams: (rxa, rya, rxb, ryb, t) the segment runs between squares a and b (along their common
+             edge, or through the grid point they touch diagonally): blocked only if both block.
+    Exact integer arithmetic; translation invariant, so cached for every map.
+    """
+    if dX == 0 and dY == 0:
+        return (), ()
+    D = (abs(dX) or 1) * (abs(dY) or 1)
+    events = set()
+    if dX:
+        lo, hi = (px, px + dX) if dX > 0 else (px + dX, px)
+        for k in range(lo, hi + 1):
+            if k % 2 == 0:
+                s = (k - px) * D // dX
+                if 0 < s < D:
+                    events.add(s)
+    if dY:
+        lo, hi = (py, py + dY) if dY > 0 else (py + dY, py)
+        for k in range(lo, hi + 1):
+            if k % 2 == 0:
+                s = (k - py) * D // dY
+                if 0 < s < D:
+                    events.add(s)
+    pts = [0, *sorted(events), D]
+    interiors, seams = [], []
+    D2, D4 = 2 * D, 4 * D
+    along_h = dY == 0 and py % 2 == 0
+    along_v = dX == 0 and px % 2 == 0
+    for a, b in zip(pts, pts[1:]):
+        m = a + b                       # the interval's middle, in units of 1 / (2D)
+        XN = px * D2 + dX * m           # doubled x, scaled by 2D
+        YN = py * D2 + dY * m
+        t = m / D2
+        if along_h:
+            cx = XN // D4
+            cy = py // 2
+            seams.append((cx, cy - 1, cx, cy, t))
+        elif along_v:
+            cy = YN // D4
+            cx = px // 2
+            seams.append((cx - 1, cy, cx, cy, t))
+        else:
+            interiors.append((XN // D4, YN // D4, t))
+    if dX and dY:
+        sx = 1 if dX > 0 else -1
+        sy = 1 if dY > 0 else -1
+        for s in events:
+            xn = px * D + dX * s
+            yn = py * D + dY * s
+            if xn % D or yn % D:
+                continue
+            X, Y = xn // D, yn // D
+            if X % 2 or Y % 2:
+                continue
+            i, j = X // 2, Y // 2
+            if sx * sy > 0:
+                seams.append((i, j - 1, i - 1, j, s / D))
+            else:
+                seams.append((i - 1, j - 1, i, j, s / D))
+    seams.sort(key=lambda r: r[4])
+    return tuple(interiors), tuple(seams)
+
+
+class _Line(NamedTuple):
+    blocked: bool
+    obstruction: int        # 0, 1 (half-cover obstacle), 2 (three-quarters obstacle)
+    obscured: bool          # passes through heavily obscured cells (sight)
+    crossed: tuple          # indices of the cells it passes through (own cells excluded)
+
+
+_DIRS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
+_DIRS26 = tuple((dx, dy, dl) for dl in (-1, 0, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
+                if dx or dy or dl)
+
+
+class Route(NamedTuple):
+    """One movement route to a destination, the cheapest of its consequence class."""
+
+    cost_ft: int
+    path: tuple                  # positions (x, y, z) from the start to the destination
+    provoked: tuple              # creature ids whose reach is left (opportunity attacks), sorted
+    hazards: tuple               # ((hazard kind, cells entered), ...) sorted by kind
+    zones: tuple                 # zone keys entered, sorted
+    falls: tuple                 # heights in feet of the falls taken along the way
+
+    @property
+    def consequences(self) -> tuple:
+        return (self.provoked, self.hazards, self.zones, self.falls)
+
+
+# ----------------------------------------------------------------------------- legend
+DEFAULT_LEGEND: dict[str, dict] = {
+    ".": {},
+    "#": {"wall": True},
+    ",": {"difficult": True},                                   # rubble, undergrowth
+    "%": {"obscured": "heavy"},                                 # dense foliage, thick fog
+    "=": {"cover": "half", "difficult": True},                  # low wall (3 ft): climb over
+    "O": {"cover": "three_quarters", "passable": False},        # thick pillar
+    "~": {"water": True},
+}
+_LEGEND_KEYS = ("wall", "passable", "difficult", "obscured", "cover", "water", "hazard", "height",
+                "top", "name")
+_COVER_NAMES = {"none": 0, "half": HALF_COVER, "three_quarters": THREE_QUARTERS_COVER,
+                "three-quarters": THREE_QUARTERS_COVER, "total": BLOCKS}
+
+
+class _Entry(NamedTuple):
+    flags: int
+    height: int | None
+    top: float
+    hazard: dict | None
+    spec: dict
+
+
+def _compile_entry(mapname: str, ch: str, spec: Any) -> _Entry:
+    where = f"map '{mapname}': legend '{ch}'"
+    if not isinstance(spec, Mapping):
+        raise MapError(f"{where}: expected a mapping of properties such as "
+                       f"{{\"wall\": true}} or {{\"difficult\": true}}, got {spec!r}")
+    for key in spec:
+        if key not in _LEGEND_KEYS:
+            raise MapError(f"{where}: unknown key '{key}'; expected one of {', '.join(_LEGEND_KEYS)}")
+
+    def boolean(key):
+        v = spec.get(key, False)
+        if not isinstance(v, bool):
+            raise MapError(f"{where}: '{key}' must be true or false, got {v!r}")
+        return v
+
+    flags = 0
+    wall = boolean("wall")
+    if wall:
+        flags |= WALL
+    if boolean("difficult"):
+        flags |= DIFFICULT
+    if boolean("water"):
+        flags |= WATER
+    obscured = spec.get("obscured", False)
+    if obscured is True or obscured == "heavy":
+        flags |= OBSCURED
+    elif obscured == "light":
+        flags |= LIGHTLY_OBSCURED
+    elif obscured not in (False, None, "none"):
+        raise MapError(f"{where}: 'obscured' must be \"heavy\", \"light\" or false, got {obscured!r}")
+    cover = spec.get("cover", "none")
+    if cover not in _COVER_NAMES:
+        raise MapError(f"{where}: 'cover' must be one of half, three_quarters, total, none; "
+                       f"got {cover!r}")
+    flags |= _COVER_NAMES[cover]
+    passable = spec.get("passable", not (flags & BLOCKS))
+    if not isinstance(passable, bool):
+        raise MapError(f"{where}: 'passable' must be true or false, got {passable!r}")
+    if wall and passable:
+        raise MapError(f"{where}: a wall cannot be passable; use cover: total with passable: true")
+    if not passable:
+        flags |= IMPASSABLE
+    hazard = spec.get("hazard")
+    if hazard is not None:
+        if isinstance(hazard, str) and hazard:
+            hazard = {"kind": hazard}
+        elif isinstance(hazard, Mapping) and isinstance(hazard.get("kind"), str) and hazard["kind"]:
+            hazard = dict(hazard)
+        else:
+            raise MapError(f"{where}: 'hazard' must be a kind such as \"fire\" or a mapping with a "
+                           f"'kind' (e.g. {{\"kind\": \"pit\", \"depth\": 20}}), got {hazard!r}")
+        flags |= HAZARD
+    height = spec.get("height")
+    if height is not None and (not isinstance(height, int) or isinstance(height, bool)
+                               or height % SQUARE_FT):
+        raise MapError(f"{where}: 'height' must be a whole number of feet, a multiple of 5, "
+                       f"got {height!r}")
+    top = spec.get("top", "default")
+    if top == "default":
+        top = 3.0 if (flags & HALF_COVER and not flags & (BLOCKS | THREE_QUARTERS_COVER)) else _INF
+    elif top is None:
+        top = _INF
+    elif isinstance(top, (int, float)) and not isinstance(top, bool) and top > 0:
+        top = float(top)
+    else:
+        raise MapError(f"{where}: 'top' (height of the feature above the floor, feet) must be a "
+                       f"positive number or null for unlimited, got {top!r}")
+    return _Entry(flags, height, top, hazard, dict(spec))
+
+
+# ----------------------------------------------------------------------------- the map
+class BattleMap:
+    """Immutable terrain of one battle: build it with :meth:`from_dict` (scenarios are data).
+
+    Data format::
+
+        {"layout": ["#########",          # one string per row, north first; one char per cell
+                    "#..,,..~#",
+                    "#..=.O.%#",
+                    "#########"],
+         "legend": {"^": {"hazard": {"kind": "fire", "damage": "1d10"}, "difficult": true},
+                    "H": {"height": 10}},   # merged over DEFAULT_LEGEND
+         "heights": [[0, 0, 10, ...], ...]} # optional: floor height of every cell, in feet
+
+    Legend keys: ``wall`` (impassable, blocks sight and effect), ``passable``, ``difficult``,
+    ``obscured`` ("heavy" blocks sight, "light" is recorded), ``cover`` (half, three_quarters,
+    total), ``water``, ``hazard`` (a kind or a mapping with ``kind`` and the engine's parameters),
+    ``height`` (floor height in feet, when no ``heights`` grid is given), ``top`` (height of the
+    feature above the floor in feet for sight lines; null = unlimited; low walls default to 3),
+    ``name``. A ``heights`` grid, when given, sets every cell's floor height.
+    """
+
+    __slots__ = ("name", "width", "height", "size", "layout", "legend", "elevation", "flags",
+                 "_flags", "_elev", "_top", "_hazards", "_cache", "_pair_cache",
+                 "_cover_cache", "_min_layer", "_has_blockers", "_flat")
+
+    def __init__(self, name: str, layout: list[str], legend: Mapping[str, Mapping] | None = None,
+                 heights: list | None = None):
+        self.name = str(name)
+        where = f"map '{self.name}'"
+        if not isinstance(layout, (list, tuple)) or not layout:
+            raise MapError(f"{where}: 'layout' must be a non-empty list of strings, one per row")
+        for y, row in enumerate(layout):
+            if not isinstance(row, str):
+                raise MapError(f"{where}: layout row {y} must be a string, got {type(row).__name__}")
+        width = len(layout[0])
+        if width == 0:
+            raise MapError(f"{where}: layout row 0 is empty; expected at least 1 column")
+        for y, row in enumerate(layout):
+            if len(row) != width:
+                raise MapError(f"{where}: layout row {y} has {len(row)} columns, expected {width}")
+        merged = dict(DEFAULT_LEGEND)
+        if legend is not None:
+            if not isinstance(legend, Mapping):
+                raise MapError(f"{where}: 'legend' must be a mapping of characters to properties")
+            for ch, spec in legend.items():
+                if not isinstance(ch, str) or len(ch) != 1:
+                    raise MapError(f"{where}: legend key {ch!r} must be a single character")
+                merged[ch] = spec
+        entries = {ch: _compile_entry(self.name, ch, spec) for ch, spec in merged.items()}
+        H = len(layout)
+        W = width
+        self.width, self.height, self.size = W, H, W * H
+        self.layout = tuple(layout)
+        self.legend = {ch: entries[ch].spec for ch in sorted(entries)}
+        flags = [0] * (W * H)
+        elev = [0] * (W * H)
+        top = [_INF] * (W * H)
+        hazards: dict[int, dict] = {}
+        for y, row in enumerate(layout):
+            for x, ch in enumerate(row):
+                e = entries.get(ch)
+                if e is None:
+                    known = " ".join(repr(c) for c in sorted(entries))
+                    raise MapError(f"{where}: layout row {y}, column {x}: unknown legend character "
+                                   f"{ch!r}; expected one of {known} or add it to 'legend'")
+                i = y * W + x
+                flags[i] = e.flags
+                elev[i] = e.height or 0
+                top[i] = e.top
+                if e.hazard is not None:
+                    hazards[i] = e.hazard
+        if heights is not None:
+            if not isinstance(heights, (list, tuple)):
+                raise MapError(f"{where}: 'heights' must be a list of rows of floor heights in feet")
+            if len(heights) != H:
+                raise MapError(f"{where}: 'heights' has {len(heights)} rows, expected {H}")
+            for y, row in enumerate(heights):
+                if isinstance(row, str):
+                    try:
+                        row = [int(v) for v in row.split()]
+                    except ValueError:
+                        raise MapError(f"{where}: heights row {y}: expected whole numbers of feet "
+                                       f"separated by spaces, got {row!r}") from None
+                if not isinstance(row, (list, tuple)):
+                    raise MapError(f"{where}: heights row {y} must be a list of numbers")
+                if len(row) != W:
+                    raise MapError(f"{where}: heights row {y} has {len(row)} values, expected {W}")
+                for x, v in enumerate(row):
+                    if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v % SQUARE_FT:
+                        raise MapError(f"{where}: heights row {y}, column {x}: {v!r}; expected a "
+                                       f"whole number of feet, a multiple of 5")
+                    elev[y * W + x] = int(v)
+        self._flags = flags
+        self._elev = elev
+        self._top = top
+        self._hazards = hazards
+        self.flags = np.array(flags, dtype=np.int32).reshape(H, W)
+        self.flags.flags.writeable = False
+        self.elevation = np.array(elev, dtype=np.int32).reshape(H, W)
+        self.elevation.flags.writeable = False
+        self._min_layer = min(elev) // SQUARE_FT
+        self._has_blockers = any(f & (BLOCKS | OBSCURED | HALF_COVER | THREE_QUARTERS_COVER)
+                                 for f in flags)
+        self._flat = min(elev) == max(elev)
+        self._cache: dict = {}
+        self._pair_cache: dict = {}
+        self._cover_cache: dict = {}
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_dict(cls, data: Mapping, name: str | None = None) -> BattleMap:
+        """Build a map from its data description (see the class docstring)."""
+        mapname = name if name is not None else (data.get("name", "?") if isinstance(data, Mapping)
+                                                 else "?")
+        if not isinstance(data, Mapping):
+            raise MapError(f"map '{mapname}': expected a mapping with 'layout' (and optionally "
+                           f"'legend', 'heights'), got {type(data).__name__}")
+        unknown = [k for k in data if k not in ("layout", "legend", "heights", "name")]
+        if unknown:
+            raise MapError(f"map '{mapname}': unknown field '{unknown[0]}'; expected layout, legend, "
+                           f"heights, name")
+        if "layout" not in data:
+            raise MapError(f"map '{mapname}': missing field 'layout' (a list of strings, one per row)")
+        return cls(mapname, data["layout"], data.get("legend"), data.get("heights"))
+
+    def to_dict(self) -> dict:
+        """The data description this map round-trips through (heights always written)."""
+        H, W = self.height, self.width
+        used = {ch for row in self.layout for ch in row}
+        return {"name": self.name, "layout": list(self.layout),
+                "legend": {ch: dict(spec) for ch, spec in self.legend.items() if ch in used},
+                "heights": [self._elev[y * W:(y + 1) * W] for y in range(H)]}
+
+    def __repr__(self) -> str:
+        return f"BattleMap({self.name!r}, {self.width}x{self.height})"
+
+    # ------------------------------------------------------------------ cells
+    def in_bounds(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def index(self, x: int, y: int) -> int:
+        return y * self.width + x
+
+    def cell(self, i: int) -> tuple[int, int]:
+        return i % self.width, i // self.width
+
+    def cells(self) -> Iterator[tuple[int, int]]:
+        """Every cell, row-major."""
+        W = self.width
+        return ((x, y) for y in range(self.height) for x in range(W))
+
+    def flags_at(self, x: int, y: int) -> int:
+        return self._flags[y * self.width + x]
+
+    def elevation_at(self, x: int, y: int) -> int:
+        """Floor height of a cell, in feet."""
+        return self._elev[y * self.width + x]
+
+    def is_wall(self, x: int, y: int) -> bool:
+        return bool(self._flags[y * self.width + x] & BLOCKS)
+
+    def is_passable(self, x: int, y: int) -> bool:
+        return self.in_bounds(x, y) and not self._flags[y * self.width + x] & IMPASSABLE
+
+    def is_difficult(self, x: int, y: int) -> bool:
+        return bool(self._flags[y * self.width + x] & DIFFICULT)
+
+    def is_water(self, x: int, y: int) -> bool:
+        return bool(self._flags[y * self.width + x] & WATER)
+
+    def is_obscured(self, x: int, y: int) -> bool:
+        """Heavily obscured (blocks sight)."""
+        return bool(self._flags[y * self.width + x] & OBSCURED)
+
+    def hazard_at(self, x: int, y: int) -> dict | None:
+        """The hazard of a cell (a dict with 'kind' and the scenario's parameters) or None."""
+        return self._hazards.get(y * self.width + x)
+
+    @property
+    def hazard_cells(self) -> tuple[tuple[int, int], ...]:
+        return tuple(self.cell(i) for i in sorted(self._hazards))
+
+    def fits(self, x: int, y: int, size: str | int = 1) -> bool:
+        """True when a space of this size anchored at (x, y) lies on passable cells of the map."""
+        n = size_squares(size)
+        if x < 0 or y < 0 or x + n > self.width or y + n > self.height:
+            return False
+        W, f = self.width, self._flags
+        return not any(f[(y + j) * W + x + i] & IMPASSABLE for j in range(n) for i in range(n))
+
+    def standing_z(self, x: int, y: int, size: str | int = 1) -> int:
+        """Height in feet of a creature standing with its space anchored at (x, y): the highest floor."""
+        n = size_squares(size)
+        W, e = self.width, self._elev
+        return max(e[(y + j) * W + x + i] for j in range(n) for i in range(n)
+                   if 0 <= x + i < W and 0 <= y + j < self.height)
+
+    # ------------------------------------------------------------------ distance
+    def distance_ft(self, a_cells, b_cells, a_z: float | None = None, b_z: float | None = None) -> int:
+        """Distance between two spaces; a missing height is the standing height there."""
+        ax, ay, an = box_of(a_cells)
+        bx, by, bn = box_of(b_cells)
+        if a_z is None:
+            a_z = self.standing_z(ax, ay, an)
+        if b_z is None:
+            b_z = self.standing_z(bx, by, bn)
+        return box_distance_ft(ax, ay, an, a_z, bx, by, bn, b_z)
+
+    def within_reach(self, a_cells, b_cells, reach_ft: int, a_z: float | None = None,
+                     b_z: float | None = None) -> bool:
+        return self.distance_ft(a_cells, b_cells, a_z, b_z) <= reach_ft
+
+    def threat_area(self, enemy_cells, reach_ft: int, mover_size: str | int = 1, *,
+                    enemy_z: float | None = None, fly: bool = False,
+                    max_altitude_ft: int | None = None) -> frozenset:
+        """Positions a mover of this size can occupy while within the enemy's reach.
+
+        For walking movers: anchors ``(x, y)`` (standing height there). With ``fly=True``:
+        positions ``(x, y, z)`` from the floor up to ``max_altitude_ft`` (default: just out of
+        reach above the enemy). Feed one per enemy to :meth:`routes`.
+        """
+        n = size_squares(mover_size)
+        ex, ey, en = box_of(enemy_cells)
+        if enemy_z is None:
+            enemy_z = self.standing_z(ex, ey, en)
+        r = reach_ft // SQUARE_FT
+        out = []
+        W, H = self.width, self.height
+        for y in range(max(0, ey - r - n + 1), min(H - n, ey + en - 1 + r) + 1):
+            for x in range(max(0, ex - r - n + 1), min(W - n, ex + en - 1 + r) + 1):
+                if not self.fits(x, y, n):
+                    continue
+                sz = self.standing_z(x, y, n)
+                if not fly:
+                    if box_distance_ft(x, y, n, sz, ex, ey, en, enemy_z) <= reach_ft:
+                        out.append((x, y))
+                    continue
+                top = max_altitude_ft if max_altitude_ft is not None else \
+                    int(enemy_z) + (en + r) * SQUARE_FT
+                for z in range(sz, top + 1, SQUARE_FT):
+                    if box_distance_ft(x, y, n, z, ex, ey, en, enemy_z) <= reach_ft and \
+                            self._anchor_free3(x, y, z // SQUARE_FT, n):
+                        out.append((x, y, z))
+        return frozenset(out)
+
+    # ------------------------------------------------------------------ lines, cover, sight
+    def _box(self, cells, z):
+        x, y, n = box_of(cells)
+        if z is None:
+            z = self.standing_z(x, y, n)
+        return x, y, n, z
+
+    def _eval_line(self, X0: int, Y0: int, X1: int, Y1: int, za: float, zb: float,
+                   own: frozenset | set | tuple = ()) -> _Line:
+        """Trace one line (doubled coordinates, heights in feet at both ends)."""
+        interiors, seams = _trace(X0 & 1, Y0 & 1, X1 - X0, Y1 - Y0)
+        bx, by = X0 >> 1, Y0 >> 1
+        W, H = self.width, self.height
+        flags, elev, top = self._flags, self._elev, self._top
+        dz = zb - za
+        obst = 0
+        obscured = False
+        crossed = []
+        for rx, ry, t in interiors:
+            x = bx + rx
+            y = by + ry
+            if x < 0 or y < 0 or x >= W or y >= H:
+                return _Line(True, 0, True, ())
+            i = y * W + x
+            if i in own:
+                continue
+            z = za + dz * t
+            e = elev[i]
+            if z < e:
+                return _Line(True, 0, True, ())
+            f = flags[i]
+            if f & _SIGHT_FLAGS and z < e + top[i]:
+                if f & BLOCKS:
+                    return _Line(True, 0, True, ())
+                if f & THREE_QUARTERS_COVER:
+                    obst = 2
+                elif f & HALF_COVER and obst < 1:
+                    obst = 1
+                if f & OBSCURED:
+                    obscured = True
+            crossed.append(i)
+        for xa, ya, xb, yb, t in seams:
+            z = za + dz * t
+            a = self._solidity(bx + xa, by + ya, z)
+            if a:
+                b = self._solidity(bx + xb, by + yb, z)
+                if a & b & 1:
+                    return _Line(True, 0, True, ())
+                if a & b & 2:
+                    obscured = True
+        return _Line(False, obst, obscured, tuple(crossed))
+
+    def _solidity(self, x: int, y: int, z: float) -> int:
+        """1: blocks lines at height z (wall, ground, off the map); 2: obscures sight there."""
+        if x < 0 or y < 0 or x >= self.width or y >= self.height:
+            return 3
+        i = y * self.width + x
+        e = self._elev[i]
+        if z < e:
+            return 3
+        f = self._flags[i]
+        if z < e + self._top[i]:
+            if f & BLOCKS:
+                return 3
+            if f & OBSCURED:
+                return 2
+        return 0
+
+    def _pairs(self, abox, tbox):
+        """Per (attacker corner, target square): static cover degree and the clear lines' cells."""
+        key = (abox, tbox)
+        rec = self._pair_cache.get(key)
+        if rec is not None:
+            return rec
+        if len(self._pair_cache) > 200_000:
+            self._pair_cache.clear()
+        ax, ay, an, az = abox
+        tx, ty, tn, tz = tbox
+        W = self.width
+        za = az + 2.5 * an
+        zt = tz + 2.5 * tn
+        own = {(ay + j) * W + ax + i for j in range(an) for i in range(an)}
+        own.update((ty + j) * W + tx + i for j in range(tn) for i in range(tn))
+        corners = [(ax + i, ay + j) for j in range(an + 1) for i in range(an + 1)
+                   if i in (0, an) or j in (0, an)]
+        a_obscured = all(self._flags[(ay + j) * W + ax + i] & OBSCURED and
+                         az < self._elev[(ay + j) * W + ax + i] + self._top[(ay + j) * W + ax + i]
+                         for j in range(an) for i in range(an))
+        pairs = []
+        for sy in range(ty, ty + tn):
+            for sx in range(tx, tx + tn):
+                si = sy * W + sx
+                s_obscured = bool(self._flags[si] & OBSCURED and tz < self._elev[si] + self._top[si])
+                for cx, cy in corners:
+                    X0, Y0 = 2 * cx, 2 * cy
+                    nblocked = 0
+                    n2 = 0
+                    n1 = 0
+                    clear = []          # crossings of unblocked, unobstructed lines
+                    sight = False
+                    for qx, qy in ((sx, sy), (sx + 1, sy), (sx, sy + 1), (sx + 1, sy + 1)):
+                        ln = self._eval_line(X0, Y0, 2 * qx, 2 * qy, za, zt, own)
+                        if ln.blocked:
+                            nblocked += 1
+                            continue
+                        if ln.obstruction:
+                            n1 += 1
+                            if ln.obstruction == 2:
+                                n2 += 1
+                        else:
+                            clear.append(ln.crossed)
+                        if not ln.obscured and not s_obscured and not a_obscured:
+                            sight = True
+                    deg = (0, 1, 1, 2, 3)[nblocked]
+                    if n2 >= 2:
+                        odeg = 2
+                    elif n1:
+                        odeg = 1
+                    else:
+                        odeg = 0
+                    if odeg > deg and nblocked < 4:
+                        deg = odeg
+                    pairs.append((deg, tuple(clear), sight, nblocked))
+        # best pairs first, so queries can stop early
+        pairs.sort(key=lambda p: p[0])
+        rec = tuple(pairs)
+        self._pair_cache[key] = rec
+        return rec
+
+    def cover(self, attacker_cells, target_cells, creature_cells: Iterable = frozenset(), *,
+              attacker_z: float | None = None, target_z: float | None = None) -> Cover:
+        """Cover of the target against the attacker (see the module docstring for the rule).
+
+        ``creature_cells``: cells occupied by other creatures (they give half cover); the
+        attacker's and the target's own cells are ignored. Cached per map.
+        """
+        abox = self._box(attacker_cells, attacker_z)
+        tbox = self._box(target_cells, target_z)
+        if not isinstance(creature_cells, frozenset):
+            creature_cells = frozenset(creature_cells)
+        ckey = (abox, tbox, creature_cells)
+        res = self._cover_cache.get(ckey)
+        if res is not None:
+            return res
+        pairs = self._pairs(abox, tbox)
+        W = self.width
+        occ = None
+        best = 3
+        for deg, clear, _sight, _nb in pairs:
+            if deg >= best:
+                break
+            if deg == 0 and creature_cells:
+                if occ is None:
+                    occ = {c[1] * W + c[0] for c in creature_cells
+                           if 0 <= c[0] < W and 0 <= c[1] < self.height}
+                if any(i in occ for crossed in clear for i in crossed):
+                    deg = 1
+            if deg < best:
+                best = deg
+                if best == 0:
+                    break
+        res = Cover(best)
+        if len(self._cover_cache) > 200_000:
+            self._cover_cache.clear()
+        self._cover_cache[ckey] = res
+        return res
+
+    def line_of_effect(self, a_cells, b_cells, *, a_z: float | None = None,
+                       b_z: float | None = None) -> bool:
+        """True unless the target has total cover from walls (it can be targeted)."""
+        return self.cover(a_cells, b_cells, attacker_z=a_z, target_z=b_z) != Cover.TOTAL
+
+    def can_see(self, viewer_cells, target_cells, *, viewer_z: float | None = None,
+                target_z: float | None = None, extra_obscured: Iterable = frozenset()) -> bool:
+        """True when a sight line reaches some part of the target.
+
+        Sight lines are the cover lines; walls and solid ground block them, heavily obscured cells
+        (and ``extra_obscured``: e.g. magical darkness) block them too. Light and senses are the
+        engine's business.
+        """
+        vbox = self._box(viewer_cells, viewer_z)
+        tbox = self._box(target_cells, target_z)
+        pairs = self._pairs(vbox, tbox)
+        if not extra_obscured:
+            return any(p[2] for p in pairs)
+        W = self.width
+        dark = {y * W + x for x, y in extra_obscured}
+        tx, ty, tn, _ = tbox
+        vx, vy, vn, _ = vbox
+        tcells = {(ty + j) * W + tx + i for j in range(tn) for i in range(tn)}
+        vcells = {(vy + j) * W + vx + i for j in range(vn) for i in range(vn)}
+        if tcells <= dark or vcells <= dark:
+            return False
+        # re-trace: the cached pairs do not keep the crossings of obstructed lines
+        za = vbox[3] + 2.5 * vn
+        zt = tbox[3] + 2.5 * tn
+        own = tcells | vcells
+        corners = [(vx + i, vy + j) for j in range(vn + 1) for i in range(vn + 1)
+                   if i in (0, vn) or j in (0, vn)]
+        for si in sorted(tcells - dark):
+            sx, sy = si % W, si // W
+            if self._flags[si] & OBSCURED and tbox[3] < self._elev[si] + self._top[si]:
+                continue
+            for cx, cy in corners:
+                for qx, qy in ((sx, sy), (sx + 1, sy), (sx, sy + 1), (sx + 1, sy + 1)):
+                    ln = self._eval_line(2 * cx, 2 * cy, 2 * qx, 2 * qy, za, zt, own)
+                    if ln.blocked or ln.obscured or any(i in dark for i in ln.crossed):
+                        continue
+                    if not self._dark_seam(2 * cx, 2 * cy, 2 * qx, 2 * qy, za, zt, dark):
+                        return True
+        return False
+
+    def _dark_seam(self, X0, Y0, X1, Y1, za, zb, dark) -> bool:
+        """Does the line squeeze between two cells that both hide it (darkness, fog, off the map)?"""
+        _interiors, seams = _trace(X0 & 1, Y0 & 1, X1 - X0, Y1 - Y0)
+        bx, by = X0 >> 1, Y0 >> 1
+        W = self.width
+        for xa, ya, xb, yb, t in seams:
+            z = za + (zb - za) * t
+            hidden = 0
+            for x, y in ((bx + xa, by + ya), (bx + xb, by + yb)):
+                if self._solidity(x, y, z) or (y * W + x in dark and 0 <= x < W):
+                    hidden += 1
+            if hidden == 2:
+                return True
+        return False
+
+    def point_line_clear(self, p0: tuple, p1: tuple, own: Iterable[tuple[int, int]] = ()) -> bool:
+        """Line of effect between two points in feet ``(x_ft, y_ft, z_ft)`` measured from the map's
+        top-left corner, on the half-square lattice (multiples of 2.5 ft): walls and ground block.
+        """
+        X0, Y0 = round(p0[0] / 2.5), round(p0[1] / 2.5)
+        X1, Y1 = round(p1[0] / 2.5), round(p1[1] / 2.5)
+        W = self.width
+        owni = {y * W + x for x, y in own}
+        return not self._eval_line(X0, Y0, X1, Y1, p0[2], p1[2], owni).blocked
+
+    # ------------------------------------------------------------------ movement (ground)
+    def _anchors(self, n: int):
+        """Per anchor index: (ok, standing z, OR of the space's flags), for n x n spaces."""
+        key = ("anchors", n)
+        rec = self._cache.get(key)
+        if rec is not None:
+            return rec
+        W, H = self.width, self.height
+        f, e = self._flags, self._elev
+        ok = [False] * (W * H)
+        z = [0] * (W * H)
+        fl = [0] * (W * H)
+        for y in range(H - n + 1):
+            for x in range(W - n + 1):
+                idx = [(y + j) * W + x + i for j in range(n) for i in range(n)]
+                acc = 0
+                for k in idx:
+                    acc |= f[k]
+                i0 = y * W + x
+                ok[i0] = not acc & IMPASSABLE
+                z[i0] = max(e[k] for k in idx)
+                fl[i0] = acc
+        rec = (ok, z, fl)
+        self._cache[key] = rec
+        return rec
+
+    def _edges(self, n: int, climb: bool, swim: bool, falls: bool, safe_drop: int):
+        """Per anchor index: tuple of (dest, static cost, dest difficult, fall ft, hazard cells)."""
+        key = ("edges", n, climb, swim, falls, safe_drop)
+        rec = self._cache.get(key)
+        if rec is not None:
+            return rec
+        W, H = self.width, self.height
+        ok, zs, fl = self._anchors(n)
+        hz = self._hazards
+        edges: list[tuple] = [()] * (W * H)
+        for y in range(H - n + 1):
+            for x in range(W - n + 1):
+                u = y * W + x
+                if not ok[u]:
+                    continue
+                out = []
+                for dx, dy in _DIRS8:
+                    nx, ny = x + dx, y + dy
+                    if nx < 0 or ny < 0 or nx + n > W or ny + n > H:
+                        continue
+                    v = ny * W + nx
+                    if not ok[v]:
+                        continue
+                    if dx and dy and not (ok[y * W + nx] and ok[ny * W + x]):
+                        continue                        # no cutting wall corners
+                    cost = SQUARE_FT
+                    f = fl[v]
+                    diff = bool(f & DIFFICULT)
+                    if diff:
+                        cost += SQUARE_FT
+                    if f & WATER and not swim:
+                        cost += SQUARE_FT
+                    dz = zs[v] - zs[u]
+                    fall = 0
+                    variants = []
+                    if dz > 0:
+                        cost += dz * (1 if climb else 2)
+                    elif -dz > safe_drop:
+                        if falls:
+                            variants.append(cost)       # the fall: no extra movement
+                            fall = -dz
+                        cost += -dz * (1 if climb else 2)
+                    haz = ()
+                    if f & HAZARD:
+                        if n == 1:
+                            haz = (v,)
+                        else:
+                            old = {(y + j) * W + x + i for j in range(n) for i in range(n)}
+                            haz = tuple(k for k in ((ny + j) * W + nx + i for j in range(n)
+                                                    for i in range(n)) if k in hz and k not in old)
+                    out.append((v, cost, diff, 0, haz))
+                    for c in variants:
+                        out.append((v, c, diff, fall, haz))
+                edges[u] = tuple(out)
+        self._cache[key] = edges
+        return edges
+
+    def _spread(self, cells, n: int) -> set:
+        """Anchor indices whose n x n space overlaps any of the cells."""
+        W, H = self.width, self.height
+        out = set()
+        for c in cells:
+            x, y = c[0], c[1]
+            for j in range(n):
+                for i in range(n):
+                    ax, ay = x - i, y - j
+                    if 0 <= ax < W and 0 <= ay < H:
+                        out.add(ay * W + ax)
+        return out
+
+    def reachable(self, start, size: str | int, speed_ft: int, *, fly: bool = False,
+                  swim_speed: int = 0, climb_speed: int = 0, blocked_by: Iterable = (),
+                  pass_through: Iterable = (), difficult_extra: Iterable = (),
+                  crawling: bool = False, allow_falls: bool = False, safe_drop_ft: int = 10,
+                  max_altitude_ft: int | None = None) -> Reach:
+        """Every position the creature can end its move in, with its cost and a cheapest path.
+
+        ``start``: anchor ``(x, y)`` or position ``(x, y, z)``. ``blocked_by``: cells of hostile
+        creatures (never entered); ``pass_through``: cells of non-hostile creatures (entered as
+        difficult terrain, never ended in); ``difficult_extra``: cells that are difficult terrain
+        this turn (spells, zones). Cells may be ``(x, y, z)`` cubes when flying (a 2-tuple is the
+        cube on the floor). The mover's own cells are ignored. The start itself is included at
+        cost 0. Returns a :class:`Reach` (a mapping position -> (cost_ft, path)).
+        """
+        n = size_squares(size)
+        if fly:
+            return self._reachable_fly(start, n, speed_ft, blocked_by, pass_through,
+                                       max_altitude_ft)
+        sx, sy = int(start[0]), int(start[1])
+        if not self.fits(sx, sy, n):
+            raise ValueError(f"map '{self.name}': a space of {n}x{n} squares does not fit at "
+                             f"({sx}, {sy})")
+        W = self.width
+        edges = self._edges(n, bool(climb_speed), bool(swim_speed), bool(allow_falls),
+                            int(safe_drop_ft))
+        own = set(footprint(sx, sy, n))
+        hostile = self._spread([c for c in blocked_by if (c[0], c[1]) not in own], n)
+        allies = self._spread([c for c in pass_through if (c[0], c[1]) not in own], n)
+        extra_diff = self._spread(difficult_extra, n) if difficult_extra else set()
+        soft = allies | extra_diff
+        crawl = SQUARE_FT if crawling else 0
+        s = sy * W + sx
+        dist = {s: 0}
+        prev: dict[int, tuple[int, int]] = {}
+        heap = [(0, s)]
+        pop, push = heapq.heappop, heapq.heappush
+        speed = int(speed_ft)
+        while heap:
+            d, u = pop(heap)
+            if d > dist[u]:
+                continue
+            for v, c, diff, fall, _haz in edges[u]:
+                if v in hostile:
+                    continue
+                nd = d + c + crawl
+                if not diff and v in soft:
+                    nd += SQUARE_FT
+                if nd > speed:
+                    continue
+                old = dist.get(v)
+                if old is None or nd < old:
+                    dist[v] = nd
+                    prev[v] = (u, fall)
+                    push(heap, (nd, v))
+        zs = self._anchors(n)[1]
+        occupied = hostile | allies
+        costs = {}
+        for i in sorted(dist):
+            if i in occupied and i != s:
+                continue
+            costs[(i % W, i // W, zs[i])] = dist[i]
+        return Reach(self, n, (sx, sy, zs[s]), costs, prev, "ground")
+
+    # ------------------------------------------------------------------ movement (flight)
+    def _anchor_free3(self, x: int, y: int, layer: int, n: int) -> bool:
+        W, H = self.width, self.height
+        if x < 0 or y < 0 or x + n > W or y + n > H:
+            return False
+        f, e, t = self._flags, self._elev, self._top
+        for j in range(n):
+            for i in range(n):
+                k = (y + j) * W + x + i
+                for dl in range(n):
+                    z = (layer + dl) * SQUARE_FT
+                    if z < e[k] or (f[k] & IMPASSABLE and z < e[k] + t[k]):
+                        return False
+        return True
+
+    def _fly_setup(self, sx, sy, sl, n, speed_ft, blocked_by, pass_through, max_altitude_ft):
+        R = int(speed_ft) // SQUARE_FT
+        W, H = self.width, self.height
+        x0, x1 = max(0, sx - R), min(W - n, sx + R)
+        y0, y1 = max(0, sy - R), min(H - n, sy + R)
+        l0 = max(self._min_layer, sl - R)
+        l1 = sl + R
+        if max_altitude_ft is not None:
+            l1 = min(l1, int(max_altitude_ft) // SQUARE_FT)
+        l1 = max(l1, sl)
+        # cube terrain over the window, grown by n - 1 for the space's extent
+        wx0, wy0 = x0, y0
+        Xw, Yw, Lw = x1 - x0 + n, y1 - y0 + n, l1 - l0 + n
+        elev = self.elevation[wy0:wy0 + Yw, wx0:wx0 + Xw].astype(np.float64)
+        flags = self.flags[wy0:wy0 + Yw, wx0:wx0 + Xw]
+        top = np.array(self._top, dtype=np.float64).reshape(H, W)[wy0:wy0 + Yw, wx0:wx0 + Xw]
+        imp_top = np.where(flags & IMPASSABLE, elev + top, -np.inf)
+        z = ((l0 + np.arange(Lw)) * SQUARE_FT).astype(np.float64)[:, None, None]
+        cube = (z >= elev[None]) & (z >= imp_top[None])
+        occ_h = np.zeros((Lw, Yw, Xw), dtype=bool)
+        occ_a = np.zeros((Lw, Yw, Xw), dtype=bool)
+        own = set(footprint(sx, sy, n))
+        for arr, cells in ((occ_h, blocked_by), (occ_a, pass_through)):
+            for c in cells:
+                if (c[0], c[1]) in own and (len(c) < 3 or sl <= int(c[2]) // SQUARE_FT < sl + n):
+                    continue
+                cx, cy = c[0] - wx0, c[1] - wy0
+                if not (0 <= cx < Xw and 0 <= cy < Yw):
+                    continue
+                cl = (int(c[2]) if len(c) > 2 else self._elev[c[1] * W + c[0]]) // SQUARE_FT - l0
+                if 0 <= cl < Lw:
+                    arr[cl, cy, cx] = True
+        L, Hh, Ww = l1 - l0 + 1, y1 - y0 + 1, x1 - x0 + 1
+        free = np.ones((L, Hh, Ww), dtype=bool)
+        hostile = np.zeros((L, Hh, Ww), dtype=bool)
+        ally = np.zeros((L, Hh, Ww), dtype=bool)
+        for dl in range(n):
+            for dy in range(n):
+                for dx in range(n):
+                    sl_ = (slice(dl, dl + L), slice(dy, dy + Hh), slice(dx, dx + Ww))
+                    free &= cube[sl_]
+                    hostile |= occ_h[sl_]
+                    ally |= occ_a[sl_]
+        return (x0, y0, l0), free, hostile, ally, R
+
+    def _fly_allowed(self, free: np.ndarray) -> list:
+        """Per direction of _DIRS26: where a step from each anchor is allowed by terrain."""
+        L, H, W = free.shape
+        P = np.zeros((L + 2, H + 2, W + 2), dtype=bool)
+        P[1:-1, 1:-1, 1:-1] = free
+
+        def at(dx, dy, dl):
+            return P[1 + dl:1 + dl + L, 1 + dy:1 + dy + H, 1 + dx:1 + dx + W]
+
+        out = []
+        for dx, dy, dl in _DIRS26:
+            a = free & at(dx, dy, dl)
+            for ex in {0, dx}:
+                for ey in {0, dy}:
+                    for el in {0, dl}:
+                        if (ex, ey, el) != (0, 0, 0) and (ex, ey, el) != (dx, dy, dl):
+                            a = a & at(ex, ey, el)
+            out.append(a)
+        return out
+
+    def _reachable_fly(self, start, n, speed_ft, blocked_by, pass_through, max_altitude_ft):
+        sx, sy = int(start[0]), int(start[1])
+        if not (0 <= sx <= self.width - n and 0 <= sy <= self.height - n):
+            raise ValueError(f"map '{self.name}': ({sx}, {sy}) is off the map")
+        sz = int(start[2]) if len(start) > 2 else self.standing_z(sx, sy, n)
+        sl = sz // SQUARE_FT
+        origin, free, hostile, ally, R = self._fly_setup(sx, sy, sl, n, speed_ft, blocked_by,
+                                                         pass_through, max_altitude_ft)
+        x0, y0, l0 = origin
+        L, H, W = free.shape
+        p = (sl - l0, sy - y0, sx - x0)
+        if not free[p]:
+            raise ValueError(f"map '{self.name}': no room for a {n}x{n} flyer at {tuple(start)}")
+        akey = ("fly-allowed", n, origin, free.shape)
+        allowed = self._cache.get(akey)
+        if allowed is None:
+            if sum(1 for k in self._cache if k[0] == "fly-allowed") >= 32:
+                for k in [k for k in self._cache if k[0] == "fly-allowed"]:
+                    del self._cache[k]
+            allowed = self._cache[akey] = self._fly_allowed(free)
+        enter = free & ~hostile
+        shape = (L, H, W)
+        dist = np.full(shape, -1, dtype=np.int32)
+        levels = [np.zeros((L + 2, H + 2, W + 2), dtype=bool) for _ in range(R + 3)]
+        levels[0][1 + p[0], 1 + p[1], 1 + p[2]] = True
+        reached = np.zeros(shape, dtype=bool)
+        any_ally = bool(ally.any())
+        tmp = np.zeros((L + 2, H + 2, W + 2), dtype=bool)
+        for k in range(R + 1):
+            # everything reached at cost k lies within k steps of the start: work on that box
+            lo = [max(0, p[i] - k) for i in range(3)]
+            hi = [min(shape[i], p[i] + k + 1) for i in range(3)]
+            sub = tuple(slice(lo[i], hi[i]) for i in range(3))
+            psub = tuple(slice(lo[i] + 1, hi[i] + 1) for i in range(3))
+            cur = levels[k][psub] & ~reached[sub]
+            if not cur.any():
+                continue
+            reached[sub] |= cur
+            dist[sub][cur] = k
+            if k == R:
+                break
+            esub = tuple(slice(max(0, lo[i] - 1), min(shape[i], hi[i] + 1)) for i in range(3))
+            epsub = tuple(slice(e.start + 1, e.stop + 1) for e in esub)
+            tmp[epsub] = False
+            for (dx, dy, dl), a in zip(_DIRS26, allowed):
+                tmp[lo[0] + 1 + dl:hi[0] + 1 + dl, lo[1] + 1 + dy:hi[1] + 1 + dy,
+                    lo[2] + 1 + dx:hi[2] + 1 + dx] |= cur & a[sub]
+            new = tmp[epsub] & enter[esub] & ~reached[esub]
+            if any_ally:
+                into_ally = new & ally[esub]
+                if k + 2 <= R:
+                    levels[k + 2][epsub] |= into_ally
+                new &= ~into_ally
+            levels[k + 1][epsub] |= new
+        ends = reached & ~hostile & ~ally
+        ends[p] = True
+        ls, ys, xs = np.nonzero(ends)
+        order = np.lexsort((ls, xs, ys))
+        ls, ys, xs = ls[order], ys[order], xs[order]
+        keys = zip((xs + x0).tolist(), (ys + y0).tolist(), ((ls + l0) * SQUARE_FT).tolist())
+        costs = dict(zip(keys, (dist[ls, ys, xs] * SQUARE_FT).tolist()))
+        fly = (origin, dist, allowed, ally)
+        return Reach(self, n, (sx, sy, sl * SQUARE_FT), costs, fly, "fly")
+
+    # ------------------------------------------------------------------ routes
+    def routes(self, start, destination, size: str | int, speed_ft: int, *,
+               threat_cells_by_creature: Mapping[Any, Iterable] | None = None,
+               zone_cells: Mapping[Any, Iterable] | None = None,
+               fly: bool = False, swim_speed: int = 0, climb_speed: int = 0,
+               blocked_by: Iterable = (), pass_through: Iterable = (),
+               difficult_extra: Iterable = (), crawling: bool = False,
+               allow_falls: bool = False, safe_drop_ft: int = 10,
+               max_altitude_ft: int | None = None, prune_dominated: bool = True,
+               max_labels: int = 12, max_expansions: int = 50_000) -> list[Route]:
+        """The routes to one destination that differ in consequences, cheapest of each class.
+
+        Consequences: the creatures whose reach is left (opportunity attacks; from
+        ``threat_cells_by_creature``: creature id -> the positions where the mover is within its
+        reach, see :meth:`threat_area`), the hazard cells entered (counted per kind), the zones
+        entered (``zone_cells``: zone key -> cells) and the falls taken. Cost (the movement left)
+        is reported. With ``prune_dominated`` a class is dropped when another is no more costly and
+        no worse in any consequence (subset of provocations, no more hazards or falls, the same
+        zones). Order: cost, then provocations, hazards, zones, falls, path (canonical).
+        A label-setting search over (position, consequences) with caps, bounded by the speed.
+        Returns [] when the destination cannot be reached.
+        """
+        n = size_squares(size)
+        threats = threat_cells_by_creature or {}
+        zones = zone_cells or {}
+        ids = sorted(threats, key=lambda k: (type(k).__name__, str(k)))
+        zkeys = sorted(zones, key=lambda k: (type(k).__name__, str(k)))
+        kinds = sorted({h["kind"] for h in self._hazards.values()})
+        kind_of = {i: kinds.index(h["kind"]) for i, h in self._hazards.items()}
+        if fly:
+            graph = self._fly_graph(start, n, speed_ft, blocked_by, pass_through, max_altitude_ft)
+        else:
+            graph = self._ground_graph(start, n, climb_speed, swim_speed, blocked_by, pass_through,
+                                       difficult_extra, crawling, allow_falls, safe_drop_ft)
+        s, target, succ, encode, decode, heur, can_end = graph(destination)
+        if target is None or not can_end(target):
+            return []
+        in_reach: dict[int, int] = {}
+        for b, cid in enumerate(ids):
+            for pos in threats[cid]:
+                for st in encode(pos):
+                    in_reach[st] = in_reach.get(st, 0) | (1 << b)
+        zone_at: dict[int, int] = {}
+        for b, zk in enumerate(zkeys):
+            for c in zones[zk]:
+                for st in self._zone_states(c, n, encode, fly):
+                    zone_at[st] = zone_at.get(st, 0) | (1 << b)
+        nk = len(kinds)
+        zero = (0,) * nk
+        speed = int(speed_ft)
+        # entries: (state, prov, zones, hazcounts, falldice, cost, pred entry, fall ft)
+        entries: list[tuple] = [(s, 0, zone_at.get(s, 0), zero, 0, 0, -1, 0)]
+        labels: dict[int, list[int]] = {s: [0]}
+        dead = set()
+        heap = [(0, 0)]
+        expansions = 0
+
+        def dominated(a, b):  # entry a no better than b (b dominates a or equals)
+            return ((b[1] & ~a[1]) == 0 and b[2] == a[2] and b[4] <= a[4] and b[5] <= a[5]
+                    and all(x <= y for x, y in zip(b[3], a[3])))
+
+        while heap and expansions < max_expansions:
+            cost, ei = heapq.heappop(heap)
+            if ei in dead:
+                continue
+            expansions += 1
+            st, prov, zm, hc, fd, _c, _p, _f = entries[ei]
+            if st == target:
+                continue
+            r_here = in_reach.get(st, 0)
+            for v, c, fall, haz in succ(st):
+                nc = cost + c
+                if nc + heur(v) > speed:
+                    continue
+                nprov = prov | (r_here & ~in_reach.get(v, 0))
+                nzm = zm | zone_at.get(v, 0)
+                nhc = hc
+                if haz:
+                    lst = list(hc)
+                    for hcell in haz:
+                        lst[kind_of[hcell]] += 1
+                    nhc = tuple(lst)
+                nfd = fd + fall_damage_dice(fall) if fall else fd
+                new = (v, nprov, nzm, nhc, nfd, nc, ei, fall)
+                bucket = labels.setdefault(v, [])
+                skip = False
+                for oj in bucket:
+                    if oj in dead:
+                        continue
+                    o = entries[oj]
+                    if prune_dominated:
+                        if dominated(new, o):
+                            skip = True
+                            break
+                    elif o[1:5] == new[1:5] and o[5] <= nc:
+                        skip = True
+                        break
+                if skip:
+                    continue
+                if prune_dominated:
+                    for oj in bucket:
+                        if oj not in dead and dominated(entries[oj], new):
+                            dead.add(oj)
+                live = [oj for oj in bucket if oj not in dead]
+                if len(live) >= max_labels:
+                    continue
+                entries.append(new)
+                ej = len(entries) - 1
+                live.append(ej)
+                labels[v] = live
+                heapq.heappush(heap, (nc, ej))
+        best: dict[tuple, int] = {}
+        for j in labels.get(target, []):
+            if j in dead:
+                continue
+            e = entries[j]
+            k = (e[1], e[2], e[3], e[4])
+            if k not in best or e[5] < entries[best[k]][5]:
+                best[k] = j
+        cands = list(best.values())
+        if prune_dominated:   # keys are distinct, so domination is strict here
+            cands = [a for a in cands
+                     if not any(b != a and dominated(entries[a], entries[b]) for b in cands)]
+        out = []
+        for j in cands:
+            e = entries[j]
+            path, falls = [], []
+            while j >= 0:
+                ent = entries[j]
+                path.append(decode(ent[0]))
+                if ent[7]:
+                    falls.append(ent[7])
+                j = ent[6]
+            path.reverse()
+            falls.reverse()
+            prov = tuple(ids[b] for b in range(len(ids)) if e[1] >> b & 1)
+            zk = tuple(zkeys[b] for b in range(len(zkeys)) if (e[2] & ~zone_at.get(s, 0)) >> b & 1)
+            hz = tuple((kinds[k], cnt) for k, cnt in enumerate(e[3]) if cnt)
+            out.append(Route(e[5], tuple(path), prov, hz, zk, tuple(falls)))
+        out.sort(key=lambda r: (r.cost_ft, len(r.provoked), [str(p) for p in r.provoked],
+                                r.hazards, [str(z) for z in r.zones], r.falls,
+                                [position_key(p) for p in r.path]))
+        return out
+
+    def _zone_states(self, c, n, encode, fly):
+        """States whose space overlaps zone cell c (2D zone cells: any height when flying)."""
+        W = self.width
+        out = []
+        for j in range(n):
+            for i in range(n):
+                ax, ay = c[0] - i, c[1] - j
+                if 0 <= ax < W and 0 <= ay < self.height:
+                    if fly and len(c) < 3:
+                        out.extend(encode((ax, ay, None)))
+                    elif fly:
+                        for dl in range(n):
+                            out.extend(encode((ax, ay, int(c[2]) - dl * SQUARE_FT)))
+                    else:
+                        out.extend(encode((ax, ay)))
+        return out
+
+    def _ground_graph(self, start, n, climb_speed, swim_speed, blocked_by, pass_through,
+                      difficult_extra, crawling, allow_falls, safe_drop_ft):
+        W = self.width
+        sx, sy = int(start[0]), int(start[1])
+        if not self.fits(sx, sy, n):
+            raise ValueError(f"map '{self.name}': a space of {n}x{n} squares does not fit at "
+                             f"({sx}, {sy})")
+        edges = self._edges(n, bool(climb_speed), bool(swim_speed), bool(allow_falls),
+                            int(safe_drop_ft))
+        ok, zs, _fl = self._anchors(n)
+        own = set(footprint(sx, sy, n))
+        hostile = self._spread([c for c in blocked_by if (c[0], c[1]) not in own], n)
+        allies = self._spread([c for c in pass_through if (c[0], c[1]) not in own], n)
+        soft = allies | (self._spread(difficult_extra, n) if difficult_extra else set())
+        crawl = SQUARE_FT if crawling else 0
+        s = sy * W + sx
+
+        def build(destination):
+            dx_, dy_ = int(destination[0]), int(destination[1])
+            if not (0 <= dx_ < W and 0 <= dy_ < self.height):
+                return s, None, None, None, None, None, None
+            t = dy_ * W + dx_
+
+            def succ(u):
+                for v, c, diff, fall, haz in edges[u]:
+                    if v in hostile:
+                        continue
+                    c += crawl
+                    if not diff and v in soft:
+                        c += SQUARE_FT
+                    yield v, c, fall, haz
+
+            def encode(pos):
+                x, y = pos[0], pos[1]
+                if 0 <= x < W and 0 <= y < self.height:
+                    return (y * W + x,)
+                return ()
+
+            def decode(i):
+                return (i % W, i // W, zs[i])
+
+            def heur(v):
+                return SQUARE_FT * max(abs(v % W - dx_), abs(v // W - dy_))
+
+            def can_end(i):
+                return ok[i] and (i == s or (i not in hostile and i not in allies))
+
+            return s, t, succ, encode, decode, heur, can_end
+
+        return build
+
+    def _fly_graph(self, start, n, speed_ft, blocked_by, pass_through, max_altitude_ft):
+        sx, sy = int(start[0]), int(start[1])
+        sz = int(start[2]) if len(start) > 2 else self.standing_z(sx, sy, n)
+        sl = sz // SQUARE_FT
+        origin, free, hostile, ally, _R = self._fly_setup(sx, sy, sl, n, speed_ft, blocked_by,
+                                                          pass_through, max_altitude_ft)
+        x0, y0, l0 = origin
+        L, H, W = free.shape
+        allowed = [a.ravel().tolist() for a in self._fly_allowed(free)]
+        hostile_l = hostile.ravel().tolist()
+        ally_l = ally.ravel().tolist()
+        free_l = free.ravel().tolist()
+        steps = [(dx + W * (dy + H * dl), dx, dy, dl) for dx, dy, dl in _DIRS26]
+
+        def enc3(x, y, layer):
+            return ((layer - l0) * H + (y - y0)) * W + (x - x0)
+
+        def dec(i):
+            x = i % W
+            y = (i // W) % H
+            layer = i // (W * H)
+            return (x + x0, y + y0, (layer + l0) * SQUARE_FT)
+
+        s = enc3(sx, sy, sl)
+
+        def build(destination):
+            tx, ty = int(destination[0]), int(destination[1])
+            tz = int(destination[2]) if len(destination) > 2 else self.standing_z(tx, ty, n)
+            tl = tz // SQUARE_FT
+            if not (x0 <= tx < x0 + W and y0 <= ty < y0 + H and l0 <= tl < l0 + L):
+                return s, None, None, None, None, None, None
+            t = enc3(tx, ty, tl)
+
+            def succ(u):
+                x = u % W
+                y = (u // W) % H
+                layer = u // (W * H)
+                for k, (off, dx, dy, dl) in enumerate(steps):
+                    if not allowed[k][u]:
+                        continue
+                    if not (0 <= x + dx < W and 0 <= y + dy < H and 0 <= layer + dl < L):
+                        continue
+                    v = u + off
+                    if hostile_l[v]:
+                        continue
+                    yield v, (2 * SQUARE_FT if ally_l[v] else SQUARE_FT), 0, ()
+
+            def encode(pos):
+                x, y = pos[0], pos[1]
+                if not (x0 <= x < x0 + W and y0 <= y < y0 + H):
+                    return ()
+                if len(pos) > 2 and pos[2] is None:
+                    return tuple(enc3(x, y, lay) for lay in range(l0, l0 + L))
+                z = int(pos[2]) if len(pos) > 2 else self.standing_z(x, y, n)
+                lay = z // SQUARE_FT
+                return (enc3(x, y, lay),) if l0 <= lay < l0 + L else ()
+
+            def heur(v):
+                x = v % W
+                y = (v // W) % H
+                layer = v // (W * H)
+                return SQUARE_FT * max(abs(x + x0 - tx), abs(y + y0 - ty), abs(layer + l0 - tl))
+
+            def can_end(i):
+                return free_l[i] and (i == s or (not hostile_l[i] and not ally_l[i]))
+
+            return s, t, succ, encode, dec, heur, can_end
+
+        return build
+
+
+class Reach(Mapping):
+    """Result of :meth:`BattleMap.reachable`: position -> (cost_ft, path), in canonical order.
+
+    Paths are built on demand (:meth:`path`); :attr:`costs` maps position -> cost without them.
+    """
+
+    __slots__ = ("map", "squares", "start", "costs", "_prev", "_mode", "_paths")
+
+    def __init__(self, battle_map: BattleMap, n: int, start: tuple, costs: dict, prev, mode: str):
+        self.map = battle_map
+        self.squares = n
+        self.start = start
+        self.costs = costs
+        self._prev = prev
+        self._mode = mode
+        self._paths: dict = {}
+
+    def __getitem__(self, pos):
+        pos = self._norm(pos)
+        return self.costs[pos], self.path(pos)
+
+    def __iter__(self):
+        return iter(self.costs)
+
+    def __len__(self):
+        return len(self.costs)
+
+    def __contains__(self, pos):
+        try:
+            return self._norm(pos) in self.costs
+        except (TypeError, IndexError):
+            return False
+
+    def _norm(self, pos):
+        """A position; an anchor (x, y) stands for the position standing there."""
+        if len(pos) == 2:
+            x, y = pos
+            m = self.map
+            if not (0 <= x <= m.width - self.squares and 0 <= y <= m.height - self.squares):
+                return (x, y, None)
+            return (x, y, m._anchors(self.squares)[1][y * m.width + x])
+        return tuple(pos)
+
+    @property
+    def destinations(self) -> tuple:
+        return tuple(self.costs)
+
+    def cost(self, pos) -> int:
+        return self.costs[self._norm(pos)]
+
+    def path(self, pos) -> tuple:
+        """Positions from the start to pos (both included), one cheapest path."""
+        pos = self._norm(pos)
+        if pos not in self.costs:
+            raise KeyError(pos)
+        p = self._paths.get(pos)
+        if p is not None:
+            return p
+        m = self.map
+        if self._mode == "ground":
+            W = m.width
+            zs = m._anchors(self.squares)[1]
+            i = pos[1] * W + pos[0]
+            out = [pos]
+            while i in self._prev:
+                i = self._prev[i][0]
+                out.append((i % W, i // W, zs[i]))
+            p = tuple(reversed(out))
+        else:
+            (x0, y0, l0), dist, allowed, ally = self._prev
+            L, H, W = dist.shape
+            cur = (pos[2] // SQUARE_FT - l0, pos[1] - y0, pos[0] - x0)
+            out = [pos]
+            while dist[cur] > 0:
+                step = 2 if ally[cur] else 1
+                want = dist[cur] - step
+                for k, (dx, dy, dl) in enumerate(_DIRS26):
+                    q = (cur[0] - dl, cur[1] - dy, cur[2] - dx)
+                    if not (0 <= q[0] < L and 0 <= q[1] < H and 0 <= q[2] < W):
+                        continue
+                    if dist[q] == want and allowed[k][q]:
+                        cur = q
+                        break
+                else:  # pragma: no cover - the distance field always has a predecessor
+                    raise RuntimeError("broken flight distance field")
+                out.append((cur[2] + x0, cur[1] + y0, (cur[0] + l0) * SQUARE_FT))
+            p = tuple(reversed(out))
+        self._paths[pos] = p
+        return p
+
+    def falls(self, pos) -> tuple:
+        """Heights in feet of the falls along :meth:`path` (walking with allow_falls)."""
+        if self._mode != "ground":
+            return ()
+        pos = self._norm(pos)
+        W = self.map.width
+        zs = self.map._anchors(self.squares)[1]
+        i = pos[1] * W + pos[0]
+        out = []
+        while i in self._prev:
+            j, fall = self._prev[i]
+            if fall:
+                out.append(zs[j] - zs[i])
+            i = j
+        return tuple(reversed(out))

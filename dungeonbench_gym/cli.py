@@ -1,4 +1,5 @@
-"""The `dungeonbench-gym` command: list, play, eval, summarize, compare, check, prepare."""
+"""The `dungeonbench-gym` command: list, play, eval, summarize, compare, check, prepare,
+achievements check."""
 
 from __future__ import annotations
 
@@ -230,6 +231,24 @@ def cmd_prepare(args) -> int:
     return 0
 
 
+# ----------------------------------------------------------------------- achievements
+def cmd_achievements_check(args) -> int:
+    """Which achievements a walkthrough earns in a story, and which never match."""
+    from .games.textadventure.check import check_walkthrough, read_walkthrough
+
+    for path, what in ((args.story, "story file"), (args.file, "achievements file"),
+                       (args.walkthrough, "walkthrough")):
+        if not Path(path).is_file():
+            print(f"error: {what} {path}: no such file", file=sys.stderr)
+            return 2
+    report = check_walkthrough(args.story, args.file, read_walkthrough(args.walkthrough))
+    print(report.render())
+    if args.transcript:
+        for command, output in report.transcript:
+            print(f"> {command}\n{output}\n")
+    return 0 if report.complete else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dungeonbench-gym",
                                 description="Many games behind one Gymnasium decision stream.")
@@ -287,6 +306,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("envs", nargs="?", default="all")
     s.add_argument("--skip", default="", help="checks to skip, comma-separated")
     s.set_defaults(func=cmd_check)
+
+    s = sub.add_parser("achievements", help="tools for text-adventure achievement files")
+    ach_sub = s.add_subparsers(dest="achievements_command", required=True)
+    c = ach_sub.add_parser("check", help="play a walkthrough; report what each achievement "
+                                         "got and which patterns never matched")
+    c.add_argument("story", help="the Z-machine story file (.z3/.z5/.z8)")
+    c.add_argument("file", help="the achievements file (TURN_LIMIT, then NAME text lines)")
+    c.add_argument("--walkthrough", required=True, help="commands, one per line")
+    c.add_argument("--transcript", action="store_true", help="also print every response")
+    c.set_defaults(func=cmd_achievements_check)
 
     s = sub.add_parser("prepare", help="generate and cache game data ahead of time")
     s.add_argument("what", nargs="?", default="all", choices=("all", *PREPARABLE))

@@ -36,6 +36,7 @@ class DecisionEnv(gym.Env):
     family: ClassVar[str] = "generic"
     option_table: ClassVar[Sequence[Option]] = ()
     fallback_index: ClassVar[int] = 0  # BALROG's per-family default for bad output
+    accepts_text: bool = False  # step() also takes a typed command (str): text adventures
 
     def __init__(self, *, n_actions: int, observation_spaces: dict[str, spaces.Space],
                  text: bool = False, on_invalid: str = "fallback",
@@ -93,6 +94,11 @@ class DecisionEnv(gym.Env):
     def _game_metrics(self) -> dict[str, Any]:
         return {}
 
+    def _game_typed(self, command: str) -> tuple[float, bool, bool, bool]:
+        """Families with `accepts_text`: apply a typed command; return (reward,
+        terminated, truncated, accepted). A refused command is still a step."""
+        raise NotImplementedError
+
     def _decision(self) -> str:
         return "command"
 
@@ -125,6 +131,8 @@ class DecisionEnv(gym.Env):
         if self._done:
             raise EpisodeOver(f"{type(self).__name__}: the episode is over (or never began): "
                               "call reset() before step()")
+        if type(action) is str:
+            return self._step_typed(action)
         action = action if type(action) is int and 0 <= action < self._n else self._validate(action)
         invalid = not self._mask[action]
         if invalid:
@@ -137,6 +145,9 @@ class DecisionEnv(gym.Env):
                 return self._observation(), 0.0, True, False, self._info(True)
             action = self.fallback_action()
         reward, terminated, truncated = self._game_step(action)
+        return self._after_step(reward, terminated, truncated, invalid)
+
+    def _after_step(self, reward, terminated, truncated, invalid):
         self._steps += 1
         if self.max_steps is not None and self._steps >= self.max_steps:
             truncated = True
@@ -147,6 +158,17 @@ class DecisionEnv(gym.Env):
         self._done = terminated or truncated
         return self._observation(), float(reward), bool(terminated), bool(truncated), \
             self._info(invalid)
+
+    def _step_typed(self, command: str):
+        """A typed command (families with `accepts_text`): sent as the player typed it."""
+        if not self.accepts_text:
+            raise ActionOutOfRange(
+                f"{type(self).__name__}: action {command!r} is text, but this env takes only "
+                f"option indices 0..{self._n - 1} (typed commands: text adventures)")
+        reward, terminated, truncated, accepted = self._game_typed(command)
+        if not accepted:
+            self._invalid_count += 1
+        return self._after_step(reward, terminated, truncated, not accepted)
 
     def render(self):
         if self.render_mode == "ansi":
@@ -214,4 +236,6 @@ class DecisionEnv(gym.Env):
         }
         if self.text:
             info["text"] = self.text_observation()
+        if self.accepts_text:
+            info["free_text"] = True
         return info

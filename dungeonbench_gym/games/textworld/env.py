@@ -44,7 +44,6 @@ import os
 import re
 import threading
 import warnings
-import zlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -55,10 +54,10 @@ from gymnasium import spaces
 
 from ...core.env import DecisionEnv
 from ...core.options import Option
+from ...core.textfeatures import HASH_DIM, encode_rows
 from . import games
 
 N_SLOTS = 128
-HASH_DIM = 256
 TEXT_ROWS = ("feedback", "description", "inventory", "objective")
 FALLBACK_COMMAND = "look"
 FROTZ_SEED = 20     # the interpreter's random seed (Jericho treats 0 as "use the clock")
@@ -146,14 +145,9 @@ class TextWorldEnv(DecisionEnv):
         return mask
 
     def _game_observation(self) -> dict[str, np.ndarray]:
-        text = np.zeros((len(TEXT_ROWS), HASH_DIM), np.uint8)
-        for row, value in enumerate((self._feedback, self._description, self._inventory,
-                                     self._objective)):
-            text[row, _features(value)] = 1
-        opts = np.zeros((N_SLOTS, HASH_DIM), np.uint8)
-        for row, command in enumerate(self._slots):
-            opts[row, _features(command)] = 1
-        return {"text": text, "options": opts}
+        text = encode_rows((self._feedback, self._description, self._inventory,
+                            self._objective), len(TEXT_ROWS))
+        return {"text": text, "options": encode_rows(self._slots, N_SLOTS)}
 
     def _game_text(self) -> tuple[str, str]:
         short = [f"Objective: {self._objective}" if self._objective else "",
@@ -277,33 +271,6 @@ def _clean_feedback(text: str, objective: str) -> str:
     if objective and objective in text:  # the first screen: banner, objective, room
         text = text.split(objective)[-1]
     return _clean(text)
-
-
-_TOKEN = re.compile(r"[a-z0-9]+")
-_FEATURE_CACHE: dict[str, int] = {}
-_COMMAND_CACHE: dict[str, list[int]] = {}
-
-
-def _feature(token: str) -> int:
-    index = _FEATURE_CACHE.get(token)
-    if index is None:
-        index = zlib.crc32(token.encode()) % HASH_DIM   # stable in every process
-        if len(_FEATURE_CACHE) < 200_000:
-            _FEATURE_CACHE[token] = index
-    return index
-
-
-def _features(text: str) -> list[int]:
-    """Hashed unigrams and bigrams of a text (commands are cached: they repeat)."""
-    cached = _COMMAND_CACHE.get(text)
-    if cached is not None:
-        return cached
-    words = _TOKEN.findall(text.lower())
-    found = [_feature(w) for w in words]
-    found += [_feature(a + " " + b) for a, b in itertools.pairwise(words)]
-    if len(text) < 80 and len(_COMMAND_CACHE) < 100_000:
-        _COMMAND_CACHE[text] = found
-    return found
 
 
 # --------------------------------------------------------- in-process snapshots

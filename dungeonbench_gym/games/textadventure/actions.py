@@ -1,0 +1,633 @@
+"""Valid actions of a Z-machine game, found by trying them (our own detector).
+
+Jericho's detector needs per-game support and a spaCy model, and takes about a
+second a call. Ours works on any story file:
+
+1. Candidates. The objects in reach come from the object tree in memory (the
+   player's room and everything in it, the inventory; not the contents of closed
+   opaque containers), each named by the shortest words of its name property
+   that tell it apart. Verb templates (below) are kept when the game's
+   dictionary knows their words; verbs the dictionary has that the templates do
+   not (a game's own, e.g. "wind") are tried alone and with each object.
+2. Effects. Each candidate is played from a snapshot of the interpreter and
+   the snapshot restored. Its effect is what changed in the object tree, the
+   property tables and the global variables, less "noise": what changes when
+   nothing happens (waiting, a command the parser rejects, examining each
+   object), such as the turn counter, the parser's variables and pronouns.
+3. Merging. Candidates with an empty effect are dropped; those with the same
+   effect are one option, labelled by the first in template order ("take key"
+   before "get key").
+
+"look", "inventory" and "wait" are always options (they change nothing, but a
+player needs them, and they keep the mask from being empty).
+
+For Inform 6 games (the library's attribute numbers are known) templates whose
+object cannot qualify are skipped before they are tried: "open" needs an
+openable, closed object; "put X in Y" a container; etc. That pruning is what
+keeps a step near 50 ms; other games try every template.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .zmachine import Story, ZObject
+
+ALWAYS = ("look", "inventory", "wait")
+
+DIRECTIONS = (("north", "n"), ("south", "s"), ("east", "e"), ("west", "w"),
+              ("northeast", "ne"), ("northwest", "nw"), ("southeast", "se"),
+              ("southwest", "sw"), ("up", "u"), ("down", "d"), ("in", "inside"),
+              ("out", "outside"))
+
+# Inform 6 library attribute numbers (linklpa.h, library 6/11 and 6.12 alike).
+ANIMATE, CLOTHING, CONTAINER, EDIBLE, ENTERABLE = 0, 2, 4, 6, 7
+LOCKABLE, LOCKED, ON, OPEN, OPENABLE = 10, 11, 13, 14, 15
+SCENERY, STATIC, SUPPORTER, SWITCHABLE, TRANSPARENT, WORN = 17, 19, 20, 21, 23, 26
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A command shape: `{o}` an object in reach, `{h}` a held one."""
+    text: str
+    first: str = ""          # role of {o}/{h} in the first slot: "near", "held", "any"
+    second: str = ""         # role of the second object, if any
+    needs: tuple = ()        # Inform 6 attribute tests on the first object: (attr, present)
+    needs2: tuple = ()       # ... and on the second
+    generic: bool = False    # the library's default never changes the world
+    strict: bool = False     # the first object must meet needs (rules do not count)
+    strict2: bool = False    # the second object must meet needs2 (rules do not count)
+
+    # With pruning (Inform 6 games), a candidate is tried when the library's own
+    # action could change something (`needs` hold), or when an object involved, the
+    # room or anything in reach has rules of its own (a `before`, `life` or
+    # `react_before` property), which can make any action do anything.
+
+    @property
+    def words(self) -> list[str]:
+        return [w for w in self.text.split() if not w.startswith("{")]
+
+
+T = Template
+TEMPLATES: tuple[Template, ...] = (
+    T("take {o}", "near", needs=((STATIC, False), (SCENERY, False), (ANIMATE, False))),
+    T("drop {h}", "held"),
+    T("open {o}", "any", needs=((OPENABLE, True), (OPEN, False), (LOCKED, False))),
+    T("close {o}", "any", needs=((OPENABLE, True), (OPEN, True))),
+    T("unlock {o} with {h}", "near", "held", needs=((LOCKABLE, True), (LOCKED, True)),
+      strict=True),
+    T("lock {o} with {h}", "near", "held", needs=((LOCKABLE, True), (LOCKED, False),
+                                                    (OPEN, False)), strict=True),
+    T("put {h} in {o}", "held", "any", needs2=((CONTAINER, True),)),
+    T("put {h} on {o}", "held", "any", needs2=((SUPPORTER, True),), strict2=True),
+    T("wear {h}", "held", needs=((CLOTHING, True), (WORN, False))),
+    T("take off {h}", "held", needs=((WORN, True),)),
+    T("eat {o}", "any", needs=((EDIBLE, True),), strict=True),
+    T("enter {o}", "near", needs=((ENTERABLE, True),)),
+    T("switch on {o}", "any", needs=((SWITCHABLE, True), (ON, False)), strict=True),
+    T("switch off {o}", "any", needs=((SWITCHABLE, True), (ON, True)), strict=True),
+    T("give {h} to {o}", "held", "near", needs2=((ANIMATE, True),), strict2=True),
+    T("show {h} to {o}", "held", "near", needs2=((ANIMATE, True),), strict2=True),
+    T("fill {o} with {h}", "any", "held", generic=True),
+    T("light {o}", "any", generic=True), T("fill {o}", "any", generic=True),
+    T("empty {o}", "any", generic=True), T("push {o}", "near", generic=True),
+    T("pull {o}", "near", generic=True), T("turn {o}", "near", generic=True),
+    T("climb {o}", "near", generic=True), T("attack {o}", "near", generic=True),
+    T("drink {o}", "any", generic=True),
+    T("wake {o}", "near", needs=((ANIMATE, True),)),
+    T("throw {h} at {o}", "held", "near", needs2=((ANIMATE, True),), strict2=True),
+    T("get out"), T("stand up"), T("jump"), T("pray"), T("sleep"), T("swim"), T("dig"),
+)
+
+# The Inform 6 library's verbs (library 6.12, grammar.h), one group of synonyms per
+# declaration. A game verb in one of these groups is the library's (its templates
+# above, or a verb that only informs, which the effect test would drop anyway)
+# unless the game split it off with `Extend only` (e.g. "feed" as its own verb):
+# the dictionary then gives it another verb number than its group.
+LIBRARY_VERBS = tuple(group.split() for group in """
+brief; verbose long; superbrief short; normal; notify; pronouns nouns; quit q die; recording;
+replay; restart; restore; save; score; fullscore full; script transcript; noscript unscript;
+verify; version; objects; places; actions; changes; gonear; goto; random; routines messages;
+scope; showdict dict; showobj; showverb; timers daemons; trace; abstract; purloin; tree;
+glklist; answer say shout speak; ask; attack break crack destroy fight hit kill murder punch
+smash thump torture wreck; blow; bother curses darn drat; burn light; buy purchase; climb scale;
+carry; close cover shut; consult; cut chop prune slice; dig; disrobe doff shed; drink sip
+swallow; drop discard; throw; eat; empty; enter cross; examine x check describe watch; exit out
+outside; fill; get; give feed offer pay; go run walk; hold; in inside; insert; inventory inv i;
+jump hop skip; kiss embrace hug; leave; listen hear; lock; look l; no; open uncover undo unwrap;
+peel; pick; pray; pry prise prize lever jemmy force; pull drag; push clear move press shift;
+put; read; remove; rub clean dust polish scrub shine sweep wipe; search; set adjust; show
+display present; shit damn fuck sod; sing; sit lie; sleep nap; smell sniff; sorry; squeeze
+squash; stand; swim dive; swing; switch; take; taste; tell; think; tie attach connect fasten
+fix; touch feel fondle grope; transfer; turn rotate screw twist unscrew; unlock; wait z; wake
+awake awaken; wave; wear don; yes y
+""".replace("\n", " ").split(";"))
+# Never tried alone either: directions, and words some libraries make verbs.
+OTHER_VERBS = frozenset("""again g oops o diagnose hint hints help about credits info
+n s e w ne nw se sw u d north south east west northeast northwest southeast southwest up down
+""".split())
+
+META_VERBS = frozenset({"save", "restore", "restart", "quit", "q", "undo", "script",
+                        "transcript", "unscript", "noscript", "recording", "replay", "verify"})
+
+_JUNK = "zqxv"    # a word no game knows
+
+
+@dataclass
+class ActionSet:
+    """The valid actions of one state, in canonical order."""
+    labels: list[str]                     # one per option
+    members: list[tuple[str, ...]]        # the candidate commands each option stands for
+    effects: list[tuple]                  # each option's effect key (ALWAYS: ())
+    candidates: int = 0                   # commands tried
+    seconds: float = 0.0                  # time spent finding them
+    cached: bool = False
+    scope: tuple[str, ...] = field(default=())   # the objects in reach, by label
+    room: str = ""                               # the room's short name
+    inventory: tuple[str, ...] = field(default=())   # the held objects' short names
+
+
+class ActionDetector:
+    """Finds the valid actions of the current state of a Jericho `FrotzEnv`."""
+
+    def __init__(self, frotz, story: Story, *, cache_size: int = 512, prune: bool | None = None,
+                 workers: int = 1):
+        self.frotz = frotz
+        self.story = story
+        # Extra interpreters try candidates in parallel threads (Jericho loads a
+        # private copy of Frotz per instance, and ctypes releases the GIL).
+        self.workers = max(1, int(workers))
+        self._pool = None
+        self._interpreters: list = []
+        self._library_globals: np.ndarray | None = None
+        self.prune = story.inform_version.startswith("6") if prune is None else prune
+        self._cache: OrderedDict[bytes, ActionSet] = OrderedDict()
+        self._cache_size = cache_size
+        words = story.words
+        self.directions = [next((w for w in names if w in words), None) for names in DIRECTIONS]
+        self.directions = [d for d in self.directions if d]
+        self.templates = [t for t in TEMPLATES if all(story.knows(w) for w in t.words)]
+        # The game's own verbs, tried alone and with each object.
+        self.own_verbs = own_verbs(story) if story.inform_version.startswith("6") else []
+        self._region: np.ndarray | None = None
+        self._player: int | None = None
+        self._raw = b""
+        self._layout: InformLayout | None | bool = None   # False: not an Inform library game
+
+    # ------------------------------------------------------------------ API
+    def detect(self) -> ActionSet:
+        """The valid actions now; the interpreter is left exactly as it was."""
+        start = time.perf_counter()
+        state = self.frotz.get_state()
+        ram = state[0]
+        key = ram.tobytes() + state[1].tobytes()[:64]
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return ActionSet(hit.labels, hit.members, hit.effects, 0,
+                             time.perf_counter() - start, True, hit.scope, hit.room,
+                             hit.inventory)
+        try:
+            result = self._detect(state, ram)
+        finally:
+            self.frotz.set_state(state)
+        result.seconds = time.perf_counter() - start
+        self._cache[key] = result
+        if len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return result
+
+    def effect_of(self, command: str, noise: np.ndarray | None = None) -> tuple:
+        """The effect key of one command from the current state (state kept)."""
+        state = self.frotz.get_state()
+        ram = state[0]
+        try:
+            if noise is None:
+                noise = self._noise(state, ram, self._scope(ram)[0])
+            return self._effect(state, ram, command, noise)
+        finally:
+            self.frotz.set_state(state)
+
+    def option_for(self, command: str, actions: ActionSet) -> int | None:
+        """The index of the option that does what `command` does, if any."""
+        text = " ".join(command.lower().split())
+        for i, members in enumerate(actions.members):
+            if text in members:
+                return i
+        effect = self.effect_of(text)
+        for i, e in enumerate(actions.effects):
+            if e and e == effect:
+                return i
+        return None
+
+    # ------------------------------------------------------------ internals
+    def _detect(self, state, ram: np.ndarray) -> ActionSet:
+        scope, held, names, room = self._scope(ram)
+        noise = self._noise(state, ram, scope)
+        by_effect: dict[tuple, list[str]] = {}
+        candidates = list(self._candidates(scope, held, names, room))
+        tried = len(candidates)
+        for command, effect in zip(candidates, self._effects(state, ram, candidates, noise)):
+            if effect:
+                by_effect.setdefault(effect, []).append(command)
+        labels = list(ALWAYS)
+        members: list[tuple[str, ...]] = [(c,) for c in ALWAYS]
+        effects: list[tuple] = [() for _ in ALWAYS]
+        found = sorted(by_effect.items(), key=lambda kv: _order(kv[1][0], self.directions))
+        for effect, commands in found:
+            labels.append(commands[0])
+            members.append(tuple(commands))
+            effects.append(effect)
+        return ActionSet(labels, members, effects, tried,
+                         scope=tuple(names[o.number] for o in scope if o.number in names),
+                         room=room.name if room is not None else "",
+                         inventory=tuple(o.name for o in scope if o.number in held))
+
+    def _effects(self, state, ram: np.ndarray, commands: list[str], noise: np.ndarray):
+        if self.workers == 1 or len(commands) < 16:
+            return [self._effect(state, ram, c, noise) for c in commands]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="zmachine")
+            self._interpreters = [self._new_interpreter() for _ in range(self.workers)]
+        n = self.workers
+        results = list(self._pool.map(
+            lambda k: [self._effect(state, ram, c, noise, self._interpreters[k])
+                       for c in commands[k::n]], range(n)))
+        out = [()] * len(commands)
+        for k, chunk in enumerate(results):
+            out[k::n] = chunk
+        return out
+
+    def _new_interpreter(self):
+        """Another interpreter on the same story (made here, in the calling thread)."""
+        import jericho
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")   # "not fully supported": we need no support
+            return jericho.FrotzEnv(str(self.story.path), seed=self.frotz._seed)
+
+    def _effect(self, state, ram: np.ndarray, command: str, noise: np.ndarray,
+                frotz=None) -> tuple:
+        frotz = frotz or self.frotz
+        frotz.set_state(state)
+        frotz.step(command)
+        after = frotz.get_state()[0]
+        changed = np.flatnonzero((after != ram) & ~noise)
+        if not changed.size:
+            return ()
+        return (changed.tobytes(), after[changed].tobytes())
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+            self._interpreters = []
+
+    def _noise(self, state, ram: np.ndarray, scope: list[ZObject]) -> np.ndarray:
+        """Addresses whose change is not an effect: everything outside the object
+        tree, the property tables and the global variables (the parser's buffers
+        live there); what changes when a turn passes (timers) or the parser rejects
+        a command; and the library's own variables among the globals (noun, second,
+        action, the message it printed, ...), learnt from commands the parser takes
+        but that change nothing in the tree: once per story from its opening state,
+        and again in this state. The result depends only on the state, never on the
+        path that led to it."""
+        noise = ~self._world_region(ram) | self._opening_noise()
+        for probe in ("wait" if self.story.knows("wait") else "look", _JUNK):
+            noise |= self._probe(self.frotz, state, ram, probe)
+        for probe in self._refusals(scope):
+            changed = self._probe(self.frotz, state, ram, probe)
+            if not (changed & self._tree).any():
+                noise |= changed & self._globals
+        return noise
+
+    def _opening_noise(self) -> np.ndarray:
+        """The library's globals as seen from the story's first state: every
+        refusal, on every object in reach there, on a fresh interpreter."""
+        if self._library_globals is None:
+            frotz = self._new_interpreter()
+            frotz.reset()
+            state = frotz.get_state()
+            ram = state[0]
+            self._world_region(ram)
+            learnt = np.zeros(len(ram), bool)
+            scope = self._scope_in(frotz, ram)[0]
+            for probe in self._refusals(scope, every_object=True):
+                changed = self._probe(frotz, state, ram, probe)
+                if not (changed & self._tree).any():
+                    learnt |= changed & self._globals
+            frotz.close()
+            self._library_globals = learnt
+        return self._library_globals
+
+    def _refusals(self, scope: list[ZObject], every_object: bool = False) -> list[str]:
+        """Commands the library parses and refuses: a verb without its object, and
+        verbs on objects that cannot take them (objects without rules of their own)."""
+        knows = self.story.knows
+        out = [v for v in ("take", "dig", "get out", "stand up")
+               if all(knows(w) for w in v.split())]
+        names = self._names(scope)
+        layout = self._layout or None
+        plain = [o for o in scope if o.number in names and
+                 (layout is None or not o.properties & layout.rules)]
+        for obj in plain if every_object else plain[:1]:
+            a = names[obj.number]
+            out += [c for c, need in ((f"examine {a}", "examine"), (f"tie {a} to {a}", "tie"),
+                                      (f"look under {a}", "under")) if knows(need)]
+        if self.prune:
+            for verb, attr in (("wake", ANIMATE), ("switch on", SWITCHABLE),
+                               ("eat", EDIBLE), ("wear", CLOTHING)):
+                targets = [o for o in plain if attr not in o.attributes]
+                for target in targets if every_object else targets[:1]:
+                    if knows(verb.split()[0]):
+                        out.append(f"{verb} {names[target.number]}")
+            if every_object and len(plain) > 1 and knows("give") and knows("to"):
+                a, b = names[plain[0].number], names[plain[1].number]
+                out += [f"give {a} to {b}", f"show {a} to {b}"]
+        return out
+
+    @staticmethod
+    def _probe(frotz, state, ram: np.ndarray, command: str) -> np.ndarray:
+        frotz.set_state(state)
+        frotz.step(command)
+        return frotz.get_state()[0] != ram
+
+    def _world_region(self, ram: np.ndarray) -> np.ndarray:
+        if self._region is None or len(self._region) != len(ram):
+            story = self.story
+            region = np.zeros(len(ram), bool)
+            raw = ram.tobytes()
+            count = story.object_count(raw)
+            start = story.object_table + 2 * story._defaults
+            region[start:start + count * story._entry] = True
+            tables = [story.word(start + (n + 1) * story._entry - 2, raw) for n in range(count)]
+            if tables:
+                low = min(tables)
+                high = max(tables)
+                # up to the end of the last property table
+                end = high + 1 + 2 * raw[high]
+                while end < len(raw) and raw[end]:
+                    size = raw[end]
+                    if story.version <= 3:
+                        end += 1 + (size >> 5) + 1
+                    elif size & 0x80:
+                        end += 2 + ((raw[end + 1] & 63) or 64)
+                    else:
+                        end += 1 + (2 if size & 0x40 else 1)
+                region[low:end + 1] = True
+            self._tree = region.copy()
+            g = story.globals_address
+            region[g:g + 480] = True
+            self._region = region
+            self._globals = np.zeros(len(ram), bool)
+            self._globals[g:g + 480] = True
+
+        return self._region
+
+    def _scope(self, ram: np.ndarray):
+        return self._scope_in(self.frotz, ram)
+
+    def _scope_in(self, frotz, ram: np.ndarray):
+        """The objects in reach, the held ones, each one's shortest distinct name and
+        the room (None when the player cannot be found)."""
+        raw = ram.tobytes()
+        self._raw = raw
+        objects = self.story.objects(raw)
+        if self._layout is None:
+            self._layout = inform_layout(self.story, objects, raw) if self.prune else False
+        player = self._find_player(objects)
+        if player is None:
+            return [], set(), {}, None
+        room = player
+        seen = set()
+        while objects[room].parent and objects[room].parent in objects and room not in seen:
+            seen.add(room)
+            room = objects[room].parent
+        held: set[int] = set()
+        scope: list[ZObject] = []
+
+        def walk(number: int, inside_player: bool) -> None:
+            child = objects[number].child if number in objects else 0
+            while child and child in objects:
+                obj = objects[child]
+                if child != player:
+                    if obj.words:
+                        scope.append(obj)
+                        if inside_player:
+                            held.add(child)
+                    if self._opens_to_view(obj):
+                        walk(child, inside_player)
+                else:
+                    walk(child, True)
+                child = obj.sibling
+
+        walk(room, False)
+        scope.sort(key=lambda o: o.number)
+        return scope, held, self._names(scope), objects[room]
+
+    def _opens_to_view(self, obj: ZObject) -> bool:
+        if not self.prune:
+            return True
+        a = obj.attributes
+        return not (CONTAINER in a and OPEN not in a and TRANSPARENT not in a)
+
+    def _find_player(self, objects: dict[int, ZObject]) -> int | None:
+        if self._player in objects:
+            return self._player
+        number = 0
+        if getattr(self.frotz, "is_fully_supported", False):   # Jericho knows this game
+            number = int(self.frotz.frotz_lib.get_self_object_num())
+        if number not in objects:
+            for obj in objects.values():
+                if obj.name in ("(self object)", "yourself", "you", "self", "myself"):
+                    number = obj.number
+                    break
+        self._player = number if number in objects else None
+        return self._player
+
+    def _names(self, scope: list[ZObject]) -> dict[int, str]:
+        """Each object's shortest words that no other object in reach also answers to."""
+        names: dict[int, str] = {}
+        for obj in scope:
+            words = [w for w in obj.words if w.isalpha()]
+            if not words:
+                continue
+            spoken = obj.name.lower().split()
+            # prefer the words of the printed name, last (the noun) first
+            ordered = [w for w in reversed(spoken) if w[:self.story.word_length] in words]
+            ordered += [w for w in words if w not in (s[:self.story.word_length]
+                                                       for s in ordered)]
+            others = [set(o.words) for o in scope if o.number != obj.number]
+            choice = None
+            for w in ordered:
+                key = w[:self.story.word_length]
+                if not any(key in other for other in others):
+                    choice = w
+                    break
+            if choice is None:
+                for a in ordered:
+                    for b in ordered:
+                        ka, kb = a[:self.story.word_length], b[:self.story.word_length]
+                        if a != b and not any(ka in o and kb in o for o in others):
+                            in_order = a in spoken and b in spoken and \
+                                spoken.index(b) < spoken.index(a)
+                            choice = f"{b} {a}" if in_order else f"{a} {b}"
+                            break
+                    if choice:
+                        break
+            names[obj.number] = choice or ordered[0]
+        return names
+
+    def _candidates(self, scope: list[ZObject], held: set[int], names: dict[int, str],
+                    room: ZObject | None):
+        layout = self._layout or None
+        if layout is not None and room is not None:
+            yield from (word for prop, word in layout.exits if prop in room.properties)
+        else:
+            yield from self.directions
+        objects = [o for o in scope if o.number in names]
+        near = [o for o in objects if o.number not in held]
+        mine = [o for o in objects if o.number in held]
+        pools = {"any": objects, "near": near, "held": mine}
+        if layout is None:
+            ruled = {o.number for o in objects}          # no pruning: try everything
+        elif room is not None and room.properties & layout.room_rules or \
+                any(o.properties & layout.reacts for o in objects):
+            ruled = {o.number for o in objects}          # rules that see every action
+        else:
+            ruled = {o.number for o in objects if o.properties & layout.rules}
+        keys = layout.with_key if layout is not None else 0
+        for t in self.templates:
+            if not t.first:
+                yield t.text
+                continue
+            slot1 = "{h}" if t.first == "held" else "{o}"
+            slot2 = "{h}" if t.second == "held" else "{o}"
+            for a in pools[t.first]:
+                ok1 = not t.generic and _fits(a, t.needs) or \
+                    a.number in ruled and not t.strict
+                if not t.second:
+                    if ok1:
+                        yield t.text.replace(slot1, names[a.number], 1)
+                    continue
+                if not ok1 and not t.generic:
+                    continue
+                text = t.text.replace(slot1, names[a.number], 1)
+                key = _key_of(a, keys, self.story, self._raw) \
+                    if t.words[0] in ("unlock", "lock") else 0
+                for b in pools[t.second]:
+                    if b.number == a.number or key and b.number != key:
+                        continue
+                    if t.generic:     # both must have rules (e.g. "pour can on orchids")
+                        ok = a.number in ruled and b.number in ruled
+                    elif t.needs2:    # the library's condition, or rules of its own
+                        ok = _fits(b, t.needs2) or b.number in ruled and not t.strict2
+                    else:
+                        ok = True
+                    if ok:
+                        yield text.replace(slot2, names[b.number], 1)
+        for verb in self.own_verbs:
+            yield verb
+            for a in objects:
+                yield f"{verb} {names[a.number]}"
+
+
+@dataclass(frozen=True)
+class InformLayout:
+    """Property numbers of an Inform 6 library game, found from its compass."""
+    exits: tuple[tuple[int, str], ...]   # (n_to's number, "north"), ... in library order
+    rules: frozenset[int]                # before, life: an object's own rules
+    room_rules: frozenset[int]           # a room's before
+    reacts: frozenset[int]               # react_before: rules for actions on anything
+    with_key: int                        # the property naming a lock's key
+
+
+def inform_layout(story: Story, objects: dict[int, ZObject], raw: bytes) -> InformLayout | None:
+    """The library declares before, after, life, n_to ... out_to, door_to, with_key,
+    door_dir, invent, plural, add_to_scope, list_together, react_before in that
+    order; the compass objects' door_dir holds n_to's number, s_to's, ...
+    None when the game does not look like that (then nothing is pruned)."""
+    def by_word(word: str) -> ZObject | None:
+        return next((o for o in objects.values() if word in o.words and
+                     o.parent and not o.child), None)
+
+    north, south = by_word("north"), by_word("south")
+    if north is None or south is None:
+        return None
+    base = None
+    for prop, data in story._properties(raw, north.number):
+        if len(data) != 2:
+            continue
+        value = (data[0] << 8) | data[1]
+        other = story.property(raw, south.number, prop)
+        if 4 <= value < 50 and len(other) == 2 and (other[0] << 8 | other[1]) == value + 1:
+            base = value
+            break
+    if base is None:
+        return None
+    words = [next((w for w in names if story.knows(w)), names[0]) for names in DIRECTIONS]
+    exits = tuple((base + i, words[i]) for i in range(len(DIRECTIONS)))
+    return InformLayout(exits, frozenset({base - 3, base - 1}), frozenset({base - 3}),
+                        frozenset({base + 19}), base + 13)
+
+
+def _key_of(obj: ZObject, with_key: int, story: Story, raw: bytes) -> int:
+    """The object number in a lock's with_key property (0: none or not a constant)."""
+    if not with_key or with_key not in obj.properties:
+        return 0
+    data = story.property(raw, obj.number, with_key)
+    return (data[0] << 8 | data[1]) if len(data) == 2 else 0
+
+
+_LIBRARY_WORDS = frozenset(w for group in LIBRARY_VERBS for w in group)
+
+
+def _library_verb(word: str) -> bool:
+    return word in _LIBRARY_WORDS
+
+
+def _fits(obj: ZObject, needs: tuple) -> bool:
+    return all((attr in obj.attributes) == present for attr, present in needs)
+
+
+def own_verbs(story: Story) -> list[str]:
+    """The game's own verbs: one word per verb number, the library's groups left out
+    unless the game split a word off into a verb of its own."""
+    data = _verb_numbers(story)
+    library_numbers = {}
+    for group in LIBRARY_VERBS:
+        present = [w[:story.word_length] for w in group if w[:story.word_length] in data]
+        if present:
+            library_numbers[present[0]] = data[present[0]]
+            for w in present[1:]:
+                library_numbers[w] = data[present[0]]
+    taken: dict[int, str] = {}
+    for word in sorted(data, key=lambda w: (len(w), w)):
+        if word in OTHER_VERBS or not word.isalpha():
+            continue
+        if word in library_numbers and data[word] == library_numbers[word]:
+            continue       # the library's own verb (or a synonym of it)
+        taken.setdefault(data[word], word)
+    return sorted(taken.values())
+
+
+def _verb_numbers(story: Story) -> dict[str, int]:
+    """Verb word -> its verb number (Inform: the entry's second data byte)."""
+    text_bytes = 4 if story.version <= 3 else 6
+    out = {}
+    for address, (word, flags) in story.dictionary.items():
+        if flags & 0x01:
+            out[word] = story.data[address + text_bytes + 1]
+    return out
+
+
+def _order(command: str, directions: list[str]) -> tuple:
+    """Directions first in compass order, then alphabetical."""
+    if command in directions:
+        return (0, directions.index(command), command)
+    return (1, 0, command)

@@ -269,3 +269,54 @@ def test_copies_continue_the_same_game(copier):
         assert [o.label for o in a[4]["options"]] == [o.label for o in b[4]["options"]]
     env.close()
     twin.close()
+
+
+# ------------------------------------------------------------- agents and the suite
+def test_llm_agent_can_type_commands_and_pick_options():
+    from dungeonbench_gym.llm.agent import LLMAgent, typed_command
+    from dungeonbench_gym.llm.fake import ScriptedClient
+
+    assert typed_command("I think so.\n> Open the drawer.") == "Open the drawer"
+    assert typed_command("Final answer: > take key") == "take key"
+    assert typed_command("3") is None and typed_command(">   ") is None
+    replies = iter(["Let me look.\n> open the drawer", "> take lantern", "0"])
+    prompt = []
+
+    def answer(messages):
+        prompt.append(messages[-1]["content"])
+        return next(replies)
+    agent = LLMAgent(ScriptedClient(answer), history=2)
+    env = gym.make("DungeonBench/TextAdventure-Lighthouse-v0", text=True)
+    obs, info = env.reset(seed=0)
+    agent.reset(env, seed=0)
+    action = agent.act(obs, info)
+    assert action == "open the drawer" and "type a command of your own" in prompt[0]
+    obs, _, _, _, info = env.step(action)
+    assert "revealing a brass key" in info["text"]["long_term"]
+    action = agent.act(obs, info)            # a typed label is that option
+    assert action == [o.label for o in info["options"]].index("take lantern")
+    assert agent.trajectory[0]["action"] == {"typed": True, "label": "open the drawer"}
+    obs, _, _, _, info = env.step(action)
+    assert agent.act(obs, info) == 0          # an index still works
+    env.close()
+
+
+def test_text_adventures_suite_runs_the_exploring_baseline(tmp_path):
+    import json
+
+    from dungeonbench_gym.eval.suites import builtin
+
+    suite = builtin("text-adventures")
+    assert sorted(i for i, _ in suite.envs) == ["TextAdventure-Greenhouse-v0",
+                                                "TextAdventure-Lighthouse-v0"]
+    assert all(n == 5 for _, n in suite.envs)
+    out = tmp_path / "run"
+    code = cli.main(["eval", "--quiet", "--suite", "text-adventures", "--episodes", "1",
+                     "--agent", "baseline", "--out", str(out), "--workers", "1"])
+    assert code == 0
+    for env_id, limit in (("TextAdventure-Greenhouse-v0", 81),
+                          ("TextAdventure-Lighthouse-v0", 69)):
+        folder = out / "episodes" / "baseline" / env_id
+        record = json.loads((folder / "episode-0000.json").read_text())
+        assert 0 < record["steps"] <= limit
+        assert record["metrics"]["turns"] == record["steps"]

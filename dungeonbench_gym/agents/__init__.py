@@ -15,6 +15,7 @@ BASELINES = {
     "nethack": "dungeonbench_gym.games.nethack.agent:DescendAgent",
     "minihack": "dungeonbench_gym.games.minihack.agent:MiniHackBaselineAgent",
     "textworld": "dungeonbench_gym.games.textworld.agent:WalkthroughAgent",
+    "textadventure": "dungeonbench_gym.games.textadventure.agent:ExplorerAgent",
 }
 AGENT_NAMES = ("random", "baseline")
 

@@ -100,7 +100,8 @@ def run_episode(task: EpisodeTask) -> dict[str, Any]:
             obs, reward, terminated, truncated, info = env.step(action)
             total += float(reward)
             steps += 1
-            step = {"t": steps, "action": int(action), "label": label, "reward": float(reward),
+            step = {"t": steps, "action": action if isinstance(action, str) else int(action),
+                    "label": label, "reward": float(reward),
                     "progress": float(info["progress"]), "invalid": bool(info["invalid_action"]),
                     "decision": info["decision"]}
             record = getattr(agent, "last_record", None)
@@ -130,7 +131,9 @@ def _render_modes(entry) -> list[str]:
     return list(getattr(cls, "metadata", {}).get("render_modes", []))
 
 
-def _label(info: dict, action: int, labels: list[str] | None) -> str:
+def _label(info: dict, action, labels: list[str] | None) -> str:
+    if isinstance(action, str):      # a typed command (text adventures)
+        return action
     if labels is not None and 0 <= action < len(labels):
         return labels[action]
     for option in info["options"]:

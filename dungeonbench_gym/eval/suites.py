@@ -4,9 +4,12 @@ Built in:
 - `balrog`: BALROG's tasks with BALROG's episode counts (BabyAI 10 per task,
   Crafter 10, TextWorld 10 per task, Baba Is AI 3 per level, MiniHack 5 per
   task, NetHack 5); families not registered yet are reported, not run.
-- `dnd-encounter` (3 seeds per scenario), `dnd-day` (1 fixed seed per day),
-  `text-adventures` (every shipped story): their families come with later
-  issues; until then asking for them is a clear error.
+- `text-adventures`: every registered TextAdventure-<game>-v0 id (the shipped
+  games, and any a user registers through $DUNGEONBENCH_ENVS_PATH, e.g. 9:05
+  with its achievements file), 5 episodes each (interpreter seeds differ).
+- `dnd-encounter` (3 seeds per scenario), `dnd-day` (1 fixed seed per day):
+  their family comes with later issues; until then asking for them is a clear
+  error.
 - `all`: every registered id, `--episodes` each.
 
 Custom suites are YAML files:
@@ -37,9 +40,10 @@ BALROG_ONLY = {"nethack": ["NetHack-v0"]}
 FUTURE_SUITES = {
     "dnd-encounter": "the D&D Encounter track (issue: D&D rules engine)",
     "dnd-day": "the D&D Day track (issue: D&D breadth and the Day track)",
-    "text-adventures": "the text-adventure family (issue: text games)",
 }
-SUITES = ("balrog", "all", *FUTURE_SUITES)
+SUITES = ("balrog", "all", "text-adventures", *FUTURE_SUITES)
+TEXT_ADVENTURE_EPISODES = 5
+GENERIC_TEXT_ADVENTURE = "TextAdventure-v0"   # the any-story id; its default game is listed
 
 
 @dataclass
@@ -69,6 +73,12 @@ def builtin(name: str, episodes: int | None = None) -> Suite:
                 continue
             envs += [(i, episodes or count) for i in ids]
         return Suite("balrog", envs, notes=notes)
+    if name == "text-adventures":
+        ids = [i for i in registry.ids("textadventure") if i != GENERIC_TEXT_ADVENTURE]
+        if not ids:
+            raise DungeonBenchError("suite 'text-adventures': no TextAdventure ids are "
+                                    "registered (is the [textadventure] extra installed?)")
+        return Suite("text-adventures", [(i, episodes or TEXT_ADVENTURE_EPISODES) for i in ids])
     if name in FUTURE_SUITES:
         raise DungeonBenchError(f"suite {name!r} needs {FUTURE_SUITES[name]}, which is not "
                                 f"built yet; available: balrog, all, or a YAML file")

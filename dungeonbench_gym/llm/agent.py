@@ -9,6 +9,7 @@ step leaves a record in `trajectory`: what was asked, what came back, what ran.
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections import deque
 from typing import Any
@@ -24,6 +25,18 @@ from .prompting import (Turn, build_messages, fallback_note, prompt_chars, retry
 from .strategies import Strategy, get_strategy
 
 ON_CLIENT_ERROR = ("raise", "fallback")
+TYPING_HINT = ("You may instead type a command of your own on a line starting with '>', "
+               "e.g. '> look under the bed'.")
+_TYPED = re.compile(r"(?m)(?:^|:[ \t]*)>[ \t]*([^\n]+?)[ \t]*$")
+
+
+def typed_command(answer: str) -> str | None:
+    """The last '> command' line of an answer, cleaned of quotes and a final period."""
+    found = _TYPED.findall(answer)
+    if not found:
+        return None
+    command = found[-1].strip().strip("`'\"").rstrip(".!").strip()
+    return command if 0 < len(command) <= 100 else None
 
 
 class LLMAgent(Agent):
@@ -38,13 +51,16 @@ class LLMAgent(Agent):
             client supports images (history stays text).
         on_client_error: "raise" (default: a broken client should stop the run) or
             "fallback" (execute the fallback action and record the error).
+        free_text: where the env takes typed commands (`info["free_text"]`, text
+            adventures), let the model type one ("> open the mailbox"); `act` then
+            returns the command as a string.
     """
 
     name = "llm"
 
     def __init__(self, client: ChatClient, strategy: str | Strategy = "direct", *,
                  history: int = 16, max_retries: int = 2, vision: bool = False,
-                 on_client_error: str = "raise"):
+                 on_client_error: str = "raise", free_text: bool = True):
         if history < 0:
             raise ValueError(f"history={history}: must be 0 or more past steps")
         if max_retries < 0:
@@ -57,6 +73,7 @@ class LLMAgent(Agent):
         self.max_retries = max_retries
         self.vision = vision
         self.on_client_error = on_client_error
+        self.free_text = free_text
         self.reset()
 
     def reset(self, env=None, seed: int | None = None) -> None:
@@ -74,9 +91,10 @@ class LLMAgent(Agent):
         """What a result file records about this agent."""
         return {"name": self.name, "strategy": self.strategy.name, "history": self.history,
                 "max_retries": self.max_retries, "vision": self.vision,
+                "free_text": self.free_text,
                 "client": self.client.describe()}
 
-    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> int:
+    def act(self, observation: dict[str, Any], info: dict[str, Any]) -> int | str:
         if "text" not in info:
             raise DungeonBenchError(
                 "LLMAgent reads info['text'], which this env does not produce: make the env "
@@ -100,6 +118,11 @@ class LLMAgent(Agent):
             "latency_s": 0.0, "client_error": None}
 
         chosen: Option | None = None
+        typed: str | None = None
+        typing = self.free_text and bool(info.get("free_text"))
+        if typing:
+            instructions = f"{instructions} {TYPING_HINT}"
+            messages[-1]["content"] += f" {TYPING_HINT}"
         for attempt in range(self.max_retries + 1):
             try:
                 completion = self.client.complete(messages)
@@ -113,6 +136,12 @@ class LLMAgent(Agent):
             record["prompt_tokens"] += completion.prompt_tokens
             record["completion_tokens"] += completion.completion_tokens
             record["latency_s"] += completion.latency_s
+            typed = typed_command(completion.text) if typing else None
+            if typed is not None:
+                # a typed command that is an option's label is that option
+                chosen = next((o for o in options if o.label.lower() == typed.lower()), None)
+                typed = None if chosen is not None else typed
+                break
             result = self.strategy.parse(completion.text, options, self._table)
             if result.option is not None:
                 chosen = result.option
@@ -124,7 +153,11 @@ class LLMAgent(Agent):
                             retry_message(self.env, result.reason, options, decision,
                                           instructions)]
 
-        if chosen is not None:
+        if typed is not None:
+            action, label = typed, typed
+            record["parsed"] = {"typed": typed}
+            self._note = None
+        elif chosen is not None:
             action, label = chosen.index, chosen.label
             record["parsed"] = {"index": chosen.index, "label": chosen.label}
             self._note = None
@@ -134,7 +167,8 @@ class LLMAgent(Agent):
             record["fell_back"] = True
             last_answer = record["completions"][-1] if record["completions"] else ""
             self._note = fallback_note(last_answer, record["parse_errors"][-1], label)
-        record["action"] = {"index": action, "label": label}
+        record["action"] = ({"typed": True, "label": label} if isinstance(action, str)
+                            else {"index": action, "label": label})
         self.turns.append(Turn(info["text"].get("long_term", ""), label))
         self.trajectory.append(record)
         self.last_record = record

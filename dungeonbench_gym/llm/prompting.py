@@ -59,6 +59,13 @@ FAMILY_RULES: dict[str, str] = {
     "generic": (
         "You are playing a game one decision at a time. Read the observation and choose the "
         "option that best advances your goal."),
+    "textadventure": (
+        "You are playing a classic interactive-fiction text adventure. Explore, examine things, "
+        "pick up what may be useful and solve the story's problems; the game only understands "
+        "short imperative commands such as 'north', 'take lamp', 'open door', "
+        "'unlock door with key' or 'put coin in slot'. The options list commands that change "
+        "something in the world right now (plus look, inventory and wait); you have a limited "
+        "number of turns."),
 }
 
 MINIHACK_GOALS: dict[str, str] = {

@@ -17,8 +17,7 @@ import dungeonbench_gym  # noqa: E402,F401
 from dungeonbench_gym import cli  # noqa: E402
 from dungeonbench_gym.core.errors import FileFormatError  # noqa: E402
 from dungeonbench_gym.games.textadventure import achievements as ach  # noqa: E402
-from dungeonbench_gym.games.textadventure.check import (check_walkthrough,  # noqa: E402
-                                                        read_walkthrough)
+from dungeonbench_gym.games.textadventure.check import read_walkthrough  # noqa: E402
 from dungeonbench_gym.games.textadventure.env import (TextAdventureEnv, game_files,  # noqa: E402
                                                       shipped_games)
 

@@ -12,6 +12,7 @@ import re
 import zlib
 
 import numpy as np
+from gymnasium import spaces
 
 HASH_DIM = 256
 
@@ -50,3 +51,10 @@ def encode_rows(texts, rows: int) -> np.ndarray:
             break
         out[row, features(text)] = 1
     return out
+
+
+def observation_spaces(text_rows: int, slots: int) -> dict[str, spaces.Box]:
+    """A text game's numeric observation: `text` (one row per text) and `options`
+    (one row per option slot), both hashed bags of words."""
+    return {"text": spaces.Box(0, 1, (text_rows, HASH_DIM), np.uint8),
+            "options": spaces.Box(0, 1, (slots, HASH_DIM), np.uint8)}

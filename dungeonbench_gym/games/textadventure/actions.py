@@ -151,6 +151,7 @@ class ActionSet:
     scope: tuple[str, ...] = field(default=())   # the objects in reach, by label
     room: str = ""                               # the room's short name
     inventory: tuple[str, ...] = field(default=())   # the held objects' short names
+    scratch: frozenset[int] = frozenset()        # addresses left out of effects here
 
 
 class ActionDetector:
@@ -192,7 +193,7 @@ class ActionDetector:
             self._cache.move_to_end(key)
             return ActionSet(hit.labels, hit.members, hit.effects, 0,
                              time.perf_counter() - start, True, hit.scope, hit.room,
-                             hit.inventory)
+                             hit.inventory, hit.scratch)
         try:
             result = self._detect(state, ram)
         finally:
@@ -220,7 +221,7 @@ class ActionDetector:
         for i, members in enumerate(actions.members):
             if text in members:
                 return i
-        effect = self.effect_of(text)
+        effect = _without(self.effect_of(text), actions.scratch)
         for i, e in enumerate(actions.effects):
             if e and e == effect:
                 return i
@@ -233,7 +234,10 @@ class ActionDetector:
         by_effect: dict[tuple, list[str]] = {}
         candidates = list(self._candidates(scope, held, names, room))
         tried = len(candidates)
-        for command, effect in zip(candidates, self._effects(state, ram, candidates, noise)):
+        raw_effects = self._effects(state, ram, candidates, noise)
+        scratch = self._scratch(raw_effects)
+        for command, effect in zip(candidates, raw_effects):
+            effect = _without(effect, scratch)
             if effect:
                 by_effect.setdefault(effect, []).append(command)
         labels = list(ALWAYS)
@@ -244,7 +248,7 @@ class ActionDetector:
             labels.append(commands[0])
             members.append(tuple(commands))
             effects.append(effect)
-        return ActionSet(labels, members, effects, tried,
+        return ActionSet(labels, members, effects, tried, scratch=scratch,
                          scope=tuple(names[o.number] for o in scope if o.number in names),
                          room=room.name if room is not None else "",
                          inventory=tuple(o.name for o in scope if o.number in held))
@@ -280,7 +284,19 @@ class ActionDetector:
         changed = np.flatnonzero((after != ram) & ~noise)
         if not changed.size:
             return ()
-        return (changed.tobytes(), after[changed].tobytes())
+        return tuple(zip(changed.tolist(), after[changed].tolist()))
+
+    def _scratch(self, effects: list[tuple]) -> frozenset[int]:
+        """Global variables the library uses as scratch in this state: ones that
+        commands changing nothing else set to two or more different values (e.g.
+        the action a `life` routine was asked about: "wake koi", "attack koi")."""
+        values: dict[int, set[int]] = {}
+        globals_ = self._globals
+        for effect in effects:
+            if effect and all(globals_[a] for a, _ in effect):
+                for a, v in effect:
+                    values.setdefault(a, set()).add(v)
+        return frozenset(a for a, vs in values.items() if len(vs) > 1)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -585,6 +601,10 @@ def _key_of(obj: ZObject, with_key: int, story: Story, raw: bytes) -> int:
 
 
 _LIBRARY_WORDS = frozenset(w for group in LIBRARY_VERBS for w in group)
+
+
+def _without(effect: tuple, scratch: frozenset[int]) -> tuple:
+    return tuple(pair for pair in effect if pair[0] not in scratch) if scratch else effect
 
 
 def _library_verb(word: str) -> bool:

@@ -45,11 +45,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
-from gymnasium import spaces
 
 from ...core.env import DecisionEnv
 from ...core.options import Option
-from ...core.textfeatures import HASH_DIM, encode_rows
+from ...core.textfeatures import encode_rows, observation_spaces
 from . import achievements as ach
 from .actions import ALWAYS, META_VERBS, ActionDetector, ActionSet
 from .zmachine import Story
@@ -128,15 +127,13 @@ class TextAdventureEnv(DecisionEnv):
         self.story = Story(story_file)
         self.game = game or Path(story_file).stem
         self.achievement_file = ach.load(achievements) if achievements else None
-        self.turn_limit = turn_limit or (self.achievement_file.turn_limit if self.achievement_file else None)
+        self.turn_limit = turn_limit or (self.achievement_file.turn_limit
+                                         if self.achievement_file else None)
         if self.turn_limit is not None and self.turn_limit < 1:
             raise ValueError(f"turn_limit={turn_limit}: must be a positive number of turns")
         super().__init__(
             n_actions=N_SLOTS,
-            observation_spaces={
-                "text": spaces.Box(0, 1, (len(TEXT_ROWS), HASH_DIM), np.uint8),
-                "options": spaces.Box(0, 1, (N_SLOTS, HASH_DIM), np.uint8),
-            },
+            observation_spaces=observation_spaces(len(TEXT_ROWS), N_SLOTS),
             text=text, on_invalid=on_invalid, render_mode=render_mode, max_steps=max_steps)
         self.detector_workers = detector_workers
         self._frotz = None
@@ -242,7 +239,7 @@ class TextAdventureEnv(DecisionEnv):
         self._frotz.seed(self._frotz_seed)
 
     def _play(self, command: str) -> tuple[float, bool, bool]:
-        output, reward, done, _ = self._frotz.step(command)
+        output, reward, _, _ = self._frotz.step(command)
         self._turns += 1
         self._history.append(command)
         self._absorb(output)

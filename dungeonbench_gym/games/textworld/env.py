@@ -50,11 +50,10 @@ from typing import Any
 
 import numpy as np
 import textworld  # imported here, so that a missing [textworld] extra is named early
-from gymnasium import spaces
 
 from ...core.env import DecisionEnv
 from ...core.options import Option
-from ...core.textfeatures import HASH_DIM, encode_rows
+from ...core.textfeatures import encode_rows, observation_spaces
 from . import games
 
 N_SLOTS = 128
@@ -103,10 +102,7 @@ class TextWorldEnv(DecisionEnv):
         self.task = _TASK_ALIASES[key]
         super().__init__(
             n_actions=N_SLOTS,
-            observation_spaces={
-                "text": spaces.Box(0, 1, (len(TEXT_ROWS), HASH_DIM), np.uint8),
-                "options": spaces.Box(0, 1, (N_SLOTS, HASH_DIM), np.uint8),
-            },
+            observation_spaces=observation_spaces(len(TEXT_ROWS), N_SLOTS),
             text=text, on_invalid=on_invalid, render_mode=render_mode, max_steps=max_steps)
         self._tw = None                  # the TextWorld environment (not picklable)
         self.game: games.GameFile | None = None

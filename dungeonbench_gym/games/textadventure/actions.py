@@ -15,8 +15,8 @@ second a call. Ours works on any story file:
    nothing happens (waiting, a command the parser rejects, examining each
    object), such as the turn counter, the parser's variables and pronouns.
 3. Merging. Candidates with an empty effect are dropped; those with the same
-   effect are one option, labelled by the first in template order ("take key"
-   before "get key").
+   effect are one option, labelled by its shortest command, the first in
+   template order among equals ("fill can" rather than "put can in pool").
 
 "look", "inventory" and "wait" are always options (they change nothing, but a
 player needs them, and they keep the mask from being empty).
@@ -243,9 +243,12 @@ class ActionDetector:
         labels = list(ALWAYS)
         members: list[tuple[str, ...]] = [(c,) for c in ALWAYS]
         effects: list[tuple] = [() for _ in ALWAYS]
-        found = sorted(by_effect.items(), key=lambda kv: _order(kv[1][0], self.directions))
-        for effect, commands in found:
-            labels.append(commands[0])
+        # an option's label: its shortest command, the first in template order among
+        # equals ("fill can" for the effect "put can in pool" also has)
+        named = [(min(commands, key=lambda c: len(c.split())), effect, commands)
+                 for effect, commands in by_effect.items()]
+        for label, effect, commands in sorted(named, key=lambda t: _order(t[0], self.directions)):
+            labels.append(label)
             members.append(tuple(commands))
             effects.append(effect)
         return ActionSet(labels, members, effects, tried, scratch=scratch,

@@ -1,0 +1,145 @@
+"""Player characters built from the SRD class tables: Fighter, Rogue, Wizard and Cleric, levels 1-5.
+
+An archetype fixes the ability scores, equipment and choices (our own standard-array builds);
+the level decides hit points, proficiency, features and slots from ``content.class_spec``.
+Weapon attacks are compiled into :class:`~.state.AttackProfile` tuples with the SRD rules:
+finesse weapons use the better of Str and Dex, ranged weapons Dex, thrown weapons keep their
+melee ability; Dueling adds 2 to a one-handed melee weapon's damage.
+"""
+
+from __future__ import annotations
+
+from . import content
+from .state import ABILITIES, AttackProfile, Combatant, DamagePart, ability_mod
+
+# Standard array builds (15 14 13 12 10 8 plus racial +1s), improved at level 4.
+ARCHETYPES: dict[str, dict] = {
+    "fighter": {
+        "class": "fighter", "abilities": {"str": 16, "dex": 12, "con": 15, "int": 10, "wis": 12, "cha": 8},
+        "primary": "str", "armor": "chain-mail", "shield": True, "style": "defense",
+        "weapons": ("longsword", "javelin"), "potions": 1,
+    },
+    "fighter_dueling": {
+        "class": "fighter", "abilities": {"str": 16, "dex": 12, "con": 15, "int": 10, "wis": 12, "cha": 8},
+        "primary": "str", "armor": "chain-mail", "shield": True, "style": "dueling",
+        "weapons": ("longsword", "javelin"), "potions": 1,
+    },
+    "rogue": {
+        "class": "rogue", "abilities": {"str": 10, "dex": 16, "con": 14, "int": 12, "wis": 12, "cha": 10},
+        "primary": "dex", "armor": "leather-armor", "shield": False, "style": None,
+        "weapons": ("shortsword", "dagger", "shortbow"), "potions": 1,   # two light blades
+    },
+    "wizard": {
+        "class": "wizard", "abilities": {"str": 8, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 10},
+        "primary": "int", "armor": None, "shield": False, "style": None,
+        "weapons": ("dagger",), "potions": 1,
+        # Fire Bolt (attack cantrip), Magic Missile (auto-hit), Burning Hands (cone, save for
+        # half), Shield (a reaction when hit), Fireball (sphere placed by point) from level 5
+        "spells": ("fire-bolt", "magic-missile", "burning-hands", "shield", "fireball"),
+    },
+    "cleric": {
+        "class": "cleric", "abilities": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 16, "cha": 12},
+        "primary": "wis", "armor": "scale-mail", "shield": True, "style": None,
+        "weapons": ("mace",), "potions": 1,
+        # Sacred Flame (save cantrip), Cure Wounds (touch heal), Healing Word (bonus-action heal
+        # at range), Shield of Faith (bonus action, concentration, +2 AC)
+        "spells": ("sacred-flame", "cure-wounds", "healing-word", "shield-of-faith"),
+    },
+}
+PROFICIENT = {"fighter": {"simple", "martial"}, "rogue": {"simple", "hand-crossbow", "longsword",
+                                                          "rapier", "shortsword"},
+              "wizard": {"dagger", "dart", "sling", "quarterstaff", "light-crossbow"},
+              "cleric": {"simple"}}
+
+
+def weapon_profile(weapon_key: str, abilities: dict, prof: int, proficient: bool,
+                   style: str | None, two_weapons: bool = False) -> list[AttackProfile]:
+    """The attack profiles of one weapon: melee, and thrown or ranged where the weapon allows."""
+    w = content.weapon(weapon_key)
+    s, d = ability_mod(abilities["str"]), ability_mod(abilities["dex"])
+    finesse = w.has("finesse")
+    bonus = prof if proficient else 0
+    out = []
+    if w.range_type == "melee":
+        mod = max(s, d) if finesse else s
+        extra = 2 if style == "dueling" and not w.has("two-handed") and not two_weapons else 0
+        # two-weapon fighting: the off-hand attack adds no positive ability modifier (SRD)
+        offhand = (_dmg(w.damage.dice, min(0, mod), w.damage.type),) if w.has("light") else ()
+        out.append(AttackProfile(w.key, w.name, mod + bonus, (_dmg(w.damage.dice, mod + extra, w.damage.type),),
+                                 True, w.reach, 0, 0, finesse=finesse, offhand=offhand))
+        if w.throw_range:
+            out.append(AttackProfile(w.key + "-thrown", w.name + " (thrown)", mod + bonus,
+                                     (_dmg(w.damage.dice, mod, w.damage.type),), False, 0,
+                                     w.throw_range[0], w.throw_range[1], finesse=finesse))
+    else:
+        out.append(AttackProfile(w.key, w.name, d + bonus, (_dmg(w.damage.dice, d, w.damage.type),),
+                                 False, 0, w.range_normal, w.range_long, finesse=True))
+    return out
+
+
+def _dmg(dice: str, mod: int, dtype: str) -> DamagePart:
+    return DamagePart(f"{dice}{mod:+d}" if mod else dice, dtype)
+
+
+def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None = None,
+             side: str = "party") -> Combatant:
+    """A PC of an archetype in :data:`ARCHETYPES` at level 1-5."""
+    if archetype not in ARCHETYPES:
+        raise KeyError(f"no PC archetype {archetype!r}; expected one of {sorted(ARCHETYPES)}")
+    if not 1 <= level <= 5:
+        raise ValueError(f"PC level {level}: expected 1-5")
+    arch = ARCHETYPES[archetype]
+    cls = content.class_spec(arch["class"])
+    lv = cls.level(level)
+    abilities = dict(arch["abilities"])
+    if level >= 4:  # Ability Score Improvement: +2 to the primary ability (max 20)
+        abilities[arch["primary"]] = min(20, abilities[arch["primary"]] + 2)
+    prof = lv.proficiency_bonus
+    con = ability_mod(abilities["con"])
+    # max hit die at level 1, the fixed average (half + 1) after (SRD "Hit Points")
+    hp = cls.hit_die + con + (level - 1) * (cls.hit_die // 2 + 1 + con)
+    dex = ability_mod(abilities["dex"])
+    armored = arch["armor"] is not None
+    ac = content.armor(arch["armor"]).ac(dex) if armored else 10 + dex
+    if arch["shield"]:
+        ac += content.shields()["shield"].ac_bonus
+    style = arch["style"]
+    if style == "defense" and armored:
+        ac += 1
+    proficient = PROFICIENT[arch["class"]]
+    attacks = []
+    for wk in arch["weapons"]:
+        w = content.weapon(wk)
+        attacks.extend(weapon_profile(wk, abilities, prof, w.category in proficient or wk in proficient, style))
+    features = []
+    resources: dict = {"potions": arch["potions"]}
+    spells: tuple = ()
+    if arch["class"] == "fighter":
+        features.append("second_wind")
+        resources["second_wind"] = 1
+        if lv.counters.get("action_surges", 0):
+            features.append("action_surge")
+            resources["action_surge"] = lv.counters["action_surges"]
+        if lv.counters.get("extra_attacks", 0):
+            features.append("extra_attack")
+    elif arch["class"] == "rogue":
+        features.append("sneak_attack")
+        resources["sneak_attack_dice"] = lv.counters["sneak_attack"]
+        if level >= 2:
+            features.append("cunning_action")
+        if level >= 5:
+            features.append("uncanny_dodge")
+    elif arch["class"] in ("wizard", "cleric"):
+        resources["slots"] = tuple(lv.slots[:5])
+        max_slot = max((i + 1 for i, n in enumerate(lv.slots) if n), default=0)
+        spells = tuple(k for k in arch["spells"] if content.spell(k).level <= max_slot)
+        ab = cls.spellcasting_ability
+        resources["spell_attack"] = prof + ability_mod(abilities[ab])
+        resources["spell_dc"] = 8 + prof + ability_mod(abilities[ab])
+        resources["spell_mod"] = ability_mod(abilities[ab])
+    saves = {ab: ability_mod(abilities[ab]) + (prof if ab in cls.saving_throws else 0) for ab in ABILITIES}
+    return Combatant(
+        cid=cid, name=name or f"{cls.name} {level}", side=side, kind="pc", size="medium", ac=ac,
+        max_hp=hp, hp=hp, pos=tuple(pos), speed=30, abilities=abilities, saves=saves, prof=prof,
+        attacks=tuple(attacks), pc_class=arch["class"], level=level, resources=resources,
+        features=tuple(features), spells=spells, style=style, armored=armored)

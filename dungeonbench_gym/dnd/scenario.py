@@ -1,0 +1,225 @@
+"""Encounters as data: load and check ``scenarios/dnd/encounters/<name>.toml``, build a Battle.
+
+File format (every field checked; a malformed file raises ``FileFormatError`` naming the file,
+the field and the fix)::
+
+    name = "Goblin Ambush"
+    family = "duel"                 # duel, objective or boss (the paper's families)
+    round_limit = 10
+    description = "..."
+    seeds = [0, 1, 2]               # optional: the evaluation seeds (default 0, 1, 2)
+
+    [map]
+    layout = ["#######", "#.....#", "#######"]   # one string per row, north first
+    legend = { "^" = { height = 10 } }            # optional, merged over grid.DEFAULT_LEGEND
+    # heights = ["0 0 0 ...", ...]                # optional floor heights in feet
+
+    [objective]
+    type = "defeat"                 # defeat | reach (cells = [[x, y], ...]) | survive | protect (creature = id)
+
+    [[party]]
+    id = "fighter"
+    archetype = "fighter"           # a key of pcs.ARCHETYPES
+    level = 3
+    at = [2, 1]
+
+    [[enemies]]
+    id = "goblin_1"
+    monster = "goblin"              # an SRD monster key
+    at = [5, 1]
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import FileFormatError
+from .grid import BattleMap, MapError, size_squares
+
+ENCOUNTER_FOLDER = ("dnd", "encounters")   # inside the scenarios package
+FAMILIES = ("duel", "objective", "boss")
+OBJECTIVES = ("defeat", "reach", "survive", "protect")
+MAX_MAP_SIDE = 63   # point decisions offer x in 0..width: it must fit in the 64 option slots
+
+
+@dataclass(frozen=True)
+class Scenario:
+    key: str
+    name: str
+    family: str
+    description: str
+    round_limit: int
+    map_data: dict
+    objective: dict
+    party: tuple
+    enemies: tuple
+    path: str
+    seeds: tuple = (0, 1, 2)
+
+    def build(self, seed: int, max_options: int = 64):
+        """A fresh Battle (initiative rolled from ``seed``)."""
+        from .engine import Battle
+        from .pcs import build_pc
+        from .state import monster_combatant
+
+        bmap = _map_cache(self)
+        fighters = []
+        for p in self.party:
+            fighters.append(build_pc(p["archetype"], p["level"], p["id"], _pos(bmap, p), p.get("name")))
+        for e in self.enemies:
+            fighters.append(monster_combatant(e["monster"], e["id"], "enemies", _pos(bmap, e), e.get("name")))
+        return Battle(bmap, fighters, seed=seed, objective=self.objective, round_limit=self.round_limit,
+                      max_options=max_options)
+
+
+_MAPS: dict = {}
+
+
+def _map_cache(s: Scenario) -> BattleMap:
+    # maps are immutable and keep cover/sight caches: share one per scenario
+    m = _MAPS.get(s.path)
+    if m is None:
+        m = _MAPS[s.path] = BattleMap.from_dict(s.map_data, name=s.key)
+    return m
+
+
+def _pos(bmap: BattleMap, entry: dict) -> tuple:
+    x, y = entry["at"]
+    return (x, y, bmap.standing_z(x, y))
+
+
+def encounter_dir() -> Path:
+    return Path(str(importlib.resources.files("dungeonbench_gym.scenarios"))).joinpath(*ENCOUNTER_FOLDER)
+
+
+def encounter_names() -> list[str]:
+    return sorted(p.stem for p in encounter_dir().glob("*.toml"))
+
+
+def load_encounter(name_or_path: str | Path) -> Scenario:
+    """An encounter by name (a file in scenarios/dnd/encounters/) or by path."""
+    path = Path(name_or_path)
+    if path.suffix != ".toml":
+        path = encounter_dir() / f"{name_or_path}.toml"
+        if not path.exists():
+            raise FileFormatError(path, "(file)", f"no encounter named {name_or_path!r}",
+                                  f"use one of {encounter_names()} or pass a path to a .toml file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise FileFormatError(path, "(syntax)", f"not valid TOML: {exc}",
+                              "check quotes, brackets and commas on the line named") from None
+    return parse_encounter(data, path)
+
+
+def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scenario:
+    from . import content
+    from .pcs import ARCHETYPES
+
+    def need(table, field, kind, fix, where=""):
+        if field not in table:
+            raise FileFormatError(path, where + field, "is missing", fix)
+        v = table[field]
+        if not isinstance(v, kind) or isinstance(v, bool) and kind is not bool:
+            raise FileFormatError(path, where + field, f"must be {_kind_name(kind)}, got {v!r}", fix)
+        return v
+
+    allowed = {"name", "family", "round_limit", "description", "map", "objective", "party", "enemies", "seeds"}
+    for k in data:
+        if k not in allowed:
+            raise FileFormatError(path, k, "is not a known field", f"use only {sorted(allowed)}")
+    name = need(data, "name", str, 'give a display name, e.g. name = "Goblin Ambush"')
+    family = need(data, "family", str, f"one of {FAMILIES}")
+    if family not in FAMILIES:
+        raise FileFormatError(path, "family", f"{family!r} is not a scenario family", f"use one of {FAMILIES}")
+    limit = need(data, "round_limit", int, "a positive number of rounds, e.g. round_limit = 10")
+    if limit < 1:
+        raise FileFormatError(path, "round_limit", f"{limit} is not positive", "use at least 1 round")
+    seeds = data.get("seeds", [0, 1, 2])
+    if not (isinstance(seeds, list) and seeds and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                                                      for v in seeds)):
+        raise FileFormatError(path, "seeds", f"{seeds!r} is not a list of seeds",
+                              "give non-negative whole numbers, e.g. seeds = [0, 1, 2]")
+    mp = need(data, "map", dict, 'add a [map] table with layout = ["#####", ...]')
+    try:
+        bmap = BattleMap.from_dict(mp, name=Path(str(path)).stem)
+    except MapError as exc:
+        raise FileFormatError(path, "map", str(exc), "fix the layout rows or the legend entry named") from None
+    if bmap.width > MAX_MAP_SIDE or bmap.height > MAX_MAP_SIDE:
+        raise FileFormatError(path, "map.layout", f"{bmap.width}x{bmap.height} is too big",
+                              f"keep both sides at most {MAX_MAP_SIDE} squares")
+    obj = need(data, "objective", dict, 'add [objective] with type = "defeat"')
+    otype = need(obj, "type", str, f"one of {OBJECTIVES}", "objective.")
+    if otype not in OBJECTIVES:
+        raise FileFormatError(path, "objective.type", f"{otype!r} is not an objective", f"use one of {OBJECTIVES}")
+    objective: dict = {"type": otype}
+    if otype == "reach":
+        cells = need(obj, "cells", list, "list the goal squares, e.g. cells = [[9, 2], [9, 3]]", "objective.")
+        for cell in cells:
+            if not (isinstance(cell, list) and len(cell) == 2 and bmap.in_bounds(*cell) and bmap.fits(*cell)):
+                raise FileFormatError(path, "objective.cells", f"{cell!r} is not a passable square on the map",
+                                      "give [x, y] pairs inside the layout, on floor squares")
+        objective["cells"] = [list(c) for c in cells]
+    if otype == "survive":
+        objective["rounds"] = limit
+    party = need(data, "party", list, "add at least one [[party]] entry")
+    enemies = need(data, "enemies", list, "add at least one [[enemies]] entry")
+    if not party or not enemies:
+        raise FileFormatError(path, "party" if not party else "enemies", "is empty",
+                              "each side needs at least one creature")
+    seen: dict = {}
+    taken: dict = {}
+    for side, entries in (("party", party), ("enemies", enemies)):
+        for i, e in enumerate(entries):
+            where = f"{side}[{i}]."
+            cid = need(e, "id", str, 'give a unique id, e.g. id = "goblin_1"', where)
+            if cid in seen:
+                raise FileFormatError(path, where + "id", f"{cid!r} is used twice", "give every creature its own id")
+            seen[cid] = side
+            at = need(e, "at", list, "give the square as at = [x, y]", where)
+            if len(at) != 2 or not all(isinstance(v, int) for v in at):
+                raise FileFormatError(path, where + "at", f"{at!r} is not [x, y]", "use two whole numbers")
+            if side == "party":
+                arch = need(e, "archetype", str, f"one of {sorted(ARCHETYPES)}", where)
+                if arch not in ARCHETYPES:
+                    raise FileFormatError(path, where + "archetype", f"{arch!r} is not a PC archetype",
+                                          f"use one of {sorted(ARCHETYPES)}")
+                level = need(e, "level", int, "a level from 1 to 5", where)
+                if not 1 <= level <= 5:
+                    raise FileFormatError(path, where + "level", f"{level} is out of range", "use 1 to 5")
+                size = "medium"
+            else:
+                key = need(e, "monster", str, 'an SRD monster key, e.g. monster = "goblin"', where)
+                try:
+                    size = content.monster(key).size
+                except KeyError as exc:
+                    raise FileFormatError(path, where + "monster", str(exc.args[0]),
+                                          "use a key from dungeonbench_gym.dnd.content.monsters()") from None
+            n = size_squares(size)
+            if not bmap.fits(at[0], at[1], n):
+                raise FileFormatError(path, where + "at", f"{cid} ({size}) does not fit at {at}",
+                                      "place it on floor squares inside the map")
+            for dx in range(n):
+                for dy in range(n):
+                    cell = (at[0] + dx, at[1] + dy)
+                    if cell in taken:
+                        raise FileFormatError(path, where + "at", f"{cid} overlaps {taken[cell]} at {cell}",
+                                              "move one of them to a free square")
+                    taken[cell] = cid
+    if otype == "protect":
+        ward = need(obj, "creature", str, "name the party member to protect", "objective.")
+        if seen.get(ward) != "party":
+            raise FileFormatError(path, "objective.creature", f"{ward!r} is not a party member",
+                                  "name the id of a [[party]] entry")
+        objective["creature"] = ward
+    return Scenario(Path(str(path)).stem, name, family, str(data.get("description", "")), limit, dict(mp),
+                    objective, tuple(dict(p) for p in party), tuple(dict(e) for e in enemies), str(path),
+                    tuple(seeds))
+
+
+def _kind_name(kind) -> str:
+    return {str: "a string", int: "a whole number", list: "a list", dict: "a table"}.get(kind, str(kind))

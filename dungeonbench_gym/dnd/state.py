@@ -1,0 +1,247 @@
+"""The tactical state of a battle: combatants and their turn economy, as plain picklable data.
+
+A :class:`Combatant` holds only plain values (ints, strings, tuples, dicts): content specs are
+looked up by key when needed, because the specs' mapping proxies cannot be pickled and an env
+must survive pickling and process boundaries. Attacks are compiled once, at build time, into
+:class:`AttackProfile` tuples (to-hit, damage, reach, range) for PCs and monsters alike, so the
+engine resolves every attack the same way.
+
+Conventions: positions are ``(x, y, z)`` anchors as in :mod:`.grid`; ``side`` is "party" or
+"enemies"; conditions are SRD keys ("prone", "grappled", "restrained", "unconscious") mapped to a
+small dict of details (who grapples, the escape DC).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from .grid import SIZE_SQUARES, footprint
+
+ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
+SIDES = ("party", "enemies")
+
+
+def ability_mod(score: int) -> int:
+    return (score - 10) // 2
+
+
+class DamagePart(NamedTuple):
+    dice: str
+    type: str
+
+
+class AttackProfile(NamedTuple):
+    """One way to attack, ready to roll: the bonus, the damage, reach (melee) or range (ranged)."""
+
+    key: str                  # "longsword", "bite", "fire-bolt"
+    name: str
+    to_hit: int
+    damage: tuple             # DamagePart, ...
+    melee: bool
+    reach: int                # feet (melee)
+    range_normal: int         # feet (ranged); 0 for melee
+    range_long: int
+    finesse: bool = False     # sneak attack needs finesse or ranged
+    spell: bool = False       # magical: resistances to nonmagical attacks do not apply
+    on_hit: tuple = ()        # ("save", ability, dc, conditions, damage tuple) / ("grapple", dc, size_max, restrained)
+    offhand: tuple = ()       # a light melee weapon's off-hand damage (no ability modifier); () if none
+
+    def damage_text(self) -> str:
+        return " + ".join(f"{p.dice} {p.type}" for p in self.damage)
+
+    def short(self) -> str:
+        return f"{self.to_hit:+d}, " + "+".join(p.dice for p in self.damage)
+
+
+@dataclass
+class Economy:
+    """What a creature may still do this turn (SRD "Your Turn")."""
+
+    movement: int = 0          # feet left
+    actions: int = 1           # Action Surge adds one
+    bonus: bool = True
+    reaction: bool = True
+    object_use: bool = True    # the one free object interaction
+    attacks_left: int = 0      # attacks left in an Attack action already taken (Extra Attack)
+    attack_queue: tuple = ()   # a monster's remaining multiattack steps (attack keys)
+    moved: int = 0             # feet moved this turn
+    disengaged: bool = False
+    sneak_used: bool = False
+    surged: bool = False
+    bonus_spell: bool = False            # a bonus-action spell was cast: only action cantrips now
+    levelled_action_spell: bool = False  # a levelled action spell was cast: no bonus-action spell
+    light_attack: str | None = None      # the light melee weapon attacked with (two-weapon fighting)
+
+
+@dataclass
+class Combatant:
+    cid: str
+    name: str
+    side: str
+    kind: str                  # "monster" or "pc"
+    size: str
+    ac: int
+    max_hp: int
+    hp: int
+    pos: tuple
+    speed: int
+    abilities: dict
+    saves: dict                # ability -> total save bonus
+    prof: int
+    attacks: tuple             # AttackProfile, ...
+    monster: str | None = None  # content key of a monster
+    pc_class: str | None = None
+    level: int = 0
+    temp_hp: int = 0
+    resist: tuple = ()          # (type, nonmagical_only)
+    immune: tuple = ()
+    vulnerable: tuple = ()
+    condition_immunities: tuple = ()
+    conditions: dict = field(default_factory=dict)
+    resources: dict = field(default_factory=dict)   # second_wind, action_surge, potions, slots...
+    features: tuple = ()        # "sneak_attack", "cunning_action", "extra_attack", ...
+    spells: tuple = ()          # spell keys a PC can cast
+    save_actions: tuple = ()    # monster save-based action keys
+    multiattack: tuple = ()     # attack keys of one multiattack, in order
+    recharge: dict = field(default_factory=dict)    # action key -> available now
+    initiative: int = 0
+    economy: Economy = field(default_factory=Economy)
+    death_successes: int = 0
+    death_failures: int = 0
+    stable: bool = False
+    dead: bool = False
+    dodging: bool = False
+    concentration: str | None = None
+    style: str | None = None    # fighting style
+    armored: bool = False
+
+    # ----------------------------------------------------------------- derived
+    @property
+    def squares(self) -> int:
+        return SIZE_SQUARES[self.size]
+
+    @property
+    def cells(self) -> tuple:
+        return footprint(self.pos[0], self.pos[1], SIZE_SQUARES[self.size])
+
+    @property
+    def dex_mod(self) -> int:
+        return ability_mod(self.abilities["dex"])
+
+    def mod(self, ability: str) -> int:
+        return ability_mod(self.abilities[ability])
+
+    @property
+    def alive(self) -> bool:
+        return not self.dead
+
+    @property
+    def conscious(self) -> bool:
+        return not self.dead and self.hp > 0
+
+    @property
+    def incapacitated(self) -> bool:
+        return not self.conscious or "incapacitated" in self.conditions
+
+    @property
+    def is_pc(self) -> bool:
+        return self.kind == "pc"
+
+    @property
+    def dying(self) -> bool:
+        return self.is_pc and not self.dead and self.hp == 0 and not self.stable
+
+    def has(self, condition: str) -> bool:
+        return condition in self.conditions
+
+    @property
+    def melee_reach(self) -> int:
+        reaches = [a.reach for a in self.attacks if a.melee]
+        return max(reaches) if reaches else 0
+
+    def attack(self, key: str) -> AttackProfile:
+        for a in self.attacks:
+            if a.key == key:
+                return a
+        raise KeyError(f"{self.cid} has no attack {key!r}; it has {[a.key for a in self.attacks]}")
+
+    def to_dict(self) -> dict[str, Any]:
+        e = self.economy
+        return {
+            "id": self.cid, "name": self.name, "side": self.side, "kind": self.kind,
+            "monster": self.monster, "class": self.pc_class, "level": self.level,
+            "size": self.size, "ac": self.ac, "hp": self.hp, "max_hp": self.max_hp,
+            "temp_hp": self.temp_hp, "pos": list(self.pos), "speed": self.speed,
+            "conditions": {k: dict(v) for k, v in sorted(self.conditions.items())},
+            "resources": {k: (list(v) if isinstance(v, tuple) else v)
+                          for k, v in sorted(self.resources.items())},
+            "recharge": dict(sorted(self.recharge.items())),
+            "attacks": [{"key": a.key, "to_hit": a.to_hit, "damage": a.damage_text(),
+                         "melee": a.melee, "reach": a.reach, "range": [a.range_normal, a.range_long]}
+                        for a in self.attacks],
+            "spells": list(self.spells), "features": list(self.features),
+            "initiative": self.initiative, "dead": self.dead, "stable": self.stable,
+            "death_saves": {"successes": self.death_successes, "failures": self.death_failures},
+            "dodging": self.dodging, "concentration": self.concentration,
+            "economy": {"movement": e.movement, "actions": e.actions, "bonus": e.bonus,
+                        "reaction": e.reaction, "attacks_left": e.attacks_left,
+                        "attack_queue": list(e.attack_queue), "disengaged": e.disengaged},
+        }
+
+
+def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | None = None) -> Combatant:
+    """A combatant from an SRD stat block: its executable attacks, save actions and multiattack."""
+    from . import content
+
+    spec = content.monster(key)
+    attacks = []
+    for a in spec.actions:
+        if not a.executable or not isinstance(a, content.AttackSpec) or not a.damage:
+            continue
+        if a.forms or a.usage is not None:
+            continue
+        on_hit = []
+        for s in a.on_hit_saves:
+            on_hit.append(("save", s.ability, s.dc, tuple(s.conditions),
+                           tuple(DamagePart(d.dice, d.type) for d in s.damage), s.half_on_success))
+        if a.on_hit_grapple is not None:
+            g = a.on_hit_grapple
+            on_hit.append(("grapple", g.escape_dc, g.size_max, g.restrained))
+        melee = a.is_melee or a.attack_type == "melee_or_ranged_weapon"
+        attacks.append(AttackProfile(
+            a.key, a.name, a.bonus, tuple(DamagePart(d.dice, d.type) for d in a.damage),
+            melee, a.reach or 5 if melee else 0,
+            a.range_normal or 0, a.range_long or a.range_normal or 0,
+            spell=a.is_spell, on_hit=tuple(on_hit)))
+    keys = {a.key for a in attacks}
+    save_actions = tuple(a.key for a in spec.actions
+                         if a.executable and isinstance(a, content.SaveActionSpec) and a.area is not None
+                         and a.area.shape in ("cone", "line") and a.save.damage and not a.forms
+                         and (a.usage is None or a.usage.type == "recharge"))
+    multi: tuple = ()
+    for a in spec.actions:
+        if isinstance(a, content.MultiattackSpec) and a.executable:
+            for alt in a.alternatives:
+                steps = []
+                for ref in alt:
+                    if ref.action in keys:
+                        steps.extend([ref.action] * (ref.count or 1))
+                if len(steps) >= 2:
+                    multi = tuple(steps)
+                    break
+    recharge = {k: True for k in save_actions
+                if spec.action(k).usage is not None and spec.action(k).usage.type == "recharge"}
+
+    def mods(items):
+        return tuple((m.type, m.nonmagical_only) for m in items if not m.from_spells_only)
+
+    return Combatant(
+        cid=cid, name=name or spec.name, side=side, kind="monster", size=spec.size, ac=spec.ac,
+        max_hp=spec.hp, hp=spec.hp, pos=tuple(pos), speed=spec.speed.walk or spec.speed.fly or 5,
+        abilities=dict(spec.abilities), saves={ab: spec.save_bonus(ab) for ab in ABILITIES},
+        prof=spec.proficiency_bonus, attacks=tuple(attacks), monster=key,
+        resist=mods(spec.resistances), immune=mods(spec.immunities),
+        vulnerable=mods(spec.vulnerabilities),
+        condition_immunities=tuple(sorted(spec.condition_immunities)),
+        save_actions=save_actions, multiattack=multi, recharge=recharge)

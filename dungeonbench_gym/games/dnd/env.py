@@ -1,0 +1,188 @@
+"""DnDEncounterEnv: one encounter of the D&D engine as a DecisionEnv.
+
+The agent plays every decision of the party (actions, targets, destinations, routes, points,
+directions, its reactions); the heuristic planner plays the enemies inside ``step``. Options
+fill the first slots of Discrete(64) in the engine's canonical order; a decision with more
+options is split by the engine (a group first, then the choice), never truncated.
+
+Observation (numeric), encoded by ``views.encode`` from ``Battle.to_dict()``, the state dict
+that the text view and the ``ansi`` map also read:
+* ``grid`` Box(0, 1, (8, 32, 32), float32), the map padded to 32x32: walls, impassable,
+  difficult, height (/ 30 ft), party, enemies, the deciding creature, objective squares.
+* ``creatures`` Box(0, 1, (16, 16), float32): one row per combatant (by id).
+* ``options`` Box(0, 1, (64, 12), float32): one feature row per option slot.
+* ``decision`` Box(0, 1, (9,), float32): the decision kind, one-hot.
+
+Reward 1 when the party meets the objective (progress and success too), else 0. Progress:
+the share of enemy HP removed (defeat, protect), of the way to the goal (reach) or of the rounds
+survived (survive), kept below 1 until the win.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+
+from ...core.env import DecisionEnv
+from ...core.options import Option
+from ...dnd import heuristic
+from ...dnd.scenario import Scenario, encounter_names, load_encounter
+from . import views
+from .views import (
+    CREATURE_FEATURES,
+    DECISION_KINDS,
+    GRID,
+    GRID_CHANNELS,
+    MAX_CREATURES,
+    N_OPTIONS,
+    OPTION_FEATURES,
+)
+
+
+class DnDEncounterEnv(DecisionEnv):
+    """One D&D encounter from scenarios/dnd/encounters/ (see the module docstring).
+
+    Args:
+        scenario: an encounter name (e.g. "goblin_ambush") or a path to a .toml file.
+        text, on_invalid, render_mode, max_steps: as in `DecisionEnv`.
+    """
+
+    metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    family = "dnd"
+    fallback_index = 0
+
+    def __init__(self, scenario: str = "goblin_ambush", *, text: bool = False, on_invalid: str = "fallback",
+                 render_mode: str | None = None, max_steps: int | None = None):
+        self.scenario: Scenario = load_encounter(scenario)
+        super().__init__(
+            n_actions=N_OPTIONS,
+            observation_spaces={
+                "grid": spaces.Box(0.0, 1.0, (len(GRID_CHANNELS), GRID, GRID), np.float32),
+                "creatures": spaces.Box(0.0, 1.0, (MAX_CREATURES, len(CREATURE_FEATURES)), np.float32),
+                "options": spaces.Box(0.0, 1.0, (N_OPTIONS, len(OPTION_FEATURES)), np.float32),
+                "decision": spaces.Box(0.0, 1.0, (len(DECISION_KINDS),), np.float32),
+            },
+            text=text, on_invalid=on_invalid, render_mode=render_mode, max_steps=max_steps)
+        self.battle = None
+        self._static_grid = None
+        self._state_cache = None
+        self._agent_decisions = 0
+        self._enemy_hp0 = 1
+        self._goal_d0 = 1
+
+    def state(self) -> dict:
+        """The battle's state dict now (what the views read); built once per step."""
+        if self._state_cache is None:
+            self._state_cache = self.battle.to_dict()
+        return self._state_cache
+
+    # ------------------------------------------------------------------ game hooks
+    def _game_reset(self, seed: int, options: dict | None) -> None:
+        self.battle = self.scenario.build(seed, max_options=N_OPTIONS)
+        b = self.battle
+        self._state_cache = None
+        self._agent_decisions = 0
+        self._enemy_hp0 = max(1, sum(c.max_hp for c in b.creatures.values() if c.side != b.party_side))
+        self._goal_d0 = max(1, self._goal_distance())
+        self._static_grid = views.terrain(self.state())
+        self._play_enemies()
+
+    def _game_step(self, action: int) -> tuple[float, bool, bool]:
+        self.battle.choose(int(action))
+        self._agent_decisions += 1
+        self._play_enemies()
+        b = self.battle
+        if b.outcome is None:
+            return 0.0, False, False
+        return (1.0 if b.outcome == "win" else 0.0), True, False
+
+    def _play_enemies(self) -> None:
+        b = self.battle
+        while b.outcome is None and b.creatures[b.decision.actor].side != b.party_side:
+            b.choose(heuristic.choose(b))
+        self._state_cache = None
+
+    def _game_mask(self) -> np.ndarray:
+        mask = np.zeros(N_OPTIONS, np.int8)
+        d = self.battle.decision
+        if d is None:   # the episode is over: one harmless slot keeps the mask non-empty
+            mask[0] = 1
+        else:
+            mask[:len(d.options)] = 1
+        return mask
+
+    def _options(self, mask: np.ndarray):
+        d = self.battle.decision if self.battle is not None else None
+        if d is None:
+            return [Option(0, "(battle over)", "none")]
+        return [Option(i, o.label, d.kind) for i, o in enumerate(d.options)]
+
+    def _decision(self) -> str:
+        d = self.battle.decision if self.battle is not None else None
+        return d.kind if d is not None else "none"
+
+    def _game_observation(self) -> dict[str, np.ndarray]:
+        return views.encode(self.state(), self._static_grid)
+
+    # ------------------------------------------------------------------ progress
+    def _goal_distance(self) -> int:
+        b = self.battle
+        cells = b.objective.get("cells")
+        up = [c for c in b.creatures.values() if c.side == b.party_side and c.conscious]
+        if not cells or not up:
+            return self._goal_d0 if cells else 0
+        return min(b.map.distance_ft(c.cells, [tuple(x)], c.pos[2], None) for c in up for x in cells)
+
+    def _game_progress(self) -> float:
+        b = self.battle
+        if b.outcome == "win":
+            return 1.0
+        t = b.objective["type"]
+        if t == "reach":
+            p = 1 - self._goal_distance() / self._goal_d0
+        elif t == "survive":
+            p = (b.round - 1) / b.round_limit
+        else:
+            left = sum(c.hp for c in b.creatures.values() if c.side != b.party_side)
+            p = 1 - left / self._enemy_hp0
+        return min(0.99, max(0.0, p))
+
+    def _game_success(self) -> bool:
+        return self.battle is not None and self.battle.outcome == "win"
+
+    def _game_metrics(self) -> dict[str, Any]:
+        b = self.battle
+        if b is None:
+            return {}
+        party = [c for c in b.creatures.values() if c.side == b.party_side]
+        return {
+            "win": float(b.outcome == "win"),
+            "party_hp_fraction": sum(c.hp for c in party) / sum(c.max_hp for c in party),
+            "survivors": sum(not c.dead for c in party) / len(party),
+            "rounds": b.round,
+            "decisions": self._agent_decisions,
+            "options_mean": b.options_seen / b.decisions if b.decisions else 0.0,
+            "options_max": b.options_max,
+        }
+
+    # ------------------------------------------------------------------ text and pictures
+    def _game_text(self) -> tuple[str, str]:
+        return views.text(self.state(), self.scenario.name)
+
+    def _render_ansi(self) -> str:
+        long_term, short_term = self._game_text()   # the map is part of the text
+        return f"{long_term}\n{short_term}"
+
+    def _render_rgb(self) -> np.ndarray:
+        return views.rgb(self.state())
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_state_cache"] = None
+        return state
+
+
+def scenario_ids() -> list[str]:
+    return encounter_names()

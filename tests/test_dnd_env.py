@@ -269,3 +269,26 @@ def test_rgb_render_is_a_top_down_picture():
     w = env.battle.creatures["wyrmling"]
     x, y = w.pos[0] * 16 + 8, w.pos[1] * 16 + 8
     assert tuple(img[y, x]) == (200, 50, 50)   # an enemy disc
+
+
+def test_progress_is_the_win_and_the_heuristic_party_baseline_wins():
+    import gymnasium as gym
+
+    from dungeonbench_gym.agents import make_agent
+
+    agent = make_agent("baseline", "dnd")
+    env = gym.make("DungeonBench/DnD-Encounter-KoboldWarren-v0")
+    wins = 0
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        agent.reset(env, seed)
+        done = False
+        while not done:
+            obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+            done = terminated or truncated
+            assert info["progress"] in (0.0, 1.0)
+            assert 0.0 <= info["metrics"]["objective_progress"] <= 1.0
+        wins += info["success"]
+        assert info["progress"] == float(info["success"])
+    assert wins >= 2
+    env.close()

@@ -36,9 +36,16 @@ def test_balrog_suite_has_balrogs_tasks_and_counts():
     assert suite.notes == []   # every BALROG family is registered
 
 
+def test_dnd_encounter_suite_runs_three_seeds_per_scenario():
+    suite = suites.resolve("dnd-encounter")
+    ids = [i for i, _ in suite.envs]
+    assert len(ids) >= 8 and all(i.startswith("DnD-Encounter-") for i in ids)
+    assert all(n == 3 for _, n in suite.envs)
+
+
 def test_future_suites_and_unknown_suites_are_clear_errors():
-    with pytest.raises(DungeonBenchError, match="D&D"):
-        suites.resolve("dnd-encounter")
+    with pytest.raises(DungeonBenchError, match="Day track"):
+        suites.resolve("dnd-day")
     with pytest.raises(DungeonBenchError, match="unknown suite"):
         suites.resolve("balrogg")
 

@@ -16,6 +16,7 @@ BASELINES = {
     "minihack": "dungeonbench_gym.games.minihack.agent:MiniHackBaselineAgent",
     "textworld": "dungeonbench_gym.games.textworld.agent:WalkthroughAgent",
     "textadventure": "dungeonbench_gym.games.textadventure.agent:ExplorerAgent",
+    "dnd": "dungeonbench_gym.games.dnd.agent:HeuristicPartyAgent",
 }
 AGENT_NAMES = ("random", "baseline")
 

@@ -7,9 +7,9 @@ Built in:
 - `text-adventures`: every registered TextAdventure-<game>-v0 id (the shipped
   games, and any a user registers through $DUNGEONBENCH_ENVS_PATH, e.g. 9:05
   with its achievements file), 5 episodes each (interpreter seeds differ).
-- `dnd-encounter` (3 seeds per scenario), `dnd-day` (1 fixed seed per day):
-  their family comes with later issues; until then asking for them is a clear
-  error.
+- `dnd-encounter`: every DnD-Encounter id, 3 seeds each (DungeonBench's count).
+- `dnd-day` (1 fixed seed per day): comes with the Day track; until then asking
+  for it is a clear error.
 - `all`: every registered id, `--episodes` each.
 
 Custom suites are YAML files:
@@ -38,10 +38,10 @@ BALROG_EPISODES = {"babyai": 10, "crafter": 10, "textworld": 10, "babaisai": 3, 
 # ids BALROG runs where a family registers more (variants a user may want, not BALROG's)
 BALROG_ONLY = {"nethack": ["NetHack-v0"]}
 FUTURE_SUITES = {
-    "dnd-encounter": "the D&D Encounter track (issue: D&D rules engine)",
     "dnd-day": "the D&D Day track (issue: D&D breadth and the Day track)",
 }
-SUITES = ("balrog", "all", "text-adventures", *FUTURE_SUITES)
+SUITES = ("balrog", "all", "text-adventures", "dnd-encounter", *FUTURE_SUITES)
+DND_ENCOUNTER_SEEDS = 3
 TEXT_ADVENTURE_EPISODES = 5
 GENERIC_TEXT_ADVENTURE = "TextAdventure-v0"   # the any-story id; its default game is listed
 
@@ -79,6 +79,9 @@ def builtin(name: str, episodes: int | None = None) -> Suite:
             raise DungeonBenchError("suite 'text-adventures': no TextAdventure ids are "
                                     "registered (is the [textadventure] extra installed?)")
         return Suite("text-adventures", [(i, episodes or TEXT_ADVENTURE_EPISODES) for i in ids])
+    if name == "dnd-encounter":
+        ids = [i for i in registry.ids("dnd") if i.startswith("DnD-Encounter-")]
+        return Suite("dnd-encounter", [(i, episodes or DND_ENCOUNTER_SEEDS) for i in ids])
     if name in FUTURE_SUITES:
         raise DungeonBenchError(f"suite {name!r} needs {FUTURE_SUITES[name]}, which is not "
                                 f"built yet; available: balrog, all, or a YAML file")

@@ -136,6 +136,13 @@ class DnDEncounterEnv(DecisionEnv):
         return min(b.map.distance_ft(c.cells, [tuple(x)], c.pos[2], None) for c in up for x in cells)
 
     def _game_progress(self) -> float:
+        # DungeonBench's Encounter metric: the win. Partial credit would rank a
+        # near-wipe that chipped the boss above a clean retreat; it is reported
+        # apart, as metrics["objective_progress"].
+        return 1.0 if self.battle.outcome == "win" else 0.0
+
+    def _objective_progress(self) -> float:
+        """How far toward the objective (damage dealt, distance, rounds survived)."""
         b = self.battle
         if b.outcome == "win":
             return 1.0
@@ -165,6 +172,7 @@ class DnDEncounterEnv(DecisionEnv):
             "decisions": self._agent_decisions,
             "options_mean": b.options_seen / b.decisions if b.decisions else 0.0,
             "options_max": b.options_max,
+            "objective_progress": round(self._objective_progress(), 4),
         }
 
     # ------------------------------------------------------------------ text and pictures

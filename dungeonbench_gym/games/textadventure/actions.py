@@ -187,7 +187,9 @@ class ActionDetector:
         start = time.perf_counter()
         state = self.frotz.get_state()
         ram = state[0]
-        key = ram.tobytes() + state[1].tobytes()[:64]
+        # memory, the top of the stack and the random-number generator: what the
+        # candidates' effects depend on
+        key = ram.tobytes() + state[1].tobytes()[:64] + repr(state[7]).encode()
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)

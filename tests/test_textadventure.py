@@ -319,3 +319,67 @@ def test_text_adventures_suite_runs_the_exploring_baseline(tmp_path):
         record = json.loads((folder / "episode-0000.json").read_text())
         assert 0 < record["steps"] <= limit
         assert record["metrics"]["turns"] == record["steps"]
+
+
+def test_a_choice_larger_than_the_slots_is_split_into_groups_never_cut():
+    env = TextAdventureEnv(game="lighthouse", slots=4, text=True)
+    _, info = env.reset(seed=0)
+    opened = 0
+    for command in walkthrough("lighthouse"):
+        labels = env.valid_actions.labels
+        target = labels[env.detector.option_for(command, env.valid_actions)]
+        turns = info["metrics"]["turns"]
+        shown = [o.label for o in info["options"]]
+        while target not in shown:      # open the group that holds it: not a turn
+            assert info["decision"] == "group" and len(shown) <= 4
+            group = next(o for o in info["options"] if o.kind == "group" and
+                         target in env.group_members(o.index))
+            _, _, _, _, info = env.step(group.index)
+            opened += 1
+            assert info["metrics"]["turns"] == turns
+            shown = [o.label for o in info["options"]]
+        assert len(shown) <= 4 and np.count_nonzero(env.action_masks()) == len(shown)
+        _, _, terminated, _, info = env.step(shown.index(target))
+    assert terminated and info["success"] and opened > 0
+    env.close()
+
+
+def test_every_command_is_reachable_in_a_split_choice_and_back_returns():
+    env = TextAdventureEnv(game="greenhouse", slots=4)
+    env.reset(seed=0)
+    for command in ("take can", "take pane", "take food", "take key"):
+        env.step(command)
+    labels = set(env.valid_actions.labels)
+    assert len(labels) > 4
+
+    def leaves(depth=0):
+        found = set()
+        menu = list(env._menu)
+        for i, (label, kind) in enumerate(menu):
+            if kind == "command":
+                found.add(label)
+            elif kind == "group":
+                env.step(i)
+                found |= leaves(depth + 1)
+                back = [k for _, k in env._menu].index("back")
+                env.step(back)
+                assert env._menu == menu            # back where it was
+        return found
+    assert leaves() == labels
+    turns = env._turns
+    assert turns == 4                               # moving in the menu took no turns
+    env.close()
+
+
+def test_fallback_in_a_split_choice_runs_no_command():
+    env = TextAdventureEnv(game="lighthouse", slots=4)
+    env.reset(seed=0)
+    _, _, _, _, info = env.step("open drawer")
+    group = next(o for o in info["options"] if o.kind == "group")
+    _, _, _, _, info = env.step(group.index)
+    fallback = info["options"][env.fallback_action()].label
+    # "look" where it is shown (harmless, but a turn, as BALROG's fallback), else "back"
+    assert fallback == ("look" if "look" in [o.label for o in info["options"]] else "back")
+    _, _, _, _, info = env.step(int(np.flatnonzero(env.action_masks() == 0)[0]))
+    assert info["invalid_action"] and info["metrics"]["turns"] == (2 if fallback == "look" else 1)
+    env.close()

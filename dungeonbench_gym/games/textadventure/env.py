@@ -8,9 +8,12 @@ comes from the achievements file (`achievements.py`).
 Actions: Discrete(N_SLOTS) = Discrete(128). Slots 0-2 are always "look",
 "inventory" and "wait"; then the valid actions of this state (commands that
 change the world, one per distinct effect), directions first in compass order,
-then alphabetical. The mask marks filled slots. Past 128 valid actions (not seen
-in the games we ship; 33 at most) the rest are left out and counted in
-`metrics["options_left_out"]`.
+then alphabetical. The mask marks filled slots. Where there are more valid
+actions than slots (not in the games we ship: 31 at most) the choice is split,
+never cut: first groups ("take ... (40 commands)", one per verb, neighbours
+merged while there are too many; decision "group"), then the group's commands
+(or smaller groups), with "back" in the last slot. Opening a group is not a
+turn.
 
 Typed commands: `step("open the mailbox")` sends any command as typed (the
 essay's setting for language models; `info["free_text"]` says the env takes
@@ -87,6 +90,46 @@ def clean_output(text: str) -> str:
     return _BLANK_LINES.sub("\n\n", text).strip()
 
 
+def _partition(items: list[str], room: int) -> list[tuple[str, list[str]]]:
+    """At most `room` (label, commands) groups, in order: one per verb, neighbours
+    merged (smallest pair first) while there are too many; commands of a single
+    verb are cut into even runs."""
+    parts: list[list[str]] = []
+    for label in items:
+        if parts and _verb_of(parts[-1][0]) == _verb_of(label):
+            parts[-1].append(label)
+        else:
+            parts.append([label])
+    if len(parts) == 1:
+        size = -(-len(items) // room)
+        parts = [items[i:i + size] for i in range(0, len(items), size)]
+    while len(parts) > room:
+        i = min(range(len(parts) - 1), key=lambda k: (len(parts[k]) + len(parts[k + 1]), k))
+        parts[i:i + 2] = [parts[i] + parts[i + 1]]
+    out = []
+    for members in parts:
+        if len(members) == 1:
+            out.append((members[0], members))
+            continue
+        first, last = _verb_of(members[0]), _verb_of(members[-1])
+        if first == last and len(set(map(_verb_of, members))) == 1 and len(parts) > 1 \
+                and all(_verb_of(p[0]) != first for p in parts if p is not members):
+            label = f"{first} ... ({len(members)} commands)"
+        else:
+            label = f"{members[0]} ... {members[-1]} ({len(members)} commands)"
+        out.append((label, members))
+    return out
+
+
+def _verb_of(label: str) -> str:
+    """The group a command falls in when the choice is split: its verb ("switch on",
+    "take off" keep their particle)."""
+    words = label.split()
+    if len(words) > 1 and words[1] in ("on", "off", "up", "out") and words[0] != "put":
+        return " ".join(words[:2])
+    return words[0]
+
+
 def is_meta(command: str) -> bool:
     words = command.lower().replace(".", " ").split()
     return bool(words) and words[0] in META_VERBS
@@ -101,6 +144,8 @@ class TextAdventureEnv(DecisionEnv):
         game: a shipped game ("lighthouse", "greenhouse"); ignored when story_file is given.
         turn_limit: overrides the file's TURN_LIMIT.
         detector_workers: interpreters trying candidate commands in parallel threads.
+        slots: how many options a decision shows before it is split (at most N_SLOTS;
+            smaller only to exercise the split).
         text, on_invalid, render_mode, max_steps: as in `DecisionEnv`.
     """
 
@@ -110,7 +155,8 @@ class TextAdventureEnv(DecisionEnv):
 
     def __init__(self, story_file: str | None = None, achievements: str | None = None, *,
                  game: str | None = None, turn_limit: int | None = None,
-                 detector_workers: int = 2, text: bool = False, on_invalid: str = "fallback",
+                 detector_workers: int = 2, slots: int = N_SLOTS, text: bool = False,
+                 on_invalid: str = "fallback",
                  render_mode: str | None = None, max_steps: int | None = None):
         if story_file is not None:
             game = None          # a story of one's own replaces the registry's default game
@@ -136,6 +182,9 @@ class TextAdventureEnv(DecisionEnv):
             observation_spaces=observation_spaces(len(TEXT_ROWS), N_SLOTS),
             text=text, on_invalid=on_invalid, render_mode=render_mode, max_steps=max_steps)
         self.detector_workers = detector_workers
+        if not 4 <= slots <= N_SLOTS:
+            raise ValueError(f"slots={slots}: use 4..{N_SLOTS} (fewer only to test the split)")
+        self.slots = slots
         self._frotz = None
         self._detector: ActionDetector | None = None
         self._frotz_seed = 1
@@ -147,7 +196,8 @@ class TextAdventureEnv(DecisionEnv):
         self._output = ""
         self._actions = ActionSet(list(ALWAYS), [(c,) for c in ALWAYS], [()] * len(ALWAYS))
         self._won = self._over = False
-        self._left_out = 0
+        self._path: list[int] = []          # the groups opened when the choice is split
+        self._menu: list[tuple[str, str]] = []   # (label, kind) of each slot now
         self._history: list[str] = []
 
     # ------------------------------------------------------------------ hooks
@@ -159,7 +209,12 @@ class TextAdventureEnv(DecisionEnv):
         self._absorb(output)
 
     def _game_step(self, action: int) -> tuple[float, bool, bool]:
-        return self._play(self._actions.labels[action])
+        label, kind = self._menu[action]
+        if kind in ("group", "back"):   # moving in a split choice: not a turn
+            self._path = self._path + [action] if kind == "group" else self._path[:-1]
+            self._menu = self._build_menu()
+            return 0.0, False, False
+        return self._play(label)
 
     def _game_typed(self, command: str) -> tuple[float, bool, bool, bool]:
         command = " ".join(command.split())
@@ -174,7 +229,7 @@ class TextAdventureEnv(DecisionEnv):
 
     def _game_mask(self) -> np.ndarray:
         mask = np.zeros(N_SLOTS, np.int8)
-        mask[:min(len(self._actions.labels), N_SLOTS)] = 1
+        mask[:len(self._menu)] = 1
         return mask
 
     def _game_observation(self) -> dict[str, np.ndarray]:
@@ -182,7 +237,7 @@ class TextAdventureEnv(DecisionEnv):
         room = f"{self._room_name()} {scope}"
         return {"text": encode_rows((self._output, room, self._inventory_text()),
                                     len(TEXT_ROWS)),
-                "options": encode_rows(self._actions.labels[:N_SLOTS], N_SLOTS)}
+                "options": encode_rows([label for label, _ in self._menu], N_SLOTS)}
 
     def _game_text(self) -> tuple[str, str]:
         limit = f" of {self.turn_limit}" if self.turn_limit else ""
@@ -199,15 +254,51 @@ class TextAdventureEnv(DecisionEnv):
                    "game_over": self._over,
                    "achievements": dict(self._tracker.earned) if self._tracker else {},
                    "achievements_listed": len(self.achievement_file.achievements) if self.achievement_file else 0,
-                   "valid_actions": len(self._actions.labels),
-                   "options_left_out": self._left_out}
+                   "valid_actions": len(self._actions.labels)}
         if self._frotz is not None and getattr(self._frotz, "is_fully_supported", False):
             metrics["score"] = int(self._frotz.get_score())
         return metrics
 
     def _options(self, mask: np.ndarray) -> Sequence[Option]:
-        return [Option(i, label, "command") for i, label in
-                enumerate(self._actions.labels[:N_SLOTS])]
+        return [Option(i, label, kind) for i, (label, kind) in enumerate(self._menu)]
+
+    def _decision(self) -> str:
+        return "group" if any(kind == "group" for _, kind in self._menu) else "command"
+
+    def fallback_action(self) -> int:
+        """"look" where it is shown, else "back" (never a real command)."""
+        for i, (label, kind) in enumerate(self._menu):
+            if label == "look" or kind == "back":
+                return i
+        return 0
+
+    def _build_menu(self) -> list[tuple[str, str]]:
+        """The slots now: every valid action, or, past `slots`, groups of them (by
+        verb, neighbours merged while there are too many), opened one level at a time."""
+        items, back = self._opened()
+        if len(items) + back <= self.slots:
+            menu = [(label, "command") for label in items]
+        else:
+            menu = [(label, "group" if len(members) > 1 else "command")
+                    for label, members in _partition(items, self.slots - back)]
+        return menu + [("back", "back")] * back
+
+    def _opened(self) -> tuple[list[str], bool]:
+        """The commands of the group opened now (all of them at the top), and whether
+        a "back" slot is needed."""
+        items, back = list(self._actions.labels), False
+        for index in self._path:
+            parts = _partition(items, self.slots - back)
+            items, back = parts[index][1], True
+        return items, back
+
+    def group_members(self, index: int) -> list[str]:
+        """The commands inside the group option at `index` (an LLM tool, and tests)."""
+        items, back = self._opened()
+        label, kind = self._menu[index]
+        if kind != "group":
+            return [label] if kind == "command" else []
+        return next(m for lab, m in _partition(items, self.slots - back) if lab == label)
 
     def _render_ansi(self) -> str:
         long_term, short_term = self._game_text()
@@ -257,7 +348,8 @@ class TextAdventureEnv(DecisionEnv):
             self._actions = ActionSet(list(ALWAYS), [(c,) for c in ALWAYS], [()] * len(ALWAYS))
         else:
             self._actions = self._detector.detect()
-        self._left_out = max(0, len(self._actions.labels) - N_SLOTS)
+        self._path = []
+        self._menu = self._build_menu()
 
     def _ending(self, raw: str) -> tuple[bool, bool]:
         """(won, game over): Jericho's answer where it knows the game, else the text."""

@@ -109,7 +109,8 @@ def _agent_specs(args) -> list:
             spec = AgentSpec.create("llm", args.label, client=args.client, model=args.model,
                                     strategy=args.strategy, history=args.history,
                                     base_url=args.base_url, temperature=args.temperature,
-                                    max_tokens=args.max_tokens, vision=args.vision or None)
+                                    max_tokens=args.max_tokens, vision=args.vision or None,
+                                    tools=args.tools or None, max_tool_calls=args.max_tool_calls)
         elif kind == "sb3":
             spec = AgentSpec.create("sb3", args.label, model_path=args.model_path)
         else:
@@ -290,6 +291,11 @@ def build_parser() -> argparse.ArgumentParser:
     llm.add_argument("--temperature", type=float, default=None)
     llm.add_argument("--max-tokens", type=int, default=None)
     llm.add_argument("--vision", action="store_true", help="send the frame where a family has one")
+    llm.add_argument("--tools", action="store_true",
+                     help="offer the family's look-up tools as function calls (D&D: attack odds, "
+                          "areas, routes, creatures, conditions, spells)")
+    llm.add_argument("--max-tool-calls", type=int, default=None,
+                     help="tool calls allowed per decision (default 4)")
     s.add_argument("--model-path", default=None, help="sb3 agent: a saved model .zip")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_eval)

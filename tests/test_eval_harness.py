@@ -239,3 +239,21 @@ def test_a_strategy_of_ones_own_from_a_file(tmp_path):
     assert record["agent_spec"]["strategy"].endswith(":plan-first")
     step = json.loads(next(out.rglob("*.jsonl")).read_text().splitlines()[0])
     assert step["agent"]["parsed"] is not None and not step["agent"]["fell_back"]
+
+
+def test_eval_with_tools_on_dnd_records_tool_use_and_the_encounter_table(tmp_path):
+    out = tmp_path / "run"
+    assert _eval("--agent", "llm", "--client", "fake", "--model", "first", "--tools",
+                 "--envs", "DnD-Encounter-GoblinAmbush-v0", "--episodes", "1", "--max-steps", "6",
+                 "--workers", "1", "--out", str(out)) == 0
+    folder = out / "episodes" / "llm-fake-first-direct-tools" / "DnD-Encounter-GoblinAmbush-v0"
+    record = json.loads((folder / "episode-0000.json").read_text())
+    assert record["agent_spec"]["tools"] is True
+    assert record["llm"]["tools"].startswith("on: attack_odds")
+    assert record["llm"]["tool_calls"] == 0 and record["llm"]["tools_per_decision"] == 0.0
+    step = json.loads((folder / "episode-0000.trajectory.jsonl").read_text().splitlines()[0])
+    assert step["agent"]["tool_count"] == 0 and step["agent"]["tool_calls"] == []
+    summary = json.loads((out / "summary.json").read_text())
+    row = summary["dnd_encounter"]["llm-fake-first-direct-tools"]
+    assert row["episodes"] == 1 and row["tools_per_decision"] == 0.0 and row["tokens_per_decision"] > 0
+    assert "D&D Encounter" in (out / "summary.md").read_text()

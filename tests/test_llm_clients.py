@@ -507,3 +507,150 @@ def test_gemini_blocked_prompt_is_not_retried(server):
     with pytest.raises(ClientError, match="blocked.*SAFETY"):
         client.complete(USER)
     assert len(server.requests) == 1
+
+
+# ----------------------------------------------------------------------------- function calling
+
+TOOLS = [{"name": "attack_odds", "description": "Chance to hit.",
+          "parameters": {"type": "object", "properties": {"attack": {"type": "string"},
+                                                          "target": {"type": "string"}},
+                         "required": ["attack", "target"]}}]
+
+
+def _after_call(call_id="call_7", name="attack_odds", arguments=None):
+    """The chat after the model called a tool and got its result (neutral form, as LLMAgent sends)."""
+    arguments = {"attack": "dagger", "target": "goblin_2"} if arguments is None else arguments
+    return [*USER, {"role": "assistant", "content": "Let me check.",
+                    "tool_calls": [{"id": call_id, "name": name, "arguments": arguments}]},
+            {"role": "tool", "tool_call_id": call_id, "name": name, "content": '{"p_hit": 0.55}'}]
+
+
+def openai_tool_call_answer(call_id="call_7", arguments='{"attack": "dagger", "target": "goblin_2"}'):
+    return {"id": "cmpl-2", "model": "served-model",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": None,
+                "tool_calls": [{"id": call_id, "type": "function",
+                                "function": {"name": "attack_odds", "arguments": arguments}}]}}],
+            "usage": {"prompt_tokens": 50, "completion_tokens": 12}}
+
+
+def test_openai_tool_call_then_final_answer(server):
+    server.answer({"body": openai_tool_call_answer()}, {"body": chat_answer("2")})
+    client = openai_client(server)
+    assert client.supports_tools
+    first = client.complete(USER, tools=TOOLS)
+    assert first.text == "" and first.extra["finish_reason"] == "tool_calls"
+    (call,) = first.tool_calls
+    assert (call.id, call.name, call.arguments, call.error) == (
+        "call_7", "attack_odds", {"attack": "dagger", "target": "goblin_2"}, None)
+    chat = [*USER, {"role": "assistant", "content": first.text,
+                    "tool_calls": [call.as_message_part()]},
+            {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": '{"p_hit": 0.55}'}]
+    final = client.complete(chat, tools=TOOLS)
+    assert final.text == "2" and final.tool_calls == []
+    declared, answered = server.requests[0]["json"], server.requests[1]["json"]
+    assert declared["tools"] == [{"type": "function", "function": TOOLS[0]}]
+    assert answered["tools"] == declared["tools"]
+    assistant, tool = answered["messages"][-2:]
+    assert assistant == {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_7", "type": "function",
+         "function": {"name": "attack_odds", "arguments": '{"attack": "dagger", "target": "goblin_2"}'}}]}
+    assert tool == {"role": "tool", "tool_call_id": "call_7", "content": '{"p_hit": 0.55}'}
+    # without tools the payload is as it always was
+    client.complete(USER)
+    assert "tools" not in server.requests[2]["json"]
+
+
+@pytest.mark.parametrize("arguments,error", [("{not json", "not valid JSON"), ('["a"]', "JSON object"),
+                                             ({"attack": "x"}, None), ("", None)])
+def test_openai_tool_call_arguments_malformed_or_as_objects(server, arguments, error):
+    # Ollama sends arguments as an object; a small model may send broken JSON
+    server.answer({"body": openai_tool_call_answer(arguments=arguments)})
+    (call,) = openai_client(server).complete(USER, tools=TOOLS).tool_calls
+    assert call.error is None if error is None else error in call.error
+    if error is None:
+        assert call.arguments == (arguments or {})
+
+
+def test_anthropic_tool_use_and_tool_result(server):
+    recorded = {"id": "msg_2", "type": "message", "role": "assistant", "model": "claude-test",
+                "stop_reason": "tool_use", "usage": {"input_tokens": 40, "output_tokens": 9},
+                "content": [{"type": "text", "text": "Let me check."},
+                            {"type": "tool_use", "id": "toolu_01A", "name": "attack_odds",
+                             "input": {"attack": "dagger", "target": "goblin_2"}}]}
+    server.answer({"body": recorded}, {"body": anthropic_answer("2")})
+    client = AnthropicClient("claude-test", api_key=SECRET, base_url=server.url, sleep=lambda s: None)
+    first = client.complete(USER, tools=TOOLS)
+    assert first.text == "Let me check." and first.extra["finish_reason"] == "tool_use"
+    (call,) = first.tool_calls
+    assert (call.id, call.name, call.arguments) == ("toolu_01A", "attack_odds",
+                                                    {"attack": "dagger", "target": "goblin_2"})
+    assert client.complete(_after_call("toolu_01A"), tools=TOOLS).text == "2"
+    declared, answered = server.requests[0]["json"], server.requests[1]["json"]
+    assert declared["tools"] == [{"name": "attack_odds", "description": "Chance to hit.",
+                                  "input_schema": TOOLS[0]["parameters"]}]
+    assert [m["role"] for m in answered["messages"]] == ["user", "assistant", "user"]
+    assert answered["messages"][1]["content"] == [
+        {"type": "text", "text": "Let me check."},
+        {"type": "tool_use", "id": "toolu_01A", "name": "attack_odds",
+         "input": {"attack": "dagger", "target": "goblin_2"}}]
+    assert answered["messages"][2]["content"] == [
+        {"type": "tool_result", "tool_use_id": "toolu_01A", "content": '{"p_hit": 0.55}'}]
+
+
+def test_anthropic_tool_results_come_before_text_in_a_turn():
+    client = AnthropicClient("c", api_key=SECRET, base_url="http://127.0.0.1:9")
+    chat = [*_after_call("toolu_9"), {"role": "user", "content": "Your answer could not be used."}]
+    _, _, payload = client._build_request(chat, TOOLS)
+    last = payload["messages"][-1]["content"]
+    assert [b["type"] for b in last] == ["tool_result", "text"]
+
+
+def test_gemini_function_call_and_response(server):
+    recorded = {"candidates": [{"content": {"role": "model", "parts": [
+                    {"functionCall": {"name": "attack_odds", "args": {"attack": "dagger", "target": "goblin_2"}},
+                     "thoughtSignature": "c2lnbmF0dXJl"}]}, "finishReason": "STOP"}],
+                "usageMetadata": {"promptTokenCount": 60, "candidatesTokenCount": 7}}
+    server.answer({"body": recorded}, {"body": gemini_answer("2")})
+    client = GeminiClient("gemini-test", api_key=SECRET, base_url=server.url)
+    first = client.complete(USER, tools=TOOLS)
+    (call,) = first.tool_calls
+    assert call.name == "attack_odds" and call.arguments == {"attack": "dagger", "target": "goblin_2"}
+    assert call.id.startswith("gemini_call_")         # Gemini gave none: ours, not sent back
+    chat = [*USER, {"role": "assistant", "content": "", "tool_calls": [call.as_message_part()]},
+            {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": '{"p_hit": 0.55}'}]
+    assert client.complete(chat, tools=TOOLS).text == "2"
+    declared, answered = server.requests[0]["json"], server.requests[1]["json"]
+    assert declared["tools"] == [{"functionDeclarations": TOOLS}]
+    model_turn, result_turn = answered["contents"][-2:]
+    assert model_turn == {"role": "model", "parts": [
+        {"functionCall": {"name": "attack_odds", "args": {"attack": "dagger", "target": "goblin_2"}},
+         "thoughtSignature": "c2lnbmF0dXJl"}]}
+    assert result_turn == {"role": "user", "parts": [
+        {"functionResponse": {"name": "attack_odds", "response": {"result": {"p_hit": 0.55}}}}]}
+
+
+def test_gemini_echoes_server_call_ids():
+    client = GeminiClient("g", api_key=SECRET, base_url="http://127.0.0.1:9")
+    (call,) = client._parse({"candidates": [{"content": {"parts": [
+        {"functionCall": {"id": "fc-1", "name": "attack_odds", "args": {}}}]}}]})[4]["tool_calls"]
+    _, _, payload = client._build_request(_after_call(call.id), TOOLS)
+    assert payload["contents"][-2]["parts"][-1]["functionCall"]["id"] == "fc-1"
+    assert payload["contents"][-1]["parts"][0]["functionResponse"]["id"] == "fc-1"
+
+
+def test_scripted_client_scripts_tool_calls_only_when_tools_are_offered():
+    from dungeonbench_gym.llm.fake import ScriptedClient
+
+    client = ScriptedClient([{"tool_calls": [{"name": "attack_odds", "arguments": {"attack": "a"}}]}])
+    completion = client.complete(USER, tools=TOOLS)
+    assert completion.tool_calls[0].id == "call_1" and completion.tool_calls[0].arguments == {"attack": "a"}
+    assert client.tools_offered == [TOOLS]
+    with pytest.raises(ClientError, match="no tools were offered"):
+        client.complete(USER)
+
+
+def test_local_client_declares_no_tools():
+    from dungeonbench_gym.llm.local import LocalLlamaClient
+
+    assert LocalLlamaClient.supports_tools is False and ChatClient.supports_tools is False

@@ -1,5 +1,6 @@
 """BALROG's aggregation: families weigh equally, whatever their number of ids."""
 
+import json
 import math
 
 import pytest
@@ -31,3 +32,59 @@ def test_standard_errors_follow_balrog():
     assert s["families"]["crafter"]["se"] == pytest.approx(se_c)
     assert s["overall"]["se"] == pytest.approx(math.sqrt(se_b ** 2 + se_c ** 2) / 2)
     assert "| a | **overall** | | 40.0 ±" in markdown(summarise(records))
+
+
+# ------------------------------------------------------------------ DungeonBench's Encounter table
+def _dnd(agent, win, hp, survivors, decisions, llm=None, env_id="DnD-Encounter-OrcRaid-v0"):
+    record = {"agent": agent, "env_id": env_id, "family": "dnd", "progress": float(win),
+              "success": bool(win), "steps": decisions, "invalid_actions": 0,
+              "metrics": {"win": float(win), "party_hp_fraction": hp, "survivors": survivors,
+                          "rounds": 4, "decisions": decisions}}
+    if llm:
+        record["llm"] = llm
+    return record
+
+
+def _usage(decisions, tokens, tools):
+    return {"decisions": decisions, "prompt_tokens": tokens - 10, "completion_tokens": 10,
+            "fallbacks": 0, "tool_calls": tools}
+
+
+def test_encounter_table_from_episode_metrics_and_llm_usage(tmp_path):
+    from dungeonbench_gym.eval.summary import encounter_markdown, leaderboard, write
+
+    records = [_dnd("heuristic", 1, 0.8, 1.0, 20), _dnd("heuristic", 0, 0.0, 0.5, 30),
+               _dnd("heuristic", 1, 0.5, 1.0, 25, env_id="DnD-Encounter-WolfPack-v0"),
+               _dnd("llm", 1, 0.6, 1.0, 10, _usage(10, 1000, 5)),
+               _dnd("llm", 1, 0.4, 0.5, 30, _usage(30, 3000, 35)),
+               _ep("B", "babyai", 0.5)]
+    summary = summarise(records)
+    table = summary["dnd_encounter"]
+    assert set(table) == {"heuristic", "llm"}          # "a" played no D&D
+    h, m = table["heuristic"], table["llm"]
+    assert h["episodes"] == 3 and h["scenarios"] == 2
+    assert h["win_rate"] == pytest.approx(2 / 3)
+    assert h["win_rate_se"] == pytest.approx(math.sqrt((2 * (1 / 3) ** 2 + (2 / 3) ** 2) / 2 / 3))
+    assert h["party_hp_fraction"] == pytest.approx((0.8 + 0.0 + 0.5) / 3)
+    assert h["survivors"] == pytest.approx(2.5 / 3)
+    assert h["decisions_per_episode"] == 25.0
+    assert h["tools_per_decision"] is None and h["tokens_per_decision"] is None
+    # per decision over all decisions (not a mean of episode ratios): 40 tools / 40 decisions
+    assert m["tools_per_decision"] == pytest.approx(1.0) and m["tokens_per_decision"] == pytest.approx(100.0)
+    text = encounter_markdown(summary)
+    rows = [line for line in text.splitlines() if line.startswith(("| llm", "| heuristic"))]
+    assert rows[0].startswith("| llm | 2 | 1.00 ± 0.00 | 0.50 | 0.75 | 20.0 | 1.00 | 100 |")
+    assert rows[1].startswith("| heuristic | 3 | 0.67 ± 0.33 | 0.43 | 0.83 | 25.0 | - | - |")
+    assert "D&D Encounter" in markdown(summary) and "D&D Encounter" in leaderboard(summary)
+    write(summary, tmp_path)
+    assert (tmp_path / "summary.md").read_text().count("| llm | 2 |") == 1
+    assert json.loads((tmp_path / "summary.json").read_text())["dnd_encounter"]["llm"]["episodes"] == 2
+
+
+def test_no_dnd_episodes_no_encounter_table():
+    from dungeonbench_gym.eval.summary import leaderboard
+
+    summary = summarise([_ep("B", "babyai", 0.5)])
+    assert "dnd_encounter" not in summary
+    assert "Encounter" not in markdown(summary) and "Encounter" not in leaderboard(summary)
+    assert "Day" not in markdown(summarise([_dnd("x", 1, 1.0, 1.0, 5)]))   # no Day data: no Day table

@@ -6,7 +6,8 @@ Kinds:
 - `baseline`: the family's simple baseline (`agents.BASELINES`).
 - `llm`: `LLMAgent` with a client (`client`: openai, anthropic, gemini, local,
   fake), `model`, `strategy` (direct, cot, ...), `history`, `base_url`,
-  `temperature`, `max_tokens`, `vision`. Keys come from the environment of the
+  `temperature`, `max_tokens`, `vision`, `tools` (the family's look-up tools as
+  function calls, e.g. D&D's attack odds), `max_tool_calls`. Keys come from the environment of the
   process that plays, never from the spec, so no key reaches a result file.
 - `sb3`: a saved stable-baselines3 / sb3-contrib model (`model_path`, a .zip),
   played deterministically with the action mask.
@@ -57,7 +58,8 @@ class AgentSpec:
     def default_label(self) -> str:
         o = self.opts
         if self.kind == "llm":
-            parts = ["llm", o.get("client", ""), o.get("model", ""), o.get("strategy", "direct")]
+            parts = ["llm", o.get("client", ""), o.get("model", ""), o.get("strategy", "direct"),
+                     "tools" if o.get("tools") else ""]
             return "-".join(str(p) for p in parts if p)
         if self.kind == "sb3":
             stem = str(o["model_path"]).rsplit("/", 1)[-1].removesuffix(".zip")
@@ -124,7 +126,8 @@ def make_llm_agent(spec: AgentSpec):
 
     o = spec.opts
     return LLMAgent(make_client(spec), strategy=strategy_name(o.get("strategy", "direct")),
-                    history=int(o.get("history", 16)), vision=bool(o.get("vision", False)))
+                    history=int(o.get("history", 16)), vision=bool(o.get("vision", False)),
+                    tools=bool(o.get("tools", False)), max_tool_calls=int(o.get("max_tool_calls", 4)))
 
 
 def check(spec: AgentSpec) -> None:

@@ -154,6 +154,10 @@ def _llm_usage(agent, trajectory: list[dict]) -> dict[str, Any]:
         "prompt_tokens": sum(int(s.get("prompt_tokens", 0)) for s in steps),
         "completion_tokens": sum(int(s.get("completion_tokens", 0)) for s in steps),
         "fallbacks": sum(bool(s.get("fell_back")) for s in steps),
+        # look-up tools (D&D): calls made, and per decision (0 when tools were off)
+        "tools": getattr(agent, "tools_status", "off"),   # says why when asked for but not offered
+        "tool_calls": sum(int(s.get("tool_count", 0)) for s in steps),
+        "tools_per_decision": sum(int(s.get("tool_count", 0)) for s in steps) / len(steps),
         "seconds_in_model": round(sum(float(s.get("latency_s", 0.0)) for s in steps), 3),
     }
 

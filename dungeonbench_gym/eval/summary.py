@@ -5,6 +5,11 @@ mean progress over all its episodes, SE = std / sqrt(n) (sample std). The
 overall score is the mean of the family scores, SE = sqrt(sum SE^2) / n_families,
 so a family with many ids weighs no more than one with a single id. Each id also
 gets its own row, scored the same way.
+
+DungeonBench's Encounter table (D&D episodes only, from each episode's metrics and
+LLM usage): win rate, final party HP fraction, survivor fraction, decisions per
+episode, tool calls and tokens per decision. (The Day table comes with the Day
+track: no episode has its data yet, so none is printed.)
 """
 
 from __future__ import annotations
@@ -58,7 +63,64 @@ def summarise(records: list[dict]) -> dict:
         families = {f: _score(v) for (a, f), v in sorted(family_progress.items()) if a == agent}
         data["families"] = {f: {"score": s, "se": se} for f, (s, se) in families.items()}
         data["overall"] = dict(zip(("score", "se"), _combine(list(families.values()))))
-    return {"agents": agents}
+    out = {"agents": agents}
+    encounter = dnd_encounter(records)
+    if encounter:
+        out["dnd_encounter"] = encounter
+    return out
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+def dnd_encounter(records: list[dict]) -> dict:
+    """Per agent over its D&D episodes: DungeonBench's Encounter metrics (win rate ±
+    SE, means of the rest). Tools and tokens per decision are None for agents that use
+    no language model."""
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for r in records:
+        if r.get("family") == "dnd" and "win" in (r.get("metrics") or {}):
+            groups[r["agent"]].append(r)
+    table = {}
+    for agent, eps in sorted(groups.items()):
+        m = [e["metrics"] for e in eps]
+        win, win_se = _score([float(x["win"]) for x in m])
+        row = {"episodes": len(eps), "scenarios": len({e["env_id"] for e in eps}),
+               "win_rate": win / 100, "win_rate_se": win_se / 100,
+               "party_hp_fraction": _mean([float(x["party_hp_fraction"]) for x in m]),
+               "survivors": _mean([float(x["survivors"]) for x in m]),
+               "rounds": _mean([float(x.get("rounds", 0)) for x in m]),
+               "decisions_per_episode": _mean([float(x["decisions"]) for x in m]),
+               "tools_per_decision": None, "tokens_per_decision": None}
+        llm = [e["llm"] for e in eps if e.get("llm")]
+        if llm:
+            decisions = sum(u["decisions"] for u in llm) or 1
+            row["tools_per_decision"] = sum(u.get("tool_calls", 0) for u in llm) / decisions
+            row["tokens_per_decision"] = sum(u["prompt_tokens"] + u["completion_tokens"]
+                                             for u in llm) / decisions
+        table[agent] = row
+    return table
+
+
+def encounter_markdown(summary: dict) -> str:
+    """The Encounter table, best win rate first ("" without D&D episodes)."""
+    table = summary.get("dnd_encounter")
+    if not table:
+        return ""
+
+    def cell(value, fmt):
+        return "-" if value is None else format(value, fmt)
+
+    header = ("| agent | episodes | win rate | party HP | survivors | decisions/ep | tools/decision "
+              "| tokens/decision |")
+    lines = ["## D&D Encounter (DungeonBench)", "", header, "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for agent, r in sorted(table.items(), key=lambda kv: (-kv[1]["win_rate"], -kv[1]["party_hp_fraction"])):
+        lines.append(f"| {agent} | {r['episodes']} | {r['win_rate']:.2f} ± {r['win_rate_se']:.2f} | "
+                     f"{r['party_hp_fraction']:.2f} | {r['survivors']:.2f} | "
+                     f"{r['decisions_per_episode']:.1f} | {cell(r['tools_per_decision'], '.2f')} | "
+                     f"{cell(r['tokens_per_decision'], '.0f')} |")
+    return "\n".join(lines) + "\n"
 
 
 def markdown(summary: dict) -> str:
@@ -73,7 +135,8 @@ def markdown(summary: dict) -> str:
             lines.append(f"| {agent} | **{fam} (family)** | | {s['score']:.1f} ± {s['se']:.1f} | | | |")
         o = data["overall"]
         lines.append(f"| {agent} | **overall** | | {o['score']:.1f} ± {o['se']:.1f} | | | |")
-    return "\n".join(lines) + "\n"
+    encounter = encounter_markdown(summary)
+    return "\n".join(lines) + "\n" + (f"\n{encounter}" if encounter else "")
 
 
 def leaderboard(summary: dict) -> str:
@@ -91,7 +154,8 @@ def leaderboard(summary: dict) -> str:
         o = data["overall"]
         lines.append(f"| {rank} | {agent} | {len(data['families'])}/{len(families)} | "
                      f"**{o['score']:.1f} ± {o['se']:.1f}** | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    encounter = encounter_markdown(summary)
+    return "\n".join(lines) + "\n" + (f"\n{encounter}" if encounter else "")
 
 
 def compare(results: list[tuple[str, dict]]) -> str:

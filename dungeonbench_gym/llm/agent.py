@@ -9,6 +9,7 @@ step leaves a record in `trajectory`: what was asked, what came back, what ran.
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 from collections import deque
@@ -20,13 +21,22 @@ from ..agents.base import Agent
 from ..core.errors import DungeonBenchError
 from ..core.options import Option
 from .base import ChatClient, ClientError
-from .prompting import (Turn, build_messages, fallback_note, prompt_chars, retry_message,
-                        system_message)
+from .prompting import (
+    Turn,
+    build_messages,
+    fallback_note,
+    prompt_chars,
+    retry_message,
+    system_message,
+)
 from .strategies import Strategy, get_strategy
+from .tools import ToolSet, tools_for
 
 ON_CLIENT_ERROR = ("raise", "fallback")
 TYPING_HINT = ("You may instead type a command of your own on a line starting with '>', "
                "e.g. '> look under the bed'.")
+TOOLS_HINT = ("Before answering you may call the lookup tools (at most {n} calls for this "
+              "decision); they show exact odds and rules and change nothing.")
 _TYPED = re.compile(r"(?m)(?:^|:[ \t]*)>[ \t]*([^\n]+?)[ \t]*$")
 
 
@@ -54,13 +64,17 @@ class LLMAgent(Agent):
         free_text: where the env takes typed commands (`info["free_text"]`, text
             adventures), let the model type one ("> open the mailbox"); `act` then
             returns the command as a string.
+        tools: offer the family's look-up tools (D&D: attack odds, areas, routes...) as
+            function calls where the env has them and the client supports them; the
+            model may call up to `max_tool_calls` per decision before it answers.
     """
 
     name = "llm"
 
     def __init__(self, client: ChatClient, strategy: str | Strategy = "direct", *,
                  history: int = 16, max_retries: int = 2, vision: bool = False,
-                 on_client_error: str = "raise", free_text: bool = True):
+                 on_client_error: str = "raise", free_text: bool = True,
+                 tools: bool = False, max_tool_calls: int = 4):
         if history < 0:
             raise ValueError(f"history={history}: must be 0 or more past steps")
         if max_retries < 0:
@@ -74,6 +88,10 @@ class LLMAgent(Agent):
         self.vision = vision
         self.on_client_error = on_client_error
         self.free_text = free_text
+        if max_tool_calls < 0:
+            raise ValueError(f"max_tool_calls={max_tool_calls}: must be 0 or more")
+        self.tools = tools
+        self.max_tool_calls = max_tool_calls
         self.reset()
 
     def reset(self, env=None, seed: int | None = None) -> None:
@@ -86,12 +104,14 @@ class LLMAgent(Agent):
         self._system = system_message(env) if env is not None else None
         self._table = tuple(getattr(getattr(env, "unwrapped", env), "option_table", ()) or ())
         self._send_images = self._can_send_images(env)
+        self._toolset, self.tools_status = self._find_tools(env)
 
     def describe(self) -> dict[str, Any]:
         """What a result file records about this agent."""
         return {"name": self.name, "strategy": self.strategy.name, "history": self.history,
                 "max_retries": self.max_retries, "vision": self.vision,
-                "free_text": self.free_text,
+                "free_text": self.free_text, "tools": self.tools,
+                "max_tool_calls": self.max_tool_calls,
                 "client": self.client.describe()}
 
     def act(self, observation: dict[str, Any], info: dict[str, Any]) -> int | str:
@@ -116,6 +136,12 @@ class LLMAgent(Agent):
             "completions": [], "parse_errors": [], "parsed": None, "action": None,
             "fell_back": False, "retries": 0, "prompt_tokens": 0, "completion_tokens": 0,
             "latency_s": 0.0, "client_error": None}
+        if self.tools:
+            record.update({"tools": self.tools_status, "tool_calls": [], "tool_count": 0,
+                           "model_calls": 0})
+        specs = self._toolset.specs() if self._toolset is not None else None
+        if specs:
+            messages[-1]["content"] += " " + TOOLS_HINT.format(n=self.max_tool_calls)
 
         chosen: Option | None = None
         typed: str | None = None
@@ -125,7 +151,7 @@ class LLMAgent(Agent):
             messages[-1]["content"] += f" {TYPING_HINT}"
         for attempt in range(self.max_retries + 1):
             try:
-                completion = self.client.complete(messages)
+                completion, messages = self._ask(messages, specs, record)
             except ClientError as error:
                 if self.on_client_error == "raise":
                     raise
@@ -133,9 +159,6 @@ class LLMAgent(Agent):
                 record["parse_errors"].append("the model could not be reached")
                 break
             record["completions"].append(completion.text)
-            record["prompt_tokens"] += completion.prompt_tokens
-            record["completion_tokens"] += completion.completion_tokens
-            record["latency_s"] += completion.latency_s
             typed = typed_command(completion.text) if typing else None
             if typed is not None:
                 # a typed command that is an option's label is that option
@@ -173,6 +196,66 @@ class LLMAgent(Agent):
         self.trajectory.append(record)
         self.last_record = record
         return action
+
+    # ---------------------------------------------------------------- tools
+    def _ask(self, messages: list[dict[str, Any]], specs: list[dict] | None,
+             record: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
+        """One answer from the model; with tools, its calls are run and answered first.
+
+        Calls beyond the decision's budget are answered with an error asking for the
+        answer; a model that keeps calling after that gets its text parsed as it is.
+        Returns the final completion and the chat grown by the tool exchange."""
+        while True:
+            completion = (self.client.complete(messages, tools=specs) if specs
+                          else self.client.complete(messages))
+            record["prompt_tokens"] += completion.prompt_tokens
+            record["completion_tokens"] += completion.completion_tokens
+            record["latency_s"] += completion.latency_s
+            if not specs:
+                return completion, messages
+            record["model_calls"] += 1
+            calls = completion.tool_calls
+            if not calls or record["model_calls"] > self.max_tool_calls + 1:
+                return completion, messages
+            results = []
+            for call in calls:
+                if record["tool_count"] >= self.max_tool_calls:
+                    result: Any = {"error": f"no tool calls left for this decision "
+                                            f"({self.max_tool_calls} used): answer with an option now"}
+                    counted = False
+                elif call.error:
+                    result, counted = {"error": call.error}, True
+                else:
+                    result, counted = self._toolset.call(call.name, call.arguments, self.env), True
+                text = json.dumps(result, sort_keys=True)
+                if counted:
+                    record["tool_count"] += 1
+                record["tool_calls"].append({
+                    "name": call.name, "args": call.arguments, "result_chars": len(text),
+                    "error": result.get("error") if isinstance(result, dict) else None,
+                    "counted": counted})
+                results.append({"role": "tool", "tool_call_id": call.id, "name": call.name,
+                                "content": text})
+            messages = [*messages, {"role": "assistant", "content": completion.text,
+                                    "tool_calls": [c.as_message_part() for c in calls]}, *results]
+
+    def _find_tools(self, env) -> tuple[ToolSet | None, str]:
+        """The family's tools when asked for and usable, and a line saying which."""
+        if not self.tools:
+            return None, "off"
+        if env is None:
+            return None, "no env yet"
+        toolset = tools_for(env)
+        if toolset is None:
+            family = getattr(getattr(env, "unwrapped", env), "family", "?")
+            return None, f"off: the {family} family has no tools"
+        if not getattr(self.client, "supports_tools", False):
+            warnings.warn(f"LLMAgent(tools=True): the client {self.client.provider}/"
+                          f"{self.client.model} does not support function calling, so it plays "
+                          "without tools", stacklevel=3)
+            return None, (f"off: the client {self.client.provider}/{self.client.model} does not "
+                          "support function calling")
+        return toolset, f"on: {', '.join(toolset.tools)}"
 
     # ---------------------------------------------------------------- helpers
     def _fallback(self, options: list[Option]) -> int:

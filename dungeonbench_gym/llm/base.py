@@ -7,6 +7,14 @@ plain dicts so they serialise into trajectories as they are:
      "images": [np.ndarray (H, W, 3) uint8, ...]}   # "images" optional, user turns only
 
 Clients that cannot see pictures (`supports_images = False`) ignore "images".
+
+Function calling (clients with `supports_tools = True`): `complete(messages, tools=[...])`
+offers tools, each ``{"name", "description", "parameters": JSON schema}``; the model's calls
+come back in `Completion.tool_calls`. The chat then carries them in a provider-neutral form
+that each client translates to its wire protocol:
+
+    {"role": "assistant", "content": str, "tool_calls": [{"id", "name", "arguments": dict}]}
+    {"role": "tool", "tool_call_id": str, "name": str, "content": str (JSON)}
 Errors: `TransientError` (rate limits, 5xx, timeouts: the caller may retry,
 clients already retry with backoff) and `ClientError` (bad request, bad key,
 unknown model: retrying cannot help). Neither ever carries an API key.
@@ -29,6 +37,24 @@ class TransientError(ClientError):
 
 
 @dataclass
+class ToolCall:
+    """One function call the model asked for. `error` is set when its arguments were not a
+    JSON object (the call is still answered, with that error, so the model can fix it)."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)    # provider data to echo back
+
+    def as_message_part(self) -> dict[str, Any]:
+        part = {"id": self.id, "name": self.name, "arguments": self.arguments}
+        if self.extra:
+            part["extra"] = self.extra
+        return part
+
+
+@dataclass
 class Completion:
     text: str
     prompt_tokens: int = 0
@@ -37,6 +63,7 @@ class Completion:
     model: str = ""
     attempts: int = 1                    # requests made, retries included
     extra: dict[str, Any] = field(default_factory=dict)
+    tool_calls: list[ToolCall] = field(default_factory=list)
 
 
 class ChatClient:
@@ -44,6 +71,7 @@ class ChatClient:
 
     provider = "base"
     supports_images = False
+    supports_tools = False               # function calling (complete(..., tools=[...]))
 
     def __init__(self, model: str, *, temperature: float = 0.0, max_tokens: int = 512,
                  timeout_s: float = 60.0, max_retries: int = 4):
@@ -53,7 +81,8 @@ class ChatClient:
         self.timeout_s = timeout_s
         self.max_retries = max_retries
 
-    def complete(self, messages: list[dict[str, Any]]) -> Completion:
+    def complete(self, messages: list[dict[str, Any]],
+                 tools: list[dict[str, Any]] | None = None) -> Completion:
         # the interface: each provider's client (clients.py, local.py, fake.py) implements it
         raise NotImplementedError(f"{type(self).__name__} must implement complete()")
 

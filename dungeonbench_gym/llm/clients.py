@@ -16,6 +16,12 @@ API keys are kept in a `_Secret` (its repr is ``<hidden>``), are sent in headers
 only (never in a URL), and are scrubbed from every message this module builds,
 server error text included. Images travel as PNG (encoded here, `encode_png`),
 after the text of their message.
+
+Function calling: each client translates the neutral tool messages of `base` (an
+assistant turn with "tool_calls", "tool" results) and the tool declarations to its
+protocol: OpenAI ``tools``/``tool_calls``/``role: tool``, Anthropic ``tools``/
+``tool_use``/``tool_result``, Gemini ``functionDeclarations``/``functionCall``/
+``functionResponse``; calls come back as `ToolCall`s in `Completion.tool_calls`.
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import ChatClient, ClientError, Completion, TransientError
+from .base import ChatClient, ClientError, Completion, ToolCall, TransientError
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +191,7 @@ class HTTPChatClient(ChatClient):
     """
 
     provider = "http"
+    supports_tools = True
     key_env_vars: tuple[str, ...] = ()
     default_base_url = ""
     base_url_env: str | None = None
@@ -230,7 +237,8 @@ class HTTPChatClient(ChatClient):
     def _key_needed(self) -> bool:
         return self.key_required
 
-    def _build_request(self, messages: list[dict[str, Any]]) -> tuple[str, dict[str, str], dict]:
+    def _build_request(self, messages: list[dict[str, Any]],
+                       tools: list[dict[str, Any]] | None = None) -> tuple[str, dict[str, str], dict]:
         raise NotImplementedError(f"{type(self).__name__} must write its request")
 
     def _parse(self, data: Any) -> tuple[str, int, int, str, dict[str, Any]]:
@@ -245,8 +253,9 @@ class HTTPChatClient(ChatClient):
         return (f"{type(self).__name__}(model={self.model!r}, base_url={self.base_url!r}, "
                 f"api_key={self._api_key!r})")
 
-    def complete(self, messages: list[dict[str, Any]]) -> Completion:
-        url, headers, payload = self._build_request(messages)
+    def complete(self, messages: list[dict[str, Any]],
+                 tools: list[dict[str, Any]] | None = None) -> Completion:
+        url, headers, payload = self._build_request(messages, tools or None)
         body = json.dumps(payload).encode("utf-8")
         headers = {"Content-Type": "application/json", "Accept": "application/json", **headers}
         started = time.monotonic()
@@ -331,8 +340,10 @@ class HTTPChatClient(ChatClient):
             self.usage["completion_tokens"] += completion_tokens
             self.usage["requests"] += 1
         extra = {**extra, "request_latency_s": now - request_started}
+        tool_calls = extra.pop("tool_calls", [])   # parsers leave them in extra
         return Completion(text=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                          latency_s=now - started, model=model or self.model, attempts=attempts, extra=extra)
+                          latency_s=now - started, model=model or self.model, attempts=attempts, extra=extra,
+                          tool_calls=tool_calls)
 
     def _backoff(self, attempt: int) -> float:
         base = min(self.max_backoff_s, self.backoff_s * 2 ** (attempt - 1))
@@ -380,7 +391,8 @@ def _merged_turns(messages: list[dict[str, Any]]) -> tuple[str, list[tuple[str, 
     """System text (joined) and the other messages grouped into runs of one role.
 
     Anthropic and Gemini want user/assistant turns to alternate; two user
-    messages in a row become one turn with both contents, in order.
+    messages in a row become one turn with both contents, in order. Tool results
+    travel in the user's turn (both protocols put them there).
     """
     system_parts: list[str] = []
     turns: list[tuple[str, list[dict[str, Any]]]] = []
@@ -390,13 +402,33 @@ def _merged_turns(messages: list[dict[str, Any]]) -> tuple[str, list[tuple[str, 
             if message.get("content"):
                 system_parts.append(str(message["content"]))
             continue
-        if role not in ("user", "assistant"):
-            raise ValueError(f"message role must be system, user or assistant, got {role!r}")
+        if role not in ("user", "assistant", "tool"):
+            raise ValueError(f"message role must be system, user, assistant or tool, got {role!r}")
+        role = "user" if role == "tool" else role
         if turns and turns[-1][0] == role:
             turns[-1][1].append(message)
         else:
             turns.append((role, [message]))
     return "\n\n".join(system_parts), turns
+
+
+def _arguments(raw: Any) -> tuple[dict[str, Any], str | None]:
+    """A call's arguments as a dict, from a JSON string (OpenAI) or an object (Anthropic,
+    Gemini, Ollama); (raw kept, error) when they are not a JSON object."""
+    if raw is None or raw == "":
+        return {}, None
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return {"_raw": raw[:200]}, "the arguments were not valid JSON"
+    if not isinstance(raw, dict):
+        return {"_raw": str(raw)[:200]}, "the arguments must be a JSON object"
+    return raw, None
+
+
+# Gemini calls without an id get one of ours, which is not sent back
+_GEMINI_ID = "gemini_call_"
 
 
 # ----------------------------------------------------------------------------- OpenAI-compatible
@@ -437,14 +469,30 @@ class OpenAICompatibleClient(HTTPChatClient):
                           "image_url": {"url": "data:image/png;base64," + _png_base64(image)}})
         return parts
 
-    def _build_request(self, messages):
+    def _build_request(self, messages, tools=None):
         wire_messages = []
         for message in messages:
-            if message.get("role") not in ("system", "user", "assistant"):
-                raise ValueError(f"message role must be system, user or assistant, got {message.get('role')!r}")
-            wire_messages.append({"role": message["role"], "content": self._content(message)})
+            role = message.get("role")
+            if role not in ("system", "user", "assistant", "tool"):
+                raise ValueError(f"message role must be system, user, assistant or tool, got {role!r}")
+            if role == "tool":
+                wire_messages.append({"role": "tool", "tool_call_id": message["tool_call_id"],
+                                      "content": str(message.get("content") or "")})
+            elif role == "assistant" and message.get("tool_calls"):
+                wire_messages.append({
+                    "role": "assistant", "content": message.get("content") or None,
+                    "tool_calls": [{"id": call["id"], "type": "function",
+                                    "function": {"name": call["name"],
+                                                 "arguments": json.dumps(call.get("arguments") or {})}}
+                                   for call in message["tool_calls"]]})
+            else:
+                wire_messages.append({"role": role, "content": self._content(message)})
         payload: dict[str, Any] = {"model": self.model, "messages": wire_messages,
                                    self.max_tokens_field: self.max_tokens}
+        if tools:
+            payload["tools"] = [{"type": "function", "function": {
+                "name": t["name"], "description": t["description"], "parameters": t["parameters"]}}
+                for t in tools]
         if self.temperature is not None:
             payload["temperature"] = self.temperature
         headers = {}
@@ -463,6 +511,13 @@ class OpenAICompatibleClient(HTTPChatClient):
         for field in ("refusal", "reasoning_content"):
             if message.get(field):
                 extra[field] = message[field]
+        calls = []
+        for n, call in enumerate(message.get("tool_calls") or []):
+            function = call["function"]
+            arguments, error = _arguments(function.get("arguments"))
+            calls.append(ToolCall(str(call.get("id") or f"call_{n}"), str(function["name"]), arguments, error))
+        if calls:
+            extra["tool_calls"] = calls
         return (content or "", int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0),
                 str(data.get("model") or ""), extra)
 
@@ -480,6 +535,9 @@ class AnthropicClient(HTTPChatClient):
     api_version = "2023-06-01"
 
     def _blocks(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        if message.get("role") == "tool":
+            return [{"type": "tool_result", "tool_use_id": message["tool_call_id"],
+                     "content": str(message.get("content") or "")}]
         blocks: list[dict[str, Any]] = []
         if message.get("content"):                 # the API rejects empty text blocks
             blocks.append({"type": "text", "text": str(message["content"])})
@@ -487,13 +545,23 @@ class AnthropicClient(HTTPChatClient):
             for image in message.get("images") or []:
                 blocks.append({"type": "image", "source": {"type": "base64", "media_type": "image/png",
                                                            "data": _png_base64(image)}})
+        for call in message.get("tool_calls") or []:
+            blocks.append({"type": "tool_use", "id": call["id"], "name": call["name"],
+                           "input": call.get("arguments") or {}})
         return blocks
 
-    def _build_request(self, messages):
+    def _build_request(self, messages, tools=None):
         system, turns = _merged_turns(messages)
-        wire_messages = [{"role": role, "content": [block for m in group for block in self._blocks(m)]}
-                         for role, group in turns]
+        wire_messages = []
+        for role, group in turns:
+            blocks = [block for m in group for block in self._blocks(m)]
+            # the API wants a turn's tool_result blocks before any text
+            blocks.sort(key=lambda block: block["type"] != "tool_result")
+            wire_messages.append({"role": role, "content": blocks})
         payload: dict[str, Any] = {"model": self.model, "max_tokens": self.max_tokens, "messages": wire_messages}
+        if tools:
+            payload["tools"] = [{"name": t["name"], "description": t["description"],
+                                 "input_schema": t["parameters"]} for t in tools]
         if system:
             payload["system"] = system
         if self.temperature is not None:
@@ -506,8 +574,16 @@ class AnthropicClient(HTTPChatClient):
             raise ValueError("error object in a 2xx answer")
         text = "".join(block["text"] for block in data["content"] if block.get("type") == "text")
         usage = data.get("usage") or {}
+        extra: dict[str, Any] = {"finish_reason": data.get("stop_reason")}
+        calls = []
+        for block in data["content"]:
+            if block.get("type") == "tool_use":
+                arguments, error = _arguments(block.get("input"))
+                calls.append(ToolCall(str(block["id"]), str(block["name"]), arguments, error))
+        if calls:
+            extra["tool_calls"] = calls
         return (text, int(usage.get("input_tokens") or 0), int(usage.get("output_tokens") or 0),
-                str(data.get("model") or ""), {"finish_reason": data.get("stop_reason")})
+                str(data.get("model") or ""), extra)
 
 
 # ----------------------------------------------------------------------------- Gemini
@@ -522,15 +598,35 @@ class GeminiClient(HTTPChatClient):
     default_base_url = "https://generativelanguage.googleapis.com"
 
     def _parts(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        if message.get("role") == "tool":
+            content = message.get("content") or ""
+            try:
+                result = json.loads(content)
+            except ValueError:
+                result = content
+            # functionResponse.response must be an object
+            response = {"name": message["name"], "response": {"result": result}}
+            if not str(message["tool_call_id"]).startswith(_GEMINI_ID):   # an id the server gave
+                response["id"] = message["tool_call_id"]
+            return [{"functionResponse": response}]
         parts: list[dict[str, Any]] = []
         if message.get("content"):
             parts.append({"text": str(message["content"])})
         if self.supports_images:
             for image in message.get("images") or []:
                 parts.append({"inline_data": {"mime_type": "image/png", "data": _png_base64(image)}})
+        for call in message.get("tool_calls") or []:
+            function_call = {"name": call["name"], "args": call.get("arguments") or {}}
+            if not str(call["id"]).startswith(_GEMINI_ID):
+                function_call["id"] = call["id"]
+            part: dict[str, Any] = {"functionCall": function_call}
+            signature = (call.get("extra") or {}).get("thoughtSignature")
+            if signature:      # thinking models want their signature back with the call
+                part["thoughtSignature"] = signature
+            parts.append(part)
         return parts
 
-    def _build_request(self, messages):
+    def _build_request(self, messages, tools=None):
         system, turns = _merged_turns(messages)
         contents = [{"role": "model" if role == "assistant" else "user",
                      "parts": [part for m in group for part in self._parts(m)]}
@@ -541,6 +637,10 @@ class GeminiClient(HTTPChatClient):
         payload: dict[str, Any] = {"contents": contents, "generationConfig": generation_config}
         if system:
             payload["systemInstruction"] = {"parts": [{"text": system}]}
+        if tools:
+            payload["tools"] = [{"functionDeclarations": [
+                {"name": t["name"], "description": t["description"], "parameters": t["parameters"]}
+                for t in tools]}]
         model = self.model.removeprefix("models/")
         url = f"{self.base_url}/v1beta/models/{urllib.parse.quote(model, safe='')}:generateContent"
         return url, {"x-goog-api-key": self._api_key.reveal() or ""}, payload
@@ -559,6 +659,16 @@ class GeminiClient(HTTPChatClient):
         extra: dict[str, Any] = {"finish_reason": candidate.get("finishReason")}
         if usage.get("thoughtsTokenCount"):
             extra["thoughts_tokens"] = int(usage["thoughtsTokenCount"])
+        calls = []
+        for part in parts:
+            if "functionCall" in part:
+                function_call = part["functionCall"]
+                arguments, error = _arguments(function_call.get("args"))
+                keep = {"thoughtSignature": part["thoughtSignature"]} if part.get("thoughtSignature") else {}
+                calls.append(ToolCall(str(function_call.get("id") or f"{_GEMINI_ID}{len(calls)}"),
+                                      str(function_call["name"]), arguments, error, keep))
+        if calls:
+            extra["tool_calls"] = calls
         return (text, int(usage.get("promptTokenCount") or 0), int(usage.get("candidatesTokenCount") or 0),
                 str(data.get("modelVersion") or ""), extra)
 

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .base import ChatClient, ClientError, Completion
+from .base import ChatClient, ClientError, Completion, ToolCall
 
 
 class ScriptedClient(ChatClient):
     """Answers from a list (in turn) or from a callable(messages) -> str.
+
+    An answer may also script function calls: ``{"tool_calls": [{"name": "attack_odds",
+    "arguments": {...}}], "text": ""}`` (ids are made up: call_1, call_2, ...). The tools
+    offered with each request are kept in `tools_offered` (None when none were).
 
     Tokens are counted as whitespace-separated words, so token figures in
     trajectories are deterministic. Every chat received is kept in `calls`
@@ -21,15 +26,19 @@ class ScriptedClient(ChatClient):
         answers: the replies, or a function of the messages that returns one.
         cycle: start the list again when it runs out (else raise ClientError).
         supports_images: pretend to be a vision model.
+        supports_tools: pretend to do function calling (default True).
     """
 
     provider = "fake"
 
     def __init__(self, answers: Iterable[str] | Callable[[list[dict[str, Any]]], str], *,
                  model: str = "scripted", cycle: bool = True, supports_images: bool = False,
-                 **kwargs: Any):
+                 supports_tools: bool = True, **kwargs: Any):
         super().__init__(model, **kwargs)
         self.supports_images = supports_images
+        self.supports_tools = supports_tools
+        self.tools_offered: list[list[dict[str, Any]] | None] = []
+        self._call_ids = itertools.count(1)
         self.calls: list[list[dict[str, Any]]] = []
         if callable(answers):
             self._answer = answers
@@ -47,14 +56,26 @@ class ScriptedClient(ChatClient):
             raise ClientError(f"ScriptedClient ran out of answers after {len(self.calls) - 1} "
                               "calls: pass more answers or cycle=True") from None
 
-    def complete(self, messages: list[dict[str, Any]]) -> Completion:
+    def complete(self, messages: list[dict[str, Any]],
+                 tools: list[dict[str, Any]] | None = None) -> Completion:
         started = time.perf_counter()
         self.calls.append([dict(m) for m in messages])
-        text = str(self._answer(messages))
+        self.tools_offered.append(tools)
+        answer = self._answer(messages)
+        calls: list[ToolCall] = []
+        if isinstance(answer, dict):
+            if not tools:
+                raise ClientError("ScriptedClient: a scripted tool call, but no tools were offered")
+            calls = [ToolCall(str(c.get("id") or f"call_{next(self._call_ids)}"), c["name"],
+                              dict(c.get("arguments") or {})) for c in answer.get("tool_calls", ())]
+            text = str(answer.get("text", ""))
+        else:
+            text = str(answer)
         prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
         return Completion(text=text, prompt_tokens=prompt_tokens,
-                          completion_tokens=len(text.split()),
-                          latency_s=time.perf_counter() - started, model=self.model)
+                          completion_tokens=len(text.split()) + sum(1 + len(json.dumps(c.arguments).split()) for c in calls),
+                          latency_s=time.perf_counter() - started, model=self.model,
+                          tool_calls=calls)
 
 
 def _numbered_options(messages: list[dict[str, Any]]) -> list[str]:

@@ -221,7 +221,11 @@ class LocalLlamaClient(ChatClient):
         report["prompt_tokens_after"] = total
         return chat, report
 
-    def complete(self, messages: list[dict[str, Any]]) -> Completion:
+    def complete(self, messages: list[dict[str, Any]],
+                 tools: list[dict[str, Any]] | None = None) -> Completion:
+        # supports_tools is False (SmolLM2-135M cannot call functions): LLMAgent offers none
+        if tools:
+            raise ClientError(f"local model {self.model!r} does not support function calling")
         chat, trimmed = self.fits_prompt(messages)
         llama, lock = self._load()
         start = time.perf_counter()

@@ -37,7 +37,7 @@ def test_scenarios_cover_the_families_and_objectives():
     assert len(SCENARIOS) >= 8
     families = {load_encounter(n).family for n in SCENARIOS}
     assert {"duel", "objective", "boss"} <= families
-    assert {load_encounter(n).objective["type"] for n in SCENARIOS} == {"defeat", "reach", "survive", "protect"}
+    assert {load_encounter(n).objective["type"] for n in SCENARIOS} == {"defeat", "reach", "survive", "protect", "interact"}
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

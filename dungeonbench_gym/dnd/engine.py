@@ -15,7 +15,9 @@ Decision kinds (the paper's hierarchical decisions)
   consequences, e.g. which opportunity attacks they provoke).
 * ``point_x`` then ``point_y``: the grid intersection of a point-placed area (Fireball).
 * ``direction``: one of 8 compass directions for cones and lines (Burning Hands, breath).
-* ``reaction``: an opportunity attack, yes or no, when a creature leaves the reactor's reach.
+* ``reaction``: an opportunity attack, yes or no, when a creature leaves the reactor's reach; a
+  readied attack when one comes within it; Shield; Uncanny Dodge.
+* ``legendary``: at the end of another creature's turn, a boss's legendary action or a pass.
 * ``group``: when a decision has more options than ``max_options``, it is split: first a group
   (a row of destinations, a range), then the choice inside it. Nothing is ever truncated.
 
@@ -57,7 +59,8 @@ class Battle:
 
     def __init__(self, battle_map: BattleMap, combatants: list[Combatant], *, seed: int | None = 0,
                  roller: Roller | None = None, objective: dict | None = None,
-                 round_limit: int = 20, max_options: int = 64, party_side: str = "party"):
+                 round_limit: int = 20, max_options: int = 64, party_side: str = "party",
+                 max_altitude_ft: int = 15):
         self.map = battle_map
         self.creatures: dict[str, Combatant] = {}
         for c in combatants:
@@ -71,6 +74,7 @@ class Battle:
         self.round_limit = int(round_limit)
         self.max_options = int(max_options)
         self.party_side = party_side
+        self.max_altitude_ft = int(max_altitude_ft)   # how high flyers may go (a cave ceiling, say)
         self.round = 0
         self.order: list[str] = []
         self.turn_index = -1
@@ -149,17 +153,42 @@ class Battle:
             if c.conscious and not c.incapacitated:
                 self._open_menu(c)
                 return
-            # an unconscious or incapacitated creature's turn passes: the loop moves on
+            # an unconscious or incapacitated creature's turn passes (its repeat saves still come)
+            self._end_of_turn_effects(c)
+            if self._check_outcome():
+                return
 
     def _start_turn(self, c: Combatant) -> None:
         c.economy = Economy(movement=self._speed(c))
-        c.dodging = False   # Dodge and Shield last until the start of your next turn
+        c.dodging = False   # Dodge, Shield and a readied action last until the start of your next turn
         c.conditions.pop("shield", None)
+        c.conditions.pop("readied", None)
         for o in self.creatures.values():   # Help lasts until the start of the helper's turn
             if o.conditions.get("helped", {}).get("by") == c.cid:
                 del o.conditions["helped"]
+        self.zone_hits = set()
+        for o in self.creatures.values():   # riders that last until the start of the caster's next turn
+            for k in ("slowed", "chilled", "no_heal"):
+                if o.conditions.get(k, {}).get("by") == c.cid:
+                    del o.conditions[k]
+        if c.concentration and self.round >= c.resources.get("concentration_until", 10 ** 9):
+            self.end_concentration(c)   # the spell's duration ran out
+        sw = c.resources.get("spiritual_weapon")
+        if sw and self.round >= sw["until"]:
+            del c.resources["spiritual_weapon"]
+        if c.legendary:   # legendary actions come back at the start of its turn
+            c.resources["legendary_left"] = c.legendary_per_round
         if c.dying:
             self._death_save(c)
+        if not c.conscious:
+            return
+        started_in_zone = False
+        for g in self._guardians():
+            if g.side != c.side and self.distance(g, c) <= GUARDIANS_FT:
+                started_in_zone = True
+                self._zone_damage(g, c)
+        if started_in_zone and c.conscious:   # simplification: half speed for the whole turn
+            c.economy.movement //= 2
         if not c.conscious:
             return
         for key, ready in sorted(c.recharge.items()):
@@ -172,14 +201,71 @@ class Battle:
         self.event("turn", f"{c.cid}'s turn", creature=c.cid, round=self.round)
 
     def _speed(self, c: Combatant) -> int:
-        if "grappled" in c.conditions or "restrained" in c.conditions:
+        if any(k in c.conditions for k in ZERO_SPEED) or c.exhaustion >= 5:
             return 0
-        return c.speed
+        speed = max(c.speed, c.fly) - (10 if "slowed" in c.conditions else 0)   # Ray of Frost
+        if c.exhaustion >= 2:
+            speed //= 2
+        return max(0, speed)
 
     def _end_turn(self, c: Combatant, silent: bool = False) -> None:
         if not silent:
             self.event("end_turn", f"{c.cid} ends its turn", creature=c.cid)
         self.pending = {}
+        self._end_of_turn_effects(c)
+        if self._check_outcome() or self._offer_legendary(c):
+            return
+        self._next_turn()
+
+    def _end_of_turn_effects(self, c: Combatant) -> None:
+        """Repeat saves at the end of the creature's turn (Hold Person), riders that end now."""
+        for key in sorted(c.conditions):
+            cond = c.conditions.get(key)
+            if cond and cond.get("repeat") and not c.dead and \
+                    self.saving_throw(c, cond["repeat"], cond["dc"], magic=True):
+                del c.conditions[key]
+                self.event("condition_end", f"{c.cid} is no longer {key}", creature=c.cid, condition=key)
+        for o in self.creatures.values():   # Guiding Bolt: until the end of the caster's next turn
+            g = o.conditions.get("guided")
+            if g and g["by"] == c.cid and g["round"] < self.round:
+                del o.conditions["guided"]
+
+    # ---------------------------------------------------------------- legendary actions
+    def _offer_legendary(self, ended: Combatant) -> bool:
+        """SRD: one legendary action at the end of another creature's turn, if points are left."""
+        for o in sorted(self.creatures.values(), key=lambda o: o.cid):
+            if o is ended or not o.legendary or not o.conscious or o.incapacitated:
+                continue
+            if o.resources.get("legendary_left", 0) > 0 and len(self._legendary_options(o)) > 1:
+                self.pending = {"kind": "legendary", "actor": o.cid, "after": ended.cid}
+                self._cache = None
+                return True
+        return False
+
+    def _legendary_options(self, c: Combatant) -> list[Opt]:
+        left = c.resources.get("legendary_left", 0)
+        out = []
+        for key, cost, kind, payload in c.legendary:
+            if cost > left:
+                continue
+            if kind == "attack" and self._targets_for_attack(c, c.attack(payload)):
+                out.append(Opt(f"Legendary action: {key} (an attack with {payload}; costs {cost} of {left})",
+                               "legendary", (key,)))
+            elif kind == "heal" and c.hp < c.max_hp:
+                out.append(Opt(f"Legendary action: {key} (heal {payload}; costs {cost} of {left})",
+                               "legendary", (key,)))
+        out.append(Opt("No legendary action now", "legendary_pass"))
+        return out
+
+    def _use_legendary(self, c: Combatant, key: str) -> None:
+        _, cost, kind, payload = next(x for x in c.legendary if x[0] == key)
+        c.resources["legendary_left"] -= cost
+        self.event("legendary", f"{c.cid} uses a legendary action: {key}", creature=c.cid, action=key, cost=cost)
+        if kind == "attack":
+            self.pending = {"kind": "target", "actor": c.cid, "use": ("attack", payload, "legendary")}
+            self._cache = None
+            return
+        self.heal(c, self.roller.roll(payload, what=f"heal {key}"), key)
         self._next_turn()
 
     def _open_menu(self, c: Combatant) -> None:
@@ -187,7 +273,7 @@ class Battle:
         self._cache = None
 
     def _finish(self, how: str) -> None:
-        if how in ("defeat", "reach", "survive"):
+        if how in ("defeat", "reach", "survive", "interact"):
             self.outcome = "win"
         else:
             self.outcome = "loss"
@@ -214,6 +300,9 @@ class Battle:
             if any(c.conscious and any(cell in cells for cell in c.cells) for c in party):
                 self._finish("reach")
                 return True
+        if obj["type"] == "interact" and obj.get("done"):
+            self._finish("interact")
+            return True
         if obj["type"] in ("defeat", "protect") and not any(c.conscious for c in foes):
             self._finish("defeat")
             return True
@@ -280,6 +369,7 @@ class Battle:
                 self.pending = dict(self.pending, span=(opt.data[1], opt.data[2]))
             return
         self._apply(self.pending, opt)
+        self._falls()
         if self.outcome is None:
             self._check_outcome()
 
@@ -292,7 +382,7 @@ class Battle:
         elif kind == "target":
             opts = self._target_options(c, p)
         elif kind == "destination":
-            opts = self._destination_options(c)
+            opts = self._teleport_options(c, p) if p.get("use") else self._destination_options(c)
         elif kind == "route":
             opts = [Opt(_route_label(i, r), "route", (i,)) for i, r in enumerate(p["routes"])]
         elif kind == "point_x":
@@ -312,6 +402,13 @@ class Battle:
             opts = [Opt(f"Cast Shield (+5 AC: {p['attacker']}'s {st['attack'].key} ({st['total']} vs AC {st['ac']}) "
                         f"misses; uses a spell slot)", "reaction", (True,)),
                     Opt("Take the hit", "reaction", (False,))]
+        elif kind == "legendary":
+            opts = self._legendary_options(c)
+        elif kind == "reaction" and p.get("reaction") == "readied":
+            mover = self.creatures[p["mover"]]
+            a = c.attack(p["attack"])
+            opts = [Opt(f"Readied attack on {mover.cid} with {a.key} ({a.short()})", "reaction", (True,)),
+                    Opt("Hold the readied attack (lost at your turn's start)", "reaction", (False,))]
         elif kind == "reaction":
             mover = self.creatures[p["mover"]]
             a = c.attack(p["attack"])
@@ -324,14 +421,18 @@ class Battle:
     def _prompt(self, p: dict) -> str:
         kind, actor = p["kind"], p["actor"]
         return {"action": f"{actor}: choose an action",
-                "target": (f"{actor}: choose the target of the next dart" if p.get("use", ("",))[0] == "dart"
+                "target": (f"{actor}: choose the target of the next {p['use'][0]}" if p.get("use", ("",))[0]
+                           in ("dart", "ray", "more")
                            else f"{actor}: choose a target for {p.get('use', ('?', '?'))[1]}"),
                 "destination": f"{actor}: choose where to move ({self.creatures[actor].economy.movement} ft left)",
                 "route": f"{actor}: choose a route",
                 "point_x": f"{actor}: choose the x coordinate of the point",
                 "point_y": f"{actor}: choose the y coordinate of the point (x = {p.get('x')})",
                 "direction": f"{actor}: choose a direction",
+                "legendary": f"{actor}: take a legendary action at the end of {p.get('after')}'s turn?",
                 "reaction": (f"{actor}: {p.get('attacker')} hits you" if p.get("attacker") else
+                             f"{actor}: {p.get('mover')} comes within your reach (readied attack)"
+                             if p.get("reaction") == "readied" else
                              f"{actor}: {p.get('mover')} is leaving your reach")}.get(kind, kind)
 
     def _action_options(self, c: Combatant) -> list[Opt]:
@@ -371,6 +472,10 @@ class Battle:
             out.append(Opt("Dash", "dash"))
             out.append(Opt("Disengage", "disengage"))
             out.append(Opt("Dodge", "dodge"))
+            if "hidden" not in c.conditions and self._unseen(c):
+                out.append(Opt(f"Hide (Stealth {self._stealth(c):+d} vs passive Perception)", "hide"))
+            if c.melee_reach and e.attacks_left == 0:   # Ready: trigger = a foe enters its reach
+                out.append(Opt(f"Ready an attack (reaction when a foe comes within {c.melee_reach} ft)", "ready"))
             if any(self.distance(c, o) <= SQUARE_FT for o in self.enemies_of(c)):
                 out.append(Opt("Help", "help"))
             if "grappled" in c.conditions:
@@ -378,6 +483,8 @@ class Battle:
                 against = f"DC {g['dc']}" if g.get("dc") is not None else "contested"
                 out.append(Opt(f"Escape the grapple ({against})", "escape"))
         out.extend(self._spell_options(c))
+        if self._object_in_reach(c):   # the objective's object: the free object interaction
+            out.append(Opt(f"Use the {self.objective['name']} (free object interaction)", "interact"))
         if c.resources.get("potions", 0) > 0 and has_action and c.hp < c.max_hp:
             out.append(Opt(f"Drink a potion of healing (2d4+2, {c.resources['potions']} left)", "potion"))
         if e.bonus and c.resources.get("second_wind", 0) > 0 and c.hp < c.max_hp:
@@ -387,7 +494,13 @@ class Battle:
                 if a.offhand and a.key != e.light_attack and self._targets_for_attack(c, a):
                     out.append(Opt(f"Off-hand attack with {a.name} (bonus action, {a.to_hit:+d}, "
                                    f"{'+'.join(p.dice for p in a.offhand)})", "attack", (a.key, "offhand")))
+        sw = c.resources.get("spiritual_weapon")
+        if sw and e.bonus and self._weapon_targets(c):
+            out.append(Opt(f"Spiritual Weapon: move it and attack (bonus action, {c.resources['spell_attack']:+d}, "
+                           f"{sw['dice']} force)", "spiritual_weapon"))
         if "cunning_action" in c.features and e.bonus:
+            if "hidden" not in c.conditions and self._unseen(c):
+                out.append(Opt(f"Cunning Action: Hide (Stealth {self._stealth(c):+d})", "cunning_hide"))
             out.append(Opt("Cunning Action: Dash", "cunning_dash"))
             out.append(Opt("Cunning Action: Disengage", "cunning_disengage"))
         if c.resources.get("action_surge", 0) > 0 and not e.surged:
@@ -416,11 +529,19 @@ class Battle:
             levels = [0] if sp.level == 0 else [lv for lv in range(sp.level, len(slots) + 1) if slots[lv - 1] > 0]
             if not levels:
                 continue
-            if sp.area is None:
+            if key == "misty-step":
+                if not self._teleport_options(c, {"use": ("teleport", key, levels[0])}):
+                    continue
+            elif key == "spirit-guardians":
+                if c.concentration == key:
+                    continue
+            elif key == "spiritual-weapon" and "spiritual_weapon" in c.resources:
+                continue
+            elif sp.area is None:
                 if not self._spell_targets(c, key):
                     continue
-            elif sp.area.shape == "sphere" and not self._points(c, {"use": ("spell", key, levels[0])}):
-                continue
+            elif sp.area.shape == "sphere" and not self.point_ok(c, c.pos[0], c.pos[1], sp.range_feet or 0):
+                continue   # the caster's own corner is a legal point whenever any is: no full scan
             how = " (bonus action)" if bonus else ""
             for level in levels:
                 at = f" at level {level}" if level else ""
@@ -435,8 +556,8 @@ class Battle:
             return f"{2 + level} darts of 1d4+1 force, auto-hit"
         if sp.heal_at_slot_level:
             return f"heal {sp.heal_for(level)}{c.resources['spell_mod']:+d}"
-        if key == "shield-of-faith":
-            return "+2 AC, concentration"
+        if key in SUMMARIES:
+            return SUMMARIES[key](c, level)
         dice = sp.damage_for(slot_level=level or None, character_level=c.level)
         if sp.area is not None:
             return (f"{sp.area.size}-ft {sp.area.shape}, DC {c.resources['spell_dc']} "
@@ -446,17 +567,26 @@ class Battle:
         return f"{c.resources['spell_attack']:+d}, {dice} {sp.damage_type}"
 
     def _can_step(self, c: Combatant) -> bool:
-        return len(self._reach(c)) > 1
+        if not self._flying(c):
+            return len(self._reach(c)) > 1
+        # a flyer's full 3D reach is costly: one step (10 ft covers difficult terrain) answers this
+        hostile = [cell for o in self.enemies_of(c) for cell in o.cells]
+        friends = [cell for o in self.allies_of(c) for cell in o.cells]
+        step = self.map.reachable(c.pos, c.size, min(c.economy.movement, 2 * SQUARE_FT), blocked_by=hostile,
+                                  pass_through=friends, fly=True, max_altitude_ft=self.max_altitude_ft)
+        return len(step) > 1
 
     def _reach(self, c: Combatant):
         # asked several times per decision (menu, destinations, planner): one cached answer
-        key = (c.cid, c.pos, c.economy.movement,
+        fly = self._flying(c)
+        key = (c.cid, c.pos, c.economy.movement, fly,
                tuple((o.pos, o.side, o.dead) for o in self.creatures.values()))
         if self._reach_cache is not None and self._reach_cache[0] == key:
             return self._reach_cache[1]
         hostile = [cell for o in self.enemies_of(c) for cell in o.cells]
         friends = [cell for o in self.allies_of(c) for cell in o.cells]
-        r = self.map.reachable(c.pos, c.size, c.economy.movement, blocked_by=hostile, pass_through=friends)
+        r = self.map.reachable(c.pos, c.size, c.economy.movement, blocked_by=hostile, pass_through=friends,
+                               fly=fly, max_altitude_ft=self.max_altitude_ft if fly else None)
         self._reach_cache = (key, r)
         return r
 
@@ -466,15 +596,22 @@ class Battle:
         n = c.squares
         foes = [(o.cid, o.pos, o.squares) for o in self.enemies_of(c)]
         out = []
+        fear = c.conditions.get("frightened")
+        source = self.creatures.get(fear.get("by")) if fear else None
+        here = self.distance(c, source) if source is not None and not source.dead else None
         for pos in r.destinations:
             if pos == start:
                 continue
+            if here is not None and self.distance_from(c, pos, source) < here:
+                continue   # SRD Frightened: can't willingly move closer to the source of its fear
             note = ""
             if foes:   # the nearest foe from there, so a reader can judge the square
                 d, cid = min((box_distance_ft(pos[0], pos[1], n, pos[2], fp[0], fp[1], fn, fp[2]), cid)
                              for cid, fp, fn in foes)
                 note = f", {d} ft from {cid}"
-            out.append(Opt(f"Move to ({pos[0]}, {pos[1]}) ({r.costs[pos]} ft{note})", "destination",
+            up = pos[2] - self.map.standing_z(pos[0], pos[1], n) if len(pos) == 3 else 0
+            where = f"({pos[0]}, {pos[1]}, {up} ft up)" if up > 0 else f"({pos[0]}, {pos[1]})"
+            out.append(Opt(f"Move to {where} ({r.costs[pos]} ft{note})", "destination",
                            (pos,), group=f"row y={pos[1]}"))
         return out
 
@@ -491,7 +628,7 @@ class Battle:
     def _targets_for_attack(self, c: Combatant, a: AttackProfile) -> list[Combatant]:
         out = []
         for t in self.enemies_of(c):
-            if self._attack_range(c, a, t) and self.cover(c, t) != Cover.TOTAL:
+            if self._attack_range(c, a, t) and self._may_target(c, t) and self.cover(c, t) != Cover.TOTAL:
                 out.append(t)
         return out
 
@@ -501,13 +638,62 @@ class Battle:
         rng = SQUARE_FT if sp.range_kind == "touch" else (sp.range_feet or 0)
         if sp.heal_at_slot_level:   # the living, wounded, self included
             pool = [o for o in self.creatures.values()
-                    if o.side == c.side and not o.dead and o.hp < o.max_hp]
+                    if o.side == c.side and not o.dead and o.hp < o.max_hp and "no_heal" not in o.conditions]
         elif key in BUFFS:
             pool = [o for o in self.creatures.values()
-                    if o.side == c.side and not o.dead and BUFFS[key] not in o.conditions]
+                    if o.side == c.side and not o.dead and BUFFS[key] not in o.conditions
+                    and not (key == "mage-armor" and o.armored)]
         else:
             pool = self.enemies_of(c)
+            if key == "hold-person":
+                pool = [o for o in pool if o.creature_type == "humanoid" and "paralyzed" not in o.conditions]
+            elif key == "bane":
+                pool = [o for o in pool if "baned" not in o.conditions]
+            pool = [o for o in pool if self._may_target(c, o)]
         return [t for t in pool if (t is c or self.distance(c, t) <= rng) and self.cover(c, t) != Cover.TOTAL]
+
+    def _may_target(self, c: Combatant, t: Combatant) -> bool:
+        """SRD Charmed: a charmed creature can't attack or target its charmer with harmful magic."""
+        return c.conditions.get("charmed", {}).get("by") != t.cid
+
+    def _weapon_targets(self, c: Combatant) -> list[Combatant]:
+        """Spiritual Weapon: it moves up to 20 ft and attacks a creature within 5 ft of it, and it
+        stays within 60 ft of the caster (its position is the last creature it attacked)."""
+        sw = c.resources["spiritual_weapon"]
+        at = tuple(sw["pos"])
+        out = []
+        for t in self.enemies_of(c):
+            if self.distance(c, t) <= 60 and self._may_target(c, t) and \
+                    box_distance_ft(at[0], at[1], 1, at[2], t.pos[0], t.pos[1], t.squares, t.pos[2]) <= 25:
+                out.append(t)
+        return out
+
+    def _teleport_options(self, c: Combatant, p: dict) -> list[Opt]:
+        """Misty Step: an unoccupied space within 30 ft that the caster can see."""
+        taken = {cell for o in self.creatures.values() if not o.dead and o is not c for cell in o.cells}
+        n, (x0, y0, z0) = c.squares, c.pos
+        out = []
+        for y in range(max(0, y0 - 6), min(self.map.height, y0 + 7)):
+            for x in range(max(0, x0 - 6), min(self.map.width, x0 + 7)):
+                if (x, y) == (x0, y0) or not self.map.fits(x, y, n):
+                    continue
+                cells = footprint(x, y, n)
+                if any(cell in taken for cell in cells):
+                    continue
+                z = self.map.standing_z(x, y, n)
+                if box_distance_ft(x0, y0, n, z0, x, y, n, z) > 30 or \
+                        not self.map.can_see(c.cells, cells, viewer_z=z0, target_z=z):
+                    continue
+                out.append(Opt(f"Teleport to ({x}, {y})", "destination", ((x, y, z),), group=f"row y={y}"))
+        return out
+
+    def _teleport(self, c: Combatant, use: tuple, dest: tuple) -> None:
+        self._pay_spell(c, use[1], use[2])
+        c.pos = tuple(dest)
+        self._release(c)   # out of the grappler's reach
+        self._release_grapples_by(c)
+        self.event("teleport", f"{c.cid} teleports to ({dest[0]}, {dest[1]})", creature=c.cid, pos=list(dest))
+        self._back_to_menu(c)
 
     def _target_options(self, c: Combatant, p: dict) -> list[Opt]:
         use = p["use"]
@@ -534,6 +720,20 @@ class Battle:
             for t in self._spell_targets(c, "magic-missile"):
                 out.append(Opt(f"Next Magic Missile dart ({use[2]} left) at {t.cid} [{t.hp}/{t.max_hp} HP, "
                                f"{self.distance(c, t)} ft]", "target", (t.cid,)))
+        elif use[0] == "ray":
+            for t in self._spell_targets(c, use[1]):
+                out.append(Opt(f"Next Scorching Ray ({use[3]} left) at {t.cid} [{t.hp}/{t.max_hp} HP, "
+                               f"AC {self.armour_class(t)}, {self.distance(c, t)} ft]", "target", (t.cid,)))
+        elif use[0] == "more":   # Bless, Bane, Hold Person: one more creature, or stop
+            for t in self._spell_targets(c, use[1]):
+                if t.cid not in use[4]:
+                    out.append(Opt(f"Also {use[1]} {t.cid} ({use[3]} more) [{t.hp}/{t.max_hp} HP, "
+                                   f"{self.distance(c, t)} ft]", "target", (t.cid,)))
+            out.append(Opt("No more targets", "stop"))
+        elif use[0] == "weapon":
+            for t in self._weapon_targets(c):
+                out.append(Opt(f"Spiritual Weapon attacks {t.cid} [{t.hp}/{t.max_hp} HP, AC {self.armour_class(t)}]",
+                               "target", (t.cid,)))
         elif use[0] == "shove":
             for t in self._shove_targets(c, use[1]):
                 what = {"prone": f"Shove {t.cid} prone", "push": f"Shove {t.cid} away", "grapple": f"Grapple {t.cid}"}
@@ -552,6 +752,8 @@ class Battle:
             return areas.sphere(where, size, self.map)
         if shape == "cone":
             return areas.cone(c.cells, size, where, c.pos[2])
+        if shape == "cube":
+            return areas.cube_from(c.cells, size, where, c.pos[2])
         return areas.line(c.cells, size, where, 5, c.pos[2])
 
     def _area_shape(self, c: Combatant, use: tuple):
@@ -581,21 +783,24 @@ class Battle:
         use = p["use"]
         rng = content.spell(use[1]).range_feet or 0
         W, H = self.map.width, self.map.height
-        key = ("points", c.cid, c.pos, rng)
-        cached = p.get("_points_key")
-        if cached == key and "_points" in p:
-            return p["_points"]
-        out = []
-        for y in range(H + 1):
-            for x in range(W + 1):
-                cell = (min(x, W - 1), min(y, H - 1))
-                if self.map.is_wall(*cell):
-                    continue
-                if self.map.distance_ft(c.cells, [cell], c.pos[2], None) <= rng and \
-                        self.map.line_of_effect(c.cells, [cell], a_z=c.pos[2]):
-                    out.append((x, y))
-        p["_points_key"], p["_points"] = key, out
+        key = (c.pos, c.squares, rng)
+        cache = self.__dict__.setdefault("_points_cache", {})   # walls never move: keyed by place and range
+        if key in cache:
+            return cache[key]
+        if len(cache) > 256:
+            cache.clear()
+        out = [(x, y) for y in range(H + 1) for x in range(W + 1) if self.point_ok(c, x, y, rng)]
+        cache[key] = out
         return out
+
+    def point_ok(self, c: Combatant, x: int, y: int, rng: int) -> bool:
+        """Can c centre a point-placed area on intersection (x, y): in range, line of effect."""
+        W, H = self.map.width, self.map.height
+        if not (0 <= x <= W and 0 <= y <= H):
+            return False
+        cell = (min(x, W - 1), min(y, H - 1))
+        return not self.map.is_wall(*cell) and self.map.distance_ft(c.cells, [cell], c.pos[2], None) <= rng and \
+            self.map.line_of_effect(c.cells, [cell], a_z=c.pos[2])
 
     # ================================================================ applying options
     def _apply(self, p: dict, opt: Opt) -> None:
@@ -606,6 +811,18 @@ class Battle:
             return
         if kind == "end_turn":
             self._end_turn(c)
+            return
+        if kind == "legendary_pass":
+            self._next_turn()
+            return
+        if kind == "legendary":
+            self._use_legendary(c, opt.data[0])
+            return
+        if kind == "stop":   # no further targets for a multi-target spell
+            self._back_to_menu(c)
+            return
+        if kind == "destination" and p.get("use"):   # Misty Step
+            self._teleport(c, p["use"], opt.data[0])
             return
         if kind == "move":
             self.pending = {"kind": "destination", "actor": c.cid}
@@ -627,6 +844,8 @@ class Battle:
             self._resolve_target(c, p["use"], self.creatures[opt.data[0]])
         elif kind == "spell":
             self._begin_spell(c, opt.data[0], opt.data[1])
+        elif kind == "spiritual_weapon":
+            self.pending = {"kind": "target", "actor": c.cid, "use": ("weapon", "spiritual-weapon")}
         elif kind == "save_action":
             self.pending = {"kind": "direction", "actor": c.cid, "use": ("save_action", opt.data[0])}
         elif kind == "direction":
@@ -660,6 +879,20 @@ class Battle:
             self._spend(c, bonus=kind == "cunning_disengage")
             e.disengaged = True
             self.event("disengage", f"{c.cid} disengages", creature=c.cid)
+        elif kind in ("hide", "cunning_hide"):
+            self._spend(c, bonus=kind == "cunning_hide")
+            roll = self.roller.roll_d20(bonus=self._stealth(c), what=f"stealth {c.cid}")
+            need = max((self._passive_perception(o) for o in self.enemies_of(c) if o.conscious), default=0)
+            ok = roll.total >= need   # SRD: Stealth against the passive Perception of those looking
+            if ok:
+                c.conditions["hidden"] = {"stealth": roll.total}
+            self.event("hide", f"{c.cid} {'hides' if ok else 'fails to hide'} (Stealth {roll.total} vs {need})",
+                       creature=c.cid, success=ok)
+        elif kind == "ready":
+            self._spend(c)
+            best = max((a for a in c.attacks if a.melee), key=lambda a: (_expected(a), a.key))
+            c.conditions["readied"] = {"attack": best.key}
+            self.event("ready", f"{c.cid} readies an attack with {best.key}", creature=c.cid)
         elif kind == "dodge":
             self._spend(c)
             c.dodging = True
@@ -690,12 +923,65 @@ class Battle:
             e.bonus = False
             c.resources["second_wind"] -= 1
             self.heal(c, self.roller.roll(f"1d10+{c.level}", what=f"second wind {c.cid}"), "Second Wind")
+        elif kind == "interact":
+            e.object_use = False
+            self.objective["done"] = True
+            self.event("interact", f"{c.cid} uses the {self.objective['name']}", creature=c.cid)
         elif kind == "action_surge":
             c.resources["action_surge"] -= 1
             e.actions += 1
             e.surged = True
             self.event("action_surge", f"{c.cid} surges: one more action", creature=c.cid)
         self._back_to_menu(c)
+
+    def _unseen(self, c: Combatant) -> bool:
+        """Hiding needs no conscious foe with a line of sight to it (walls, obscurement)."""
+        return not any(self.map.can_see(o.cells, c.cells, viewer_z=o.pos[2], target_z=c.pos[2])
+                       for o in self.enemies_of(c) if o.conscious)
+
+    def _stealth(self, c: Combatant) -> int:
+        if c.is_pc:   # our builds: rogues are trained in Stealth
+            return c.mod("dex") + (c.prof if c.pc_class == "rogue" else 0)
+        return self._skill(c, "stealth", "dex")
+
+    @staticmethod
+    def _passive_perception(o: Combatant) -> int:
+        from . import content
+        if o.is_pc:
+            return 10 + o.mod("wis")
+        return content.monster(o.monster).senses.get("passive_perception", 10 + o.mod("wis"))
+
+    def _object_in_reach(self, c: Combatant) -> bool:
+        obj = self.objective
+        if obj["type"] != "interact" or obj.get("done") or c.side != self.party_side or not c.economy.object_use:
+            return False
+        x, y = obj["object"]
+        return box_distance_ft(c.pos[0], c.pos[1], c.squares, c.pos[2], x, y, 1,
+                               self.map.elevation_at(x, y)) <= SQUARE_FT
+
+    def _flying(self, c: Combatant) -> bool:
+        """Can fly now: a fly speed, not prone, not held or paralyzed (speed 0)."""
+        return c.fly > 0 and c.conscious and "prone" not in c.conditions and \
+            not any(k in c.conditions for k in ZERO_SPEED) and c.exhaustion < 5
+
+    def _falls(self) -> None:
+        """SRD: a flyer knocked prone, with its speed reduced to 0 or unable to move falls, unless
+        it can hover: 1d6 bludgeoning per 10 ft fallen, and it lands prone."""
+        from .grid import fall_damage_dice
+        if self.move_state is not None:
+            return   # mid-move (a reaction pending): positions in the air are part of the flight
+        for c in sorted(self.creatures.values(), key=lambda o: o.cid):
+            ground = self.map.standing_z(c.pos[0], c.pos[1], c.squares)
+            if c.pos[2] <= ground or (self._flying(c) and not c.dead) or (c.hover and c.conscious):
+                continue
+            height = c.pos[2] - ground
+            c.pos = (c.pos[0], c.pos[1], ground)
+            self.event("fall", f"{c.cid} falls {height} ft", creature=c.cid, height=height)
+            n = fall_damage_dice(height)
+            if n and not c.dead:
+                self.damage(c, self.roller.roll_damage(f"{n}d6", what=f"fall {c.cid}"), "bludgeoning", source="fall")
+            if not c.dead and "prone" not in c.condition_immunities:
+                c.conditions.setdefault("prone", {})
 
     def _spend(self, c: Combatant, bonus: bool = False) -> None:
         if bonus:
@@ -706,10 +992,13 @@ class Battle:
     # ---------------------------------------------------------------- movement
     def _choose_destination(self, c: Combatant, dest: tuple) -> None:
         threats = {}
+        fly = self._flying(c)
+        alt = self.max_altitude_ft if fly else None
         if not c.economy.disengaged:
             for o in self.enemies_of(c):
                 if o.conscious and not o.incapacitated and o.economy.reaction and o.melee_reach:
-                    threats[o.cid] = self.map.threat_area(o.cells, o.melee_reach, c.size, enemy_z=o.pos[2])
+                    threats[o.cid] = self.map.threat_area(o.cells, o.melee_reach, c.size, enemy_z=o.pos[2],
+                                                          fly=fly, max_altitude_ft=alt)
         hostile = [cell for o in self.enemies_of(c) for cell in o.cells]
         friends = [cell for o in self.allies_of(c) for cell in o.cells]
         # Routes differ in consequences only near threats or hazards. Without threats, a cheapest
@@ -718,7 +1007,8 @@ class Battle:
         crosses = self.map.hazard_cells and any(
             self.map.hazard_at(x, y) for p in r.path(dest) for x, y in footprint(p[0], p[1], c.squares))
         routes = self.map.routes(c.pos, dest, c.size, c.economy.movement, threat_cells_by_creature=threats,
-                                 blocked_by=hostile, pass_through=friends) if threats or crosses else []
+                                 blocked_by=hostile, pass_through=friends, fly=fly,
+                                 max_altitude_ft=alt) if threats or crosses else []
         if len(routes) > 1:
             self.pending = {"kind": "route", "actor": c.cid, "routes": routes}
             return
@@ -758,6 +1048,12 @@ class Battle:
             ms["i"] += 1
             c.pos = tuple(path[ms["i"]])
             self._enter_hazards(c, c.pos)
+            if self._readied_trigger(c, here):
+                return
+            for g in self._guardians():   # entering Spirit Guardians' area
+                if g.side != c.side and c.conscious and self.distance_from(c, here, g) > GUARDIANS_FT \
+                        >= self.distance(c, g):
+                    self._zone_damage(g, c)
         if c.conscious:
             c.pos = tuple(path[ms["i"]])
             self.event("move", f"{c.cid} moves to ({c.pos[0]}, {c.pos[1]})", creature=c.cid, pos=list(c.pos))
@@ -765,8 +1061,26 @@ class Battle:
         if not self._check_outcome():
             self._back_to_menu(self.creatures[ms["mover"]] if self.active is None else self.active)
 
+    def _readied_trigger(self, c: Combatant, here: tuple) -> bool:
+        """A readied attack's trigger: the mover has just come within the reactor's reach."""
+        ms = self.move_state
+        for o in sorted(self.enemies_of(c), key=lambda o: o.cid):
+            ready = o.conditions.get("readied")
+            if not ready or o.incapacitated or not o.economy.reaction or not c.conscious:
+                continue
+            reach = o.attack(ready["attack"]).reach
+            if self.distance_from(c, here, o) > reach >= self.distance(c, o):
+                ms["asked"] = ms["asked"] + (o.cid,)
+                self.pending = {"kind": "reaction", "actor": o.cid, "mover": c.cid, "attack": ready["attack"],
+                                "reaction": "readied"}
+                self._cache = None
+                return True
+        return False
+
     def _enter_hazards(self, c: Combatant, pos: tuple) -> None:
         """Damage for each hazard square the creature's space moves onto (spikes, fire)."""
+        if pos[2] > self.map.standing_z(pos[0], pos[1], c.squares):
+            return   # flying over it
         for cell in footprint(pos[0], pos[1], c.squares):
             hz = self.map.hazard_at(*cell)
             if hz and hz.get("damage") and c.conscious:
@@ -792,7 +1106,9 @@ class Battle:
         mover = self.creatures[p["mover"]]
         if take:
             reactor.economy.reaction = False
-            self.event("reaction", f"{reactor.cid} makes an opportunity attack on {mover.cid}",
+            what = "its readied attack" if p.get("reaction") == "readied" else "an opportunity attack"
+            reactor.conditions.pop("readied", None)
+            self.event("reaction", f"{reactor.cid} makes {what} on {mover.cid}",
                        creature=reactor.cid, target=mover.cid)
             if self.make_attack(reactor, reactor.attack(p["attack"]), mover, melee=True, then="move") is None:
                 return   # the mover reacts first (Shield)
@@ -806,22 +1122,44 @@ class Battle:
             self._continue_move()
         elif then == "menu":
             self._back_to_menu(self.active)
+        elif then == "next_turn":   # a legendary attack, between turns
+            self._next_turn()
 
     # ---------------------------------------------------------------- attacks
     def attack_modifiers(self, c: Combatant, t: Combatant, melee: bool, a: AttackProfile | None = None):
         """(advantage, disadvantage, reasons) for c attacking t (SRD conditions, Dodge, Help, range)."""
         adv, dis = [], []
         dist = self.distance(c, t)
-        if "prone" in c.conditions:
-            dis.append("attacker prone")
-        if "restrained" in c.conditions:
-            dis.append("attacker restrained")
+        for k in ("prone", "restrained", "blinded", "poisoned"):
+            if k in c.conditions:
+                dis.append(f"attacker {k}")
+        fear = c.conditions.get("frightened")
+        if fear and fear.get("by") in self.creatures and not self.creatures[fear["by"]].dead:
+            dis.append("attacker frightened")
+        if c.exhaustion >= 3:
+            dis.append("attacker exhausted")
+        if "invisible" in c.conditions:
+            adv.append("attacker invisible")
+        if "hidden" in c.conditions:   # an unseen attacker
+            adv.append("attacker hidden")
+        if "hidden" in t.conditions:   # guessing where it is
+            dis.append("target hidden")
+        if "invisible" in t.conditions:
+            dis.append("target invisible")
         if "prone" in t.conditions:
             (adv if dist <= SQUARE_FT else dis).append("target prone")
-        if "restrained" in t.conditions:
-            adv.append("target restrained")
-        if not t.conscious:
+        for k in ("restrained", "blinded", "paralyzed", "petrified", "stunned"):
+            if k in t.conditions:
+                adv.append(f"target {k}")
+        if not t.conscious or "unconscious" in t.conditions:
             adv.append("target unconscious")
+        if "guided" in t.conditions:
+            adv.append("guided")
+        chill = c.conditions.get("chilled")
+        if chill and chill.get("undead") and chill["by"] == t.cid:
+            dis.append("chilled")
+        if a is not None and a.key == "shocking-grasp" and t.metal_armor:
+            adv.append("metal armour")
         if t.dodging and not t.incapacitated:
             dis.append("target dodging")
         helped = t.conditions.get("helped")
@@ -842,23 +1180,41 @@ class Battle:
         :meth:`_resolve_reaction` and continues with ``then`` ("menu", "move" or "none")."""
         if melee is None:
             melee = self._attack_range(c, a, t) == "melee"
+        c.conditions.pop("sanctuary", None)   # the ward ends when the warded creature attacks
+        hidden = c.conditions.pop("hidden", None)   # attacking reveals the attacker (after this roll)
+        ward = t.conditions.get("sanctuary")
+        if ward and not self.saving_throw(c, "wis", ward["dc"], magic=True):
+            # simplification: the attack is lost (the SRD also allows picking another target)
+            self.event("attack", f"{c.cid}'s attack on {t.cid} is turned aside by sanctuary", attacker=c.cid,
+                       target=t.cid, attack=a.key, hit=False, critical=False, total=0, ac=0)
+            return False
         adv, dis, reasons = self.attack_modifiers(c, t, melee, a)
+        if hidden is not None:   # this attack still has the unseen attacker's advantage
+            adv, reasons = True, [*reasons, "attacker hidden"]
         if "helped" in reasons:
             del t.conditions["helped"]   # Help grants the first attack only
+        if "guided" in reasons:
+            del t.conditions["guided"]   # Guiding Bolt: the next attack roll only
         cover = self.cover(c, t)
         ac = self.armour_class(t) + (cover.bonus or 0)
-        roll = self.roller.roll_d20(adv, dis, bonus=a.to_hit, what=f"attack {c.cid}->{t.cid} {a.key}")
+        bonus = a.to_hit
+        if "blessed" in c.conditions:   # Bless +1d4, Bane -1d4 on attack rolls
+            bonus += self.roller.roll("1d4", what=f"bless {c.cid}")
+        if "baned" in c.conditions:
+            bonus -= self.roller.roll("1d4", what=f"bane {c.cid}")
+        roll = self.roller.roll_d20(adv, dis, bonus=bonus, what=f"attack {c.cid}->{t.cid} {a.key}")
         hit = roll.natural == 20 or (roll.natural != 1 and roll.total >= ac)
         crit = roll.natural == 20
-        # SRD: a melee hit on an unconscious creature within 5 ft is a critical hit
-        if hit and melee and not t.conscious and self.distance(c, t) <= SQUARE_FT:
+        # SRD: a melee hit on an unconscious or paralyzed creature within 5 ft is a critical hit
+        if hit and melee and (not t.conscious or "unconscious" in t.conditions or "paralyzed" in t.conditions) \
+                and self.distance(c, t) <= SQUARE_FT:
             crit = True
         state = {"attacker": c.cid, "target": t.cid, "attack": a, "melee": melee, "hit": hit, "crit": crit,
                  "adv": adv, "dis": dis, "total": roll.total, "ac": ac, "mode": roll.advantage, "then": then}
         reaction = None
         if hit and not crit and roll.total < ac + 5 and self._can_shield(t):
             reaction = "shield"
-        elif hit and "uncanny_dodge" in t.features and t.conscious and t.economy.reaction:
+        elif hit and "uncanny_dodge" in t.features and not t.incapacitated and t.economy.reaction:
             reaction = "uncanny_dodge"
         if reaction:
             self.attack_state = state
@@ -869,10 +1225,11 @@ class Battle:
 
     def armour_class(self, t: Combatant) -> int:
         """AC with the spells up on it: Shield +5, Shield of Faith +2."""
-        return t.ac + (5 if "shield" in t.conditions else 0) + (2 if "shield_of_faith" in t.conditions else 0)
+        base = max(t.ac, 13 + t.dex_mod) if "mage_armor" in t.conditions else t.ac
+        return base + (5 if "shield" in t.conditions else 0) + (2 if "shield_of_faith" in t.conditions else 0)
 
     def _can_shield(self, t: Combatant) -> bool:
-        return ("shield" in t.spells and t.conscious and t.economy.reaction and "shield" not in t.conditions
+        return ("shield" in t.spells and not t.incapacitated and t.economy.reaction and "shield" not in t.conditions
                 and any(t.resources.get("slots", ())))
 
     def _land(self, st: dict) -> bool:
@@ -992,6 +1349,13 @@ class Battle:
             self._enter_hazards(t, t.pos)
 
     def _on_hit(self, c: Combatant, t: Combatant, effect: tuple) -> None:
+        if effect[0] == "mark":   # a spell's rider on a hit (Guiding Bolt, Ray of Frost, ...)
+            for name in effect[1:]:
+                t.conditions[name] = {"by": c.cid, "round": self.round, "undead": t.creature_type == "undead"}
+            if "no_reactions" in effect:   # Shocking Grasp: until the start of its next turn
+                t.conditions.pop("no_reactions")
+                t.economy.reaction = False
+            return
         if effect[0] == "save":
             _, ability, dc, conditions, damage, half = effect
             ok = self.saving_throw(t, ability, dc)
@@ -1044,6 +1408,10 @@ class Battle:
                 e.attacks_left -= 1
                 if a.offhand and a.melee:
                     e.light_attack = a.key
+            if use[2] == "legendary":
+                if self.make_attack(c, a, t, then="next_turn") is not None and self.outcome is None:
+                    self._next_turn()
+                return
             if self.make_attack(c, a, t, then="menu") is None:
                 return   # the target decides on a reaction first
         elif use[0] == "spell":
@@ -1051,6 +1419,16 @@ class Battle:
                 return
         elif use[0] == "dart":
             self._dart(c, t, use[2] - 1)
+            return
+        elif use[0] == "ray":
+            self._ray(c, t, use[2], use[3] - 1)
+            return
+        elif use[0] == "more":
+            self._spell_effect(c, use[1], t)
+            self._more_targets(c, use[1], use[2], use[3] - 1, use[4] + (t.cid,))
+            return
+        elif use[0] == "weapon":
+            self._weapon_attack(c, t)
             return
         elif use[0] == "shove":
             if e.attacks_left == 0:   # a shove replaces one attack of the Attack action
@@ -1069,7 +1447,14 @@ class Battle:
         from . import content
         sp = content.spell(key)
         use = ("spell", key, level)
-        if sp.area is None:
+        if key == "misty-step":   # bonus action; the destination is the decision
+            self.pending = {"kind": "destination", "actor": c.cid, "use": ("teleport", key, level)}
+        elif key == "spirit-guardians":   # an emanation around the caster: nothing to place
+            self._pay_spell(c, key, level)
+            c.conditions["spirit_guardians"] = {"by": c.cid, "spell": key, "level": level,
+                                                "dc": c.resources["spell_dc"]}
+            self._back_to_menu(c)
+        elif sp.area is None:
             self.pending = {"kind": "target", "actor": c.cid, "use": use}
         elif sp.area.shape == "sphere":
             self.pending = {"kind": "point_x", "actor": c.cid, "use": use}
@@ -1090,20 +1475,21 @@ class Battle:
             slots = list(c.resources["slots"])
             slots[level - 1] -= 1
             c.resources["slots"] = tuple(slots)
+        c.conditions.pop("hidden", None)   # casting gives the caster away
         self.event("cast", f"{c.cid} casts {key}" + (f" at level {level}" if level else ""),
                    creature=c.cid, spell=key, level=level)
         if sp.concentration:   # one concentration spell at a time: a new one ends the old
             self.end_concentration(c)
             c.concentration = key
+            c.resources["concentration_until"] = self.round + (sp.duration_rounds or 10)
 
     def end_concentration(self, c: Combatant) -> None:
         """Concentration ends: the effects this creature keeps up end with it."""
         if c.concentration is None:
             return
-        effect = BUFFS.get(c.concentration)
-        for o in self.creatures.values():
-            if effect and o.conditions.get(effect, {}).get("by") == c.cid:
-                del o.conditions[effect]
+        for o in self.creatures.values():   # every effect this spell put on anyone
+            for k in [k for k, v in o.conditions.items() if v.get("by") == c.cid and v.get("spell") == c.concentration]:
+                del o.conditions[k]
         self.event("concentration", f"{c.cid}'s {c.concentration} ends", creature=c.cid)
         c.concentration = None
 
@@ -1123,27 +1509,89 @@ class Battle:
         if key == "magic-missile":   # every dart hits; each further dart is its own target decision
             self._dart(c, t, 2 + level - 1)
             return None
+        if key == "scorching-ray":   # 3 rays (+1 per slot level above 2), each its own target
+            self._ray(c, t, level, 3 + level - 2 - 1)
+            return None
+        if key == "spiritual-weapon":
+            c.resources["spiritual_weapon"] = {"pos": list(t.pos), "until": self.round + 10,
+                                               "dice": f"{sp.damage_for(slot_level=level)}+{c.resources['spell_mod']}"}
+            self._weapon_attack(c, t)
+            return None
+        if key in MULTI:   # Bless, Bane, Hold Person: the first target, then one decision per extra one
+            self._spell_effect(c, key, t)
+            left = MULTI[key] - 1 + level - sp.level
+            self._more_targets(c, key, level, left, (t.cid,))
+            return None
         if sp.heal_at_slot_level:
             mod = c.resources["spell_mod"] if sp.heal_adds_modifier else 0
             self.heal(t, max(1, self.roller.roll(sp.heal_for(level), what=f"heal {key}") + mod), key)
             return True
         if key in BUFFS:
-            t.conditions[BUFFS[key]] = {"by": c.cid}
-            self.event("condition", f"{t.cid} is under {key}", creature=t.cid, condition=BUFFS[key])
+            self._spell_effect(c, key, t)
             return True
         dice = sp.damage_for(slot_level=level or None, character_level=c.level)
         if sp.save_ability:   # a single-target save cantrip (Sacred Flame): no half on a success
-            if not self.saving_throw(t, sp.save_ability, c.resources["spell_dc"]):
+            if not self.saving_throw(t, sp.save_ability, c.resources["spell_dc"], magic=True):
                 amount = self.roller.roll_damage(dice, what=f"damage {key} {sp.damage_type}")
                 self.damage(t, amount, sp.damage_type, magical=True, source=c.cid)
             return True
         profile = AttackProfile(key, sp.name, c.resources["spell_attack"], (DamagePart(dice, sp.damage_type),),
-                                sp.attack_type == "melee", 5, sp.range_feet or 0, sp.range_feet or 0, spell=True)
+                                sp.attack_type == "melee", 5, sp.range_feet or 0, sp.range_feet or 0, spell=True,
+                                on_hit=SPELL_RIDERS.get(key, ()))
         return self.make_attack(c, profile, t, melee=sp.attack_type == "melee", then="menu")
+
+    def _spell_effect(self, c: Combatant, key: str, t: Combatant) -> None:
+        """A buff on a willing creature, or a debuff after a failed save."""
+        from . import content
+        if key in BUFFS:
+            t.conditions[BUFFS[key]] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc")}
+            self.event("condition", f"{t.cid} is under {key}", creature=t.cid, condition=BUFFS[key])
+            return
+        cond = DEBUFFS[key]
+        ability = content.spell(key).save_ability
+        if cond in t.condition_immunities:
+            self.event("condition", f"{t.cid} is immune to {cond}", creature=t.cid)
+            return
+        if not self.saving_throw(t, ability, c.resources["spell_dc"], magic=True, big=True):
+            t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources["spell_dc"],
+                                  "repeat": ability if key == "hold-person" else None}
+            self.event("condition", f"{t.cid} is {cond} ({key})", creature=t.cid, condition=cond)
+
+    def _more_targets(self, c: Combatant, key: str, level: int, left: int, chosen: tuple) -> None:
+        if left > 0 and self.outcome is None and any(t.cid not in chosen for t in self._spell_targets(c, key)):
+            self.pending = {"kind": "target", "actor": c.cid, "use": ("more", key, level, left, chosen)}
+        else:
+            self._back_to_menu(c)
+
+    def _ray(self, c: Combatant, t: Combatant, level: int, left: int) -> None:
+        """One Scorching Ray: a ranged spell attack for 2d6 fire; then the next ray's target."""
+        p = AttackProfile("scorching-ray", "Scorching Ray", c.resources["spell_attack"], (DamagePart("2d6", "fire"),),
+                          False, 0, 120, 120, spell=True)
+        if self.make_attack(c, p, t, melee=False, then="menu") is None:
+            return   # the target reacts (Shield); the rays left are lost
+        if left and self.outcome is None and not self._check_outcome() and self._spell_targets(c, "scorching-ray"):
+            self.pending = {"kind": "target", "actor": c.cid, "use": ("ray", "scorching-ray", level, left)}
+        else:
+            self._back_to_menu(c)
+
+    def _weapon_attack(self, c: Combatant, t: Combatant) -> None:
+        sw = c.resources["spiritual_weapon"]
+        sw["pos"] = list(t.pos)
+        c.economy.bonus = False
+        p = AttackProfile("spiritual-weapon", "Spiritual Weapon", c.resources["spell_attack"],
+                          (DamagePart(sw["dice"], "force"),), True, 5, 0, 0, spell=True)
+        if self.make_attack(c, p, t, melee=True, then="menu") is None:
+            return
+        self._back_to_menu(c)
 
     def _resolve_area(self, c: Combatant, use: tuple, where) -> None:
         from . import content
         hits = self.area_hits(c, use, where)
+        if use[0] == "spell" and use[1] == "sleep":
+            self._pay_spell(c, use[1], use[2])
+            self._sleep(c, use[2], hits)
+            self._back_to_menu(c)
+            return
         if use[0] == "spell":
             sp = content.spell(use[1])
             self._pay_spell(c, use[1], use[2])
@@ -1162,24 +1610,93 @@ class Battle:
         # SRD: roll the damage once for everyone in the area
         rolled = [(p.type, self.roller.roll_damage(p.dice, what=f"damage {use[1]} {p.type}")) for p in parts]
         for t in hits:
-            ok = self.saving_throw(t, ability, dc)
+            ok = self.saving_throw(t, ability, dc, magic=use[0] == "spell", big=True)
             for dtype, amount in rolled:
                 self.damage(t, (amount // 2 if half else 0) if ok else amount, dtype, magical=magical,
                             source=c.cid)
+            if not ok and use[1] == "thunderwave" and not t.dead:
+                for _ in range(2):   # pushed 10 ft away from the caster (forced movement)
+                    to = self._push_square(c, t)
+                    if to is None:
+                        break
+                    t.pos = to
+                    self._release(t)
+                    self._enter_hazards(t, t.pos)
+                self.event("push", f"{t.cid} is pushed to ({t.pos[0]}, {t.pos[1]})", creature=t.cid)
         self._back_to_menu(c)
 
-    def saving_throw(self, t: Combatant, ability: str, dc: int) -> bool:
-        # SRD: an unconscious creature automatically fails Strength and Dexterity saves
-        if not t.conscious and ability in ("str", "dex"):
-            self.event("save", f"{t.cid} fails the {ability.upper()} save automatically (unconscious)",
+    def _sleep(self, c: Combatant, level: int, hits: list) -> None:
+        """SRD Sleep: 5d8 HP (+2d8 per slot level above 1) puts creatures to sleep in ascending order
+        of current HP, no save; undead and creatures immune to charm are unaffected."""
+        pool = self.roller.roll(f"{5 + 2 * (level - 1)}d8", what="sleep hit points")
+        self.event("sleep", f"Sleep affects {pool} hit points of creatures", creature=c.cid, pool=pool)
+        for t in sorted(hits, key=lambda o: (o.hp, o.cid)):
+            if not t.conscious or "unconscious" in t.conditions or t.creature_type == "undead" or \
+                    "charmed" in t.condition_immunities:
+                continue
+            if t.hp > pool:
+                break
+            pool -= t.hp
+            t.conditions["unconscious"] = {"by": c.cid, "spell": "sleep", "asleep": True}
+            t.conditions.setdefault("prone", {})
+            self._release_grapples_by(t)
+            self.end_concentration(t)
+            self.event("condition", f"{t.cid} falls asleep", creature=t.cid, condition="unconscious")
+
+    # ---------------------------------------------------------------- Spirit Guardians
+    def _guardians(self) -> list[Combatant]:
+        return [o for o in self.creatures.values() if "spirit_guardians" in o.conditions and o.conscious]
+
+    def _zone_damage(self, g: Combatant, t: Combatant) -> None:
+        """Spirit Guardians: Wis save, 3d8 radiant (+1d8 per slot level above 3), half on a success;
+        once per turn per creature (entering the area or starting the turn there)."""
+        if (t.cid, g.cid) in self.zone_hits or t.dead:
+            return
+        self.zone_hits.add((t.cid, g.cid))
+        sg = g.conditions["spirit_guardians"]
+        ok = self.saving_throw(t, "wis", sg["dc"], magic=True)
+        amount = self.roller.roll_damage(f"{sg['level']}d8", what="damage spirit-guardians radiant")
+        self.event("zone", f"{t.cid} is struck by {g.cid}'s spirit guardians", creature=t.cid, source=g.cid)
+        self.damage(t, amount // 2 if ok else amount, "radiant", magical=True, source=g.cid)
+
+    def saving_throw(self, t: Combatant, ability: str, dc: int, *, magic: bool = False, big: bool = False) -> bool:
+        """A save with the conditions' effects (SRD appendix A), Bless/Bane, Magic Resistance, and
+        Legendary Resistance (spent on a failed save against a big effect: ``big``)."""
+        # SRD: unconscious, paralyzed, petrified, stunned: automatically fail Str and Dex saves
+        if ability in ("str", "dex") and (not t.conscious or any(k in t.conditions for k in AUTO_FAIL)):
+            self.event("save", f"{t.cid} fails the {ability.upper()} save automatically",
                        creature=t.cid, success=False)
             return False
-        dis = "restrained" in t.conditions and ability == "dex"
-        roll = self.roller.roll_d20(False, dis, bonus=t.saves[ability], what=f"save {t.cid} {ability}")
+        adv = magic and "magic_resistance" in t.features
+        dis = ("restrained" in t.conditions and ability == "dex") or t.exhaustion >= 3
+        bonus = t.saves[ability]
+        if "blessed" in t.conditions:
+            bonus += self.roller.roll("1d4", what=f"bless {t.cid}")
+        if "baned" in t.conditions:
+            bonus -= self.roller.roll("1d4", what=f"bane {t.cid}")
+        roll = self.roller.roll_d20(adv, dis, bonus=bonus, what=f"save {t.cid} {ability}")
         ok = roll.total >= dc
         self.event("save", f"{t.cid} {'succeeds on' if ok else 'fails'} a DC {dc} {ability.upper()} save "
                    f"({roll.total})", creature=t.cid, success=ok)
+        if not ok and big and t.resources.get("legendary_resistance", 0) > 0:
+            t.resources["legendary_resistance"] -= 1
+            self.event("legendary_resistance", f"{t.cid} uses Legendary Resistance: the save succeeds "
+                       f"({t.resources['legendary_resistance']} left)", creature=t.cid)
+            return True
         return ok
+
+    def add_exhaustion(self, t: Combatant, levels: int = 1) -> None:
+        """SRD exhaustion: 1 disadvantage on ability checks, 2 speed halved, 3 disadvantage on attack
+        rolls and saves, 4 hit point maximum halved, 5 speed 0, 6 death (levels are cumulative)."""
+        level = min(6, t.exhaustion + levels)
+        t.conditions["exhaustion"] = {"level": level}
+        if level >= 4 and "base_max_hp" not in t.resources:
+            t.resources["base_max_hp"] = t.max_hp
+            t.max_hp //= 2
+            t.hp = min(t.hp, t.max_hp)
+        self.event("condition", f"{t.cid} has exhaustion level {level}", creature=t.cid, condition="exhaustion")
+        if level >= 6:
+            self._die(t, "exhaustion")
 
     # ================================================================ damage, healing, dying
     def damage(self, t: Combatant, amount: int, dtype: str, *, magical: bool = False,
@@ -1188,6 +1705,9 @@ class Battle:
         if t.dead:
             return 0
         amount = self.modified_damage(t, amount, dtype, magical)
+        if amount > 0 and t.conditions.get("unconscious", {}).get("asleep"):   # Sleep: damage wakes it
+            del t.conditions["unconscious"]
+            self.event("wake", f"{t.cid} wakes up", creature=t.cid)
         if amount <= 0:
             if amount == 0 and self._mods(t.immune, dtype, magical):
                 self.event("damage", f"{t.cid} is immune to {dtype}", creature=t.cid, amount=0)
@@ -1225,7 +1745,10 @@ class Battle:
     def modified_damage(self, t: Combatant, amount: int, dtype: str, magical: bool = False) -> int:
         if self._mods(t.immune, dtype, magical):
             return 0
-        if self._mods(t.resist, dtype, magical):
+        petrified = "petrified" in t.conditions   # SRD: resistance to all damage, immune to poison
+        if petrified and dtype == "poison":
+            return 0
+        if petrified or self._mods(t.resist, dtype, magical):
             amount //= 2
         if self._mods(t.vulnerable, dtype, magical):
             amount *= 2
@@ -1278,7 +1801,7 @@ class Battle:
             self.event("stable", f"{t.cid} is stable", creature=t.cid)
 
     def heal(self, t: Combatant, amount: int, source: str) -> int:
-        if t.dead:
+        if t.dead or "no_heal" in t.conditions:   # Chill Touch: no hit points regained
             return 0
         before = t.hp
         t.hp = min(t.max_hp, t.hp + amount)
@@ -1295,6 +1818,7 @@ class Battle:
         state = dict(self.__dict__)
         state["map"] = ("battle_map", self.map.to_dict())
         state["_cache"] = state["_reach_cache"] = None
+        state.pop("_points_cache", None)
         return state
 
     def __setstate__(self, state):
@@ -1347,8 +1871,33 @@ class _PathRoute(NamedTuple):
     path: tuple
 
 
-# concentration buffs: spell -> the condition it puts on its target
-BUFFS = {"shield-of-faith": "shield_of_faith"}
+# buffs: spell -> the condition it puts on a willing target (ends with concentration if any)
+BUFFS = {"shield-of-faith": "shield_of_faith", "bless": "blessed", "mage-armor": "mage_armor",
+         "sanctuary": "sanctuary"}
+# hostile save spells without damage: spell -> the condition on a failed save
+DEBUFFS = {"bane": "baned", "hold-person": "paralyzed"}
+# spells with several targets, each its own decision: spell -> targets at its base level (+1 per level)
+MULTI = {"bless": 3, "bane": 3, "hold-person": 1}
+# spell attack riders on a hit
+SPELL_RIDERS = {"guiding-bolt": (("mark", "guided"),), "ray-of-frost": (("mark", "slowed"),),
+                "chill-touch": (("mark", "chilled", "no_heal"),), "shocking-grasp": (("mark", "no_reactions"),)}
+SUMMARIES = {
+    "shield-of-faith": lambda c, lv: "+2 AC, concentration",
+    "bless": lambda c, lv: f"{3 + lv - 1} allies +1d4 to attacks and saves, concentration",
+    "bane": lambda c, lv: f"{3 + lv - 1} foes, DC {c.resources['spell_dc']} CHA or -1d4, concentration",
+    "hold-person": lambda c, lv: f"{lv - 1} humanoids, DC {c.resources['spell_dc']} WIS or paralyzed, concentration",
+    "mage-armor": lambda c, lv: "AC 13 + Dex without armour",
+    "sanctuary": lambda c, lv: f"attackers of the ward must pass DC {c.resources['spell_dc']} WIS",
+    "misty-step": lambda c, lv: "teleport 30 ft",
+    "spirit-guardians": lambda c, lv: f"15-ft zone, DC {c.resources['spell_dc']} WIS, {lv}d8 radiant, concentration",
+    "sleep": lambda c, lv: f"{5 + 2 * (lv - 1)}d8 HP of creatures fall asleep, 20-ft sphere",
+    "scorching-ray": lambda c, lv: f"{lv + 1} rays, {c.resources['spell_attack']:+d}, 2d6 fire each",
+    "spiritual-weapon": lambda c, lv: f"{c.resources['spell_attack']:+d}, {lv // 2}d8+{c.resources['spell_mod']} force, "
+                                      "then a bonus-action attack each turn",
+}
+GUARDIANS_FT = 15
+ZERO_SPEED = ("grappled", "restrained", "paralyzed", "petrified", "stunned", "unconscious")
+AUTO_FAIL = ("paralyzed", "petrified", "stunned", "unconscious")
 
 _SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 

@@ -5,7 +5,11 @@ drink a potion or take Second Wind when low; use an area attack when it catches 
 foes and no friends (one foe for a recharge breath); attack with the best expected damage the
 lowest-HP target in reach; otherwise move toward the nearest foe (or the objective), taking the
 route that provokes the fewest opportunity attacks; Dash when nothing else is useful; always take
-an opportunity attack. Same state, same choice: ties break by the canonical option order.
+an opportunity attack. Casters: Spirit Guardians when two foes are within 15 ft, Spiritual Weapon
+and its bonus-action attack, Misty Step out of melee, Hold Person on a sturdy humanoid, Bless
+when three allies are in range, Scorching Ray while level-2 slots last, Sleep only when what it
+would catch can all fall asleep. Bosses: a legendary heal when low, else a legendary attack.
+The objective's object is used as soon as it is in reach. Same state, same choice: ties break by the canonical option order.
 """
 
 from __future__ import annotations
@@ -39,9 +43,18 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         if use[0] == "dart":   # finish off what one dart can kill (1d4+1: 2 at least), else the weakest
             return min(range(len(opts)), key=lambda i: (battle.creatures[opts[i].data[0]].hp > 2,
                                                          _target_key(battle, c, opts[i])))
-        if use[0] == "spell" and _is_support(use[1]):   # heal the worst off, the dying first
-            return min(range(len(opts)), key=lambda i: _support_key(battle, c, opts[i]))
-        return min(range(len(opts)), key=lambda i: _target_key(battle, c, opts[i]))
+        real = [i for i, o in enumerate(opts) if o.kind == "target"]
+        if not real:   # only "No more targets"
+            return 0
+        if use[0] in ("spell", "more") and _is_support(use[1]):   # heal the worst off, the dying first
+            return min(real, key=lambda i: _support_key(battle, c, opts[i]))
+        return min(real, key=lambda i: _target_key(battle, c, opts[i]))
+    if kind == "legendary":   # heal when low, else the first attack, else wait
+        for i, o in enumerate(opts):
+            if o.kind == "legendary" and "heal" in o.label and c.hp <= 0.4 * c.max_hp:
+                return i
+        return next((i for i, o in enumerate(opts) if o.kind == "legendary" and "attack" in o.label),
+                    len(opts) - 1)
     if kind == "destination":
         foes = _foes(battle, c)
         return min(range(len(opts)), key=lambda i: (_position_score(battle, c, opts[i].data[0], foes), i))
@@ -90,6 +103,8 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     def first(kind):
         return by_kind.get(kind, [None])[0]
 
+    if first("interact") is not None:   # the objective's lever: always worth the free interaction
+        return first("interact")
     low = c.hp <= 0.35 * c.max_hp
     if low and first("potion") is not None:
         return first("potion")
@@ -100,6 +115,27 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     heal = _healing_choice(battle, c, opts, by_kind.get("spell", []))
     if heal is not None:
         return heal
+    from . import content
+    spells = by_kind.get("spell", [])
+    near = sum(1 for o in battle.enemies_of(c) if o.conscious and battle.distance(c, o) <= 15)
+    for i in spells:   # Spirit Guardians when two foes are close (it replaces Shield of Faith)
+        if opts[i].data[0] == "spirit-guardians" and near >= 2 and c.concentration != "spirit-guardians":
+            return i
+    if first("spiritual_weapon") is not None:
+        return first("spiritual_weapon")
+    for i in spells:
+        if opts[i].data[0] == "spiritual-weapon" and _foe_within(battle, c, 60):
+            return i
+    for i in spells:   # a wizard in melee steps away (bonus action)
+        if opts[i].data[0] == "misty-step" and _foe_within(battle, c, 5):
+            return i
+    if c.concentration is None:
+        for i in spells:   # Hold Person on a sturdy humanoid; Bless when three allies are close
+            key = opts[i].data[0]
+            if key == "hold-person" and any(t.hp >= 20 for t in battle._spell_targets(c, key)):
+                return i
+            if key == "bless" and len(battle._spell_targets(c, key)) >= 3 and _foe_within(battle, c, 60):
+                return i
     for i in by_kind.get("spell", []):   # keep Shield of Faith up on self
         if opts[i].data[0] == "shield-of-faith" and c.concentration is None and \
                 "shield_of_faith" not in c.conditions:
@@ -110,19 +146,30 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     for i in by_kind.get("save_action", []):
         if _best_direction_value(battle, c, ("save_action", opts[i].data[0])) >= 1:
             return i
-    spells = by_kind.get("spell", [])
+    area_seen: dict = {}
     for i in spells:
         key, level = opts[i].data
-        from . import content
         sp = content.spell(key)
         if sp.area is None:
             continue
         use = ("spell", key, level)
+        if key in area_seen and key != "sleep":   # the placement does not depend on the slot level
+            continue
+        area_seen[key] = True
+        if key == "sleep":   # only worth it when what it would catch can all fall asleep
+            value, point = _best_point(battle, c, use)
+            pool = 4.5 * (5 + 2 * (level - 1))
+            if value >= 2 and sum(o.hp for o in battle.area_hits(c, use, point) if o.side != c.side) <= pool * 0.8:
+                return i
+            continue
         value = _best_point(battle, c, use)[0] if sp.area.shape == "sphere" else \
             _best_direction_value(battle, c, use)
         if value >= 2:
             return i
-    for i in spells:   # a caster's attack cantrip beats its dagger
+    for i in spells:   # Scorching Ray while level-2 slots last, then the attack cantrip beats a dagger
+        if opts[i].data[0] == "scorching-ray":
+            return i
+    for i in spells:
         if opts[i].data[0] == "fire-bolt":
             return i
     if first("multiattack") is not None:
@@ -154,6 +201,10 @@ def _attack_value(battle: Battle, c: Combatant, o: Opt) -> float:
     return expected_damage(a) + melee_bonus
 
 
+def _foe_within(battle: Battle, c: Combatant, feet: int) -> bool:
+    return any(battle.distance(c, o) <= feet for o in battle.enemies_of(c) if o.conscious)
+
+
 def _foe_in_reach(battle: Battle, c: Combatant) -> bool:
     reach = c.melee_reach
     return any(battle.distance(c, o) <= reach for o in battle.enemies_of(c) if o.conscious)
@@ -172,8 +223,8 @@ def _foes(battle: Battle, c: Combatant) -> list:
 
 def _position_score(battle: Battle, c: Combatant, pos: tuple, foes: list | None = None) -> tuple:
     obj = battle.objective
-    if obj["type"] == "reach" and c.side == battle.party_side:
-        cells = [tuple(x) for x in obj["cells"]]
+    if obj["type"] in ("reach", "interact") and c.side == battle.party_side:
+        cells = [tuple(x) for x in obj["cells"]] if obj["type"] == "reach" else [tuple(obj["object"])]
         d = min(battle.map.distance_ft(footprint(pos[0], pos[1], c.squares), [cell], pos[2], None)
                 for cell in cells)
         return (d, 0)
@@ -192,7 +243,7 @@ def _position_score(battle: Battle, c: Combatant, pos: tuple, foes: list | None 
 def _should_move(battle: Battle, c: Combatant) -> bool:
     foes = _foes(battle, c)
     here = _position_score(battle, c, c.pos, foes)
-    if here[0] == 0 and not (battle.objective["type"] == "reach" and c.side == battle.party_side):
+    if here[0] == 0 and not (battle.objective["type"] in ("reach", "interact") and c.side == battle.party_side):
         return False
     r = battle._reach(c)
     return any(_position_score(battle, c, p, foes) < here for p in r.destinations)
@@ -211,12 +262,29 @@ def _best_direction_value(battle: Battle, c: Combatant, use: tuple) -> int:
     return max(_area_value(battle, c, use, d) for d in DIRECTIONS_8)
 
 
+_POINT_MEMO: dict = {}
+
+
 def _best_point(battle: Battle, c: Combatant, use: tuple):
-    """(value, point) of the best placement; only points near foes are worth scoring."""
-    points = battle._points(c, {"use": use})
+    """(value, point) of the best placement; only points near foes are worth scoring. Memoised
+    while nobody moves or drops (a turn's menus ask the same question again and again)."""
+    key = (id(battle), battle.map.name, use[1], c.cid, tuple((o.cid, o.pos, o.conscious) for o in battle.creatures.values()))
+    hit = _POINT_MEMO.get(key)
+    if hit is None:
+        if len(_POINT_MEMO) > 64:
+            _POINT_MEMO.clear()
+        hit = _POINT_MEMO[key] = _best_point_uncached(battle, c, use)
+    return hit
+
+
+def _best_point_uncached(battle: Battle, c: Combatant, use: tuple):
+    from . import content
+    rng = content.spell(use[1]).range_feet or 0
     foes = [o for o in battle.enemies_of(c) if o.conscious]
-    near = [p for p in points if any(abs(p[0] - o.pos[0]) <= 2 and abs(p[1] - o.pos[1]) <= 2 for o in foes)]
-    best = (-99, points[0] if points else (0, 0))
+    near = sorted({(o.pos[0] + dx, o.pos[1] + dy) for o in foes for dx in range(-2, 3) for dy in range(-2, 3)},
+                  key=lambda p: (p[1], p[0]))   # the engine's point order: y, then x
+    near = [p for p in near if battle.point_ok(c, p[0], p[1], rng)]
+    best = (-99, near[0] if near else c.pos[:2])
     for p in near:
         v = _area_value(battle, c, use, p)
         if v > best[0]:

@@ -10,7 +10,14 @@ melee ability; Dueling adds 2 to a one-handed melee weapon's damage.
 from __future__ import annotations
 
 from . import content
-from .state import ABILITIES, AttackProfile, Combatant, DamagePart, ability_mod
+from .state import (
+    ABILITIES,
+    METAL_ARMOR,
+    AttackProfile,
+    Combatant,
+    DamagePart,
+    ability_mod,
+)
 
 # Standard array builds (15 14 13 12 10 8 plus racial +1s), improved at level 4.
 ARCHETYPES: dict[str, dict] = {
@@ -33,17 +40,24 @@ ARCHETYPES: dict[str, dict] = {
         "class": "wizard", "abilities": {"str": 8, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 10},
         "primary": "int", "armor": None, "shield": False, "style": None,
         "weapons": ("dagger",), "potions": 1,
-        # Fire Bolt (attack cantrip), Magic Missile (auto-hit), Burning Hands (cone, save for
-        # half), Shield (a reaction when hit), Fireball (sphere placed by point) from level 5
-        "spells": ("fire-bolt", "magic-missile", "burning-hands", "shield", "fireball"),
+        # one spell per mechanism: attack cantrips (Fire Bolt, Ray of Frost, Shocking Grasp, Chill
+        # Touch), auto-hit darts, a cone, a cube with a push, an HP pool (Sleep), a reaction
+        # (Shield), AC (Mage Armor), rays, a teleport, a held target, a sphere and a line at 5
+        "spells": ("fire-bolt", "ray-of-frost", "shocking-grasp", "chill-touch", "magic-missile",
+                   "burning-hands", "thunderwave", "sleep", "shield", "mage-armor", "scorching-ray",
+                   "misty-step", "hold-person", "fireball", "lightning-bolt"),
     },
     "cleric": {
         "class": "cleric", "abilities": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 16, "cha": 12},
         "primary": "wis", "armor": "scale-mail", "shield": True, "style": None,
         "weapons": ("mace",), "potions": 1,
-        # Sacred Flame (save cantrip), Cure Wounds (touch heal), Healing Word (bonus-action heal
-        # at range), Shield of Faith (bonus action, concentration, +2 AC)
-        "spells": ("sacred-flame", "cure-wounds", "healing-word", "shield-of-faith"),
+        # Sacred Flame (save cantrip), Guiding Bolt (attack with a rider), heals (Cure Wounds by
+        # touch, Healing Word as a bonus action), concentration buffs and debuffs (Bless, Bane,
+        # Shield of Faith), Inflict Wounds (melee spell attack), Sanctuary, Hold Person, Spiritual
+        # Weapon (a bonus-action attack every turn) and Spirit Guardians (a zone) at 5
+        "spells": ("sacred-flame", "guiding-bolt", "cure-wounds", "healing-word", "bless", "bane",
+                   "shield-of-faith", "inflict-wounds", "sanctuary", "hold-person", "spiritual-weapon",
+                   "spirit-guardians"),
     },
 }
 PROFICIENT = {"fighter": {"simple", "martial"}, "rogue": {"simple", "hand-crossbow", "longsword",
@@ -142,4 +156,5 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
         cid=cid, name=name or f"{cls.name} {level}", side=side, kind="pc", size="medium", ac=ac,
         max_hp=hp, hp=hp, pos=tuple(pos), speed=30, abilities=abilities, saves=saves, prof=prof,
         attacks=tuple(attacks), pc_class=arch["class"], level=level, resources=resources,
-        features=tuple(features), spells=spells, style=style, armored=armored)
+        features=tuple(features), spells=spells, style=style, armored=armored,
+        metal_armor=arch["armor"] in METAL_ARMOR)

@@ -16,6 +16,8 @@ the field and the fix)::
 
     [objective]
     type = "defeat"                 # defeat | reach (cells = [[x, y], ...]) | survive | protect (creature = id)
+                                    # | interact (object = [x, y], name = "lever"): a PC within 5 ft uses
+                                    #   its free object interaction on it
 
     [[party]]
     id = "fighter"
@@ -42,7 +44,7 @@ from .grid import BattleMap, MapError, size_squares
 
 ENCOUNTER_FOLDER = ("dnd", "encounters")   # inside the scenarios package
 FAMILIES = ("duel", "objective", "boss")
-OBJECTIVES = ("defeat", "reach", "survive", "protect")
+OBJECTIVES = ("defeat", "reach", "survive", "protect", "interact")
 MAX_MAP_SIDE = 63   # point decisions offer x in 0..width: it must fit in the 64 option slots
 
 
@@ -166,6 +168,13 @@ def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scen
         objective["cells"] = [list(c) for c in cells]
     if otype == "survive":
         objective["rounds"] = limit
+    if otype == "interact":
+        at = need(obj, "object", list, "give the object's square, e.g. object = [9, 2]", "objective.")
+        if not (len(at) == 2 and all(isinstance(v, int) for v in at) and bmap.in_bounds(*at)):
+            raise FileFormatError(path, "objective.object", f"{at!r} is not a square on the map",
+                                  "give [x, y] inside the layout")
+        objective["object"] = list(at)
+        objective["name"] = str(obj.get("name", "lever"))
     party = need(data, "party", list, "add at least one [[party]] entry")
     enemies = need(data, "enemies", list, "add at least one [[enemies]] entry")
     if not party or not enemies:

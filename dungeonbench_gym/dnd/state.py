@@ -19,6 +19,9 @@ from typing import Any, NamedTuple
 from .grid import SIZE_SQUARES, footprint
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
+INCAPACITATING = ("incapacitated", "paralyzed", "petrified", "stunned", "unconscious")
+METAL_ARMOR = frozenset({"ring-mail", "chain-shirt", "scale-mail", "breastplate", "half-plate", "chain-mail",
+                         "splint-armor", "splint", "plate-armor", "plate"})
 SIDES = ("party", "enemies")
 
 
@@ -115,6 +118,12 @@ class Combatant:
     concentration: str | None = None
     style: str | None = None    # fighting style
     armored: bool = False
+    metal_armor: bool = False   # Shocking Grasp has advantage against it
+    fly: int = 0                # fly speed (feet); flyers move in 3D up to the battle's altitude cap
+    hover: bool = False         # a hoverer does not fall when knocked prone or held
+    creature_type: str = "humanoid"   # Hold Person, Sleep and Chill Touch care
+    legendary: tuple = ()       # (key, cost, kind, payload): "attack" (attack key) or "heal" (dice)
+    legendary_per_round: int = 0
 
     # ----------------------------------------------------------------- derived
     @property
@@ -142,7 +151,12 @@ class Combatant:
 
     @property
     def incapacitated(self) -> bool:
-        return not self.conscious or "incapacitated" in self.conditions
+        # SRD: paralyzed, petrified, stunned and unconscious all include incapacitated
+        return not self.conscious or any(k in self.conditions for k in INCAPACITATING)
+
+    @property
+    def exhaustion(self) -> int:
+        return self.conditions.get("exhaustion", {}).get("level", 0)
 
     @property
     def is_pc(self) -> bool:
@@ -230,6 +244,22 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
                 if len(steps) >= 2:
                     multi = tuple(steps)
                     break
+    legendary = []
+    for la in spec.legendary_actions:   # the kinds the engine runs: one attack, healing itself
+        if not la.executable:
+            continue
+        if isinstance(la, content.UseActionSpec) and any(k in keys for k in la.actions):
+            legendary.append((la.key, la.cost, "attack", next(k for k in la.actions if k in keys)))
+        elif isinstance(la, content.HealSpec) and la.self_only:
+            legendary.append((la.key, la.cost, "heal", la.dice))
+    resources = {}
+    for t in spec.traits:
+        if t.key == "legendary-resistance" and t.executable:
+            resources["legendary_resistance"] = t.params.get("uses_per_day", 3)
+    features = tuple(f for t, f in (("magic-resistance", "magic_resistance"),)
+                     if any(x.key == t and x.executable for x in spec.traits))
+    if legendary:
+        resources["legendary_left"] = spec.legendary_actions_per_round or 3
     recharge = {k: True for k in save_actions
                 if spec.action(k).usage is not None and spec.action(k).usage.type == "recharge"}
 
@@ -244,4 +274,7 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
         resist=mods(spec.resistances), immune=mods(spec.immunities),
         vulnerable=mods(spec.vulnerabilities),
         condition_immunities=tuple(sorted(spec.condition_immunities)),
-        save_actions=save_actions, multiattack=multi, recharge=recharge)
+        save_actions=save_actions, multiattack=multi, recharge=recharge, resources=resources, features=features,
+        fly=spec.speed.fly or 0, hover=bool(spec.speed.hover),
+        creature_type=spec.type, metal_armor=any(a in METAL_ARMOR for a in spec.armor),
+        legendary=tuple(legendary), legendary_per_round=spec.legendary_actions_per_round or 3 if legendary else 0)

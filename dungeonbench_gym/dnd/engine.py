@@ -13,7 +13,8 @@ Decision kinds (the paper's hierarchical decisions)
 * ``target``: a creature for an attack, spell or Help.
 * ``destination`` (then ``route`` only when :meth:`BattleMap.routes` finds routes that differ in
   consequences, e.g. which opportunity attacks they provoke).
-* ``point_x`` then ``point_y``: the grid intersection of a point-placed area (Fireball).
+* ``point_x`` then ``point_y``: the grid intersection of a point-placed area (Fireball); then
+  ``point_z``, its height, only while a creature is aloft (more than one height is legal).
 * ``direction``: one of 8 compass directions for cones and lines (Burning Hands, breath).
 * ``reaction``: an opportunity attack, yes or no, when a creature leaves the reactor's reach; a
   readied attack when one comes within it; Shield; Uncanny Dodge.
@@ -32,7 +33,7 @@ from typing import Any, NamedTuple
 from . import areas
 from .dice import Roller
 from .grid import SQUARE_FT, BattleMap, Cover, box_distance_ft, footprint
-from .state import AttackProfile, Combatant, DamagePart, Economy
+from .state import INCAPACITATING, AttackProfile, Combatant, DamagePart, Economy
 
 DIRECTION_NAMES = {v: k for k, v in areas.COMPASS.items()}
 
@@ -160,6 +161,17 @@ class Battle:
 
     def _start_turn(self, c: Combatant) -> None:
         c.economy = Economy(movement=self._speed(c))
+        for key in sorted(c.conditions):   # a stat block's "for 1 minute": ends at its turn's start
+            until = c.conditions[key].get("until_round")
+            if until is not None and self.round >= until:
+                del c.conditions[key]
+                self.event("condition_end", f"{c.cid} is no longer {key}", creature=c.cid, condition=key)
+        turned = c.conditions.get("turned")
+        if turned and self.round >= turned["until"]:   # 1 minute
+            del c.conditions["turned"]
+            self.event("condition_end", f"{c.cid} is no longer turned", creature=c.cid, condition="turned")
+        elif turned:
+            c.economy.reaction = False   # a turned creature can't take reactions
         c.dodging = False   # Dodge, Shield and a readied action last until the start of your next turn
         c.conditions.pop("shield", None)
         c.conditions.pop("readied", None)
@@ -222,9 +234,21 @@ class Battle:
         for key in sorted(c.conditions):
             cond = c.conditions.get(key)
             if cond and cond.get("repeat") and not c.dead and \
-                    self.saving_throw(c, cond["repeat"], cond["dc"], magic=True):
+                    self.saving_throw(c, cond["repeat"], cond["dc"], magic=cond.get("magic", True)):
                 del c.conditions[key]
                 self.event("condition_end", f"{c.cid} is no longer {key}", creature=c.cid, condition=key)
+                continue
+            if cond and cond.get("until") == "end_of_target_next_turn" and \
+                    (cond.get("turn_of") != c.cid or cond.get("round", 0) < self.round):
+                del c.conditions[key]
+                self.event("condition_end", f"{c.cid} is no longer {key}", creature=c.cid, condition=key)
+        for o in self.creatures.values():   # "until the end of the source's next turn"
+            for key in sorted(o.conditions):
+                cond = o.conditions[key]
+                if cond.get("until") == "end_of_source_next_turn" and cond.get("by") == c.cid and \
+                        (cond.get("turn_of") != c.cid or cond.get("round", 0) < self.round):
+                    del o.conditions[key]
+                    self.event("condition_end", f"{o.cid} is no longer {key}", creature=o.cid, condition=key)
         for o in self.creatures.values():   # Guiding Bolt: until the end of the caster's next turn
             g = o.conditions.get("guided")
             if g and g["by"] == c.cid and g["round"] < self.round:
@@ -390,6 +414,11 @@ class Battle:
         elif kind == "point_y":
             opts = [Opt(self._area_label(c, p, (p["x"], y)), "point_y", (y,))
                     for y in sorted(pt[1] for pt in self._points(c, p) if pt[0] == p["x"])]
+        elif kind == "point_z":
+            ground = areas.ground_z_at_point(self.map, p["x"], p["y"])
+            opts = [Opt(self._area_label(c, p, (p["x"], p["y"], z)).replace(
+                        "Point", f"Height {z - ground} ft above the ground, point", 1), "point_z", (z,))
+                    for z in self._point_heights(c, p["use"], p["x"], p["y"])]
         elif kind == "direction":
             opts = [Opt(self._area_label(c, p, d), "direction", (d,)) for d in areas.DIRECTIONS_8]
         elif kind == "reaction" and p.get("reaction") == "uncanny_dodge":
@@ -428,6 +457,7 @@ class Battle:
                 "route": f"{actor}: choose a route",
                 "point_x": f"{actor}: choose the x coordinate of the point",
                 "point_y": f"{actor}: choose the y coordinate of the point (x = {p.get('x')})",
+                "point_z": f"{actor}: choose the height of the point ({p.get('x')}, {p.get('y')})",
                 "direction": f"{actor}: choose a direction",
                 "legendary": f"{actor}: take a legendary action at the end of {p.get('after')}'s turn?",
                 "reaction": (f"{actor}: {p.get('attacker')} hits you" if p.get("attacker") else
@@ -463,12 +493,14 @@ class Battle:
             if self._targets_for_attack(c, first):
                 out.append(Opt(f"Multiattack ({', '.join(c.multiattack)})", "multiattack"))
         if has_action:
-            for key in c.save_actions:
-                if c.recharge.get(key, True):
-                    spec = _monster_action(c, key)
-                    out.append(Opt(f"{spec.name} ({spec.area.size}-ft {spec.area.shape}, DC {spec.save.dc} "
-                                   f"{spec.save.ability.upper()}, {spec.save.damage[0].dice})",
-                                   "save_action", (key,)))
+            out.extend(self._save_action_options(c))
+            undead = self._turnable(c)
+            if undead and c.resources.get("channel_divinity", 0) > 0:
+                cr = c.resources.get("destroy_undead_cr")
+                extra = f"; Destroy Undead: CR {cr} or lower" if cr else ""
+                out.append(Opt(f"Channel Divinity: Turn Undead (Wis DC {c.resources['spell_dc']}, "
+                               f"{len(undead)} undead within 30 ft{extra}; "
+                               f"{c.resources['channel_divinity']} use left)", "turn_undead"))
             out.append(Opt("Dash", "dash"))
             out.append(Opt("Disengage", "disengage"))
             out.append(Opt("Dodge", "dodge"))
@@ -506,7 +538,148 @@ class Battle:
         if c.resources.get("action_surge", 0) > 0 and not e.surged:
             out.append(Opt("Action Surge (one more action)", "action_surge"))
         out.append(Opt("End turn", "end_turn"))
+        if "turned" in c.conditions:   # SRD Turn Undead: move away, Dash or escape; Dodge if stuck
+            keep = [o for o in out if o.kind in ("move", "dash", "escape", "stand", "end_turn")
+                    and (o.kind != "move" or self._destination_options(c))]
+            if not any(o.kind == "move" for o in keep):
+                keep[-1:-1] = [o for o in out if o.kind == "dodge"]
+            out = keep
         return out
+
+    def _save_action_options(self, c: Combatant) -> list[Opt]:
+        """A monster's save actions that are ready (recharged, uses left) and can affect someone."""
+        out = []
+        for key in c.save_actions:
+            if not c.recharge.get(key, True) or c.resources.get(f"uses:{key}", 1) <= 0:
+                continue
+            spec = _monster_action(c, key)
+            if spec.requires_no_grapple and any(o.conditions.get("grappled", {}).get("by") == c.cid
+                                                for o in self.creatures.values()):
+                continue
+            if spec.area is None and not self._save_targets(c, spec):
+                continue
+            sv = spec.save
+            what = ", ".join([d.dice + " " + d.type for d in sv.damage] + list(sv.conditions))
+            if spec.area is None:
+                where = f"one creature within {spec.range or 5} ft"
+            elif spec.area.shape == "own_space":
+                where = "creatures in its space"
+            elif spec.area.shape == "emanation":
+                where = f"{spec.area.size}-ft radius around it"
+            else:
+                where = f"{spec.area.size}-ft {spec.area.shape}"
+            abil = "/".join(a.upper() for a in sv.ability_choices) or sv.ability.upper()
+            out.append(Opt(f"{spec.name} ({where}, DC {sv.dc} {abil}, {what})", "save_action", (key,)))
+        return out
+
+    def _save_targets(self, c: Combatant, spec) -> list[Combatant]:
+        """Single-target save actions: a foe in range (or grappled by it), not exempt."""
+        if spec.target_filter == "grappled_by_self":
+            pool = [o for o in self.enemies_of(c) if o.conditions.get("grappled", {}).get("by") == c.cid]
+        else:
+            pool = [o for o in self.enemies_of(c) if self.distance(c, o) <= (spec.range or 5)
+                    and self.cover(c, o) != Cover.TOTAL]
+        return [o for o in pool if self._may_target(c, o) and not self._save_exempt(c, spec, o)]
+
+    def _save_exempt(self, c: Combatant, spec, t: Combatant) -> bool:
+        from . import content
+        types = set(spec.exempt_types) | set(spec.save.exempt_types)
+        sub = content.monster(t.monster).subtype if t.monster else None
+        if t.creature_type in types or (sub and any(x in sub for x in types)):
+            return True
+        if spec.save.size_max and _SIZES.index(t.size) > _SIZES.index(spec.save.size_max):
+            return True
+        return f"{c.cid}:{spec.key}" in t.resources.get("immune_to", ())
+
+    def _start_save_action(self, c: Combatant, key: str) -> None:
+        spec = _monster_action(c, key)
+        use = ("save_action", key)
+        shape = spec.area.shape if spec.area else None
+        if shape is None:
+            self.pending = {"kind": "target", "actor": c.cid, "use": use}
+        elif shape in ("emanation", "own_space"):
+            self._resolve_area(c, use, None)
+        elif shape in ("sphere", "cylinder"):
+            self.pending = {"kind": "point_x", "actor": c.cid, "use": use}
+        else:
+            self.pending = {"kind": "direction", "actor": c.cid, "use": use}
+
+    def _monster_save(self, c: Combatant, key: str, hits: list) -> None:
+        """A monster save action on those it affects: damage rolled once for all, half or none on
+        a success, conditions on a failure with the stat block's duration and repeat save."""
+        spec = _monster_action(c, key)
+        sv = spec.save
+        c.economy.actions -= 1
+        if key in c.recharge:
+            c.recharge[key] = False
+        if f"uses:{key}" in c.resources:
+            c.resources[f"uses:{key}"] -= 1
+        c.conditions.pop("hidden", None)
+        self.event("save_action", f"{c.cid} uses {spec.name}", creature=c.cid, action=key)
+        rolled = [(d.type, self.roller.roll_damage(d.dice, what=f"damage {key} {d.type}")) for d in sv.damage]
+        dur = (sv.rounds, sv.until, sv.repeat_save, sv.immune_on_success, tuple(sv.exempt_types))
+        for t in hits:
+            if t.dead or self._save_exempt(c, spec, t):
+                continue
+            ability = max(sv.ability_choices, key=lambda a: t.saves[a]) if sv.ability_choices else sv.ability
+            ok = self.saving_throw(t, ability, sv.dc, big=True)
+            for dtype, amount in rolled:
+                self.damage(t, (amount // 2 if sv.half_on_success else 0) if ok else amount, dtype,
+                            magical=True, source=c.cid)
+            if ok and sv.immune_on_success:
+                t.resources["immune_to"] = tuple(t.resources.get("immune_to", ())) + (f"{c.cid}:{key}",)
+            if not ok:
+                for cond in sv.conditions:
+                    self._save_condition(c, t, cond, ability, sv.dc, dur)
+        self._back_to_menu(c)
+
+    def _save_condition(self, c: Combatant, t: Combatant, cond: str, ability: str, dc: int, dur: tuple) -> None:
+        """A condition from a failed save, with its stat-block duration: ``rounds`` (1 minute = 10),
+        ``until`` the end of the source's / target's next turn, ``repeat_save`` at the end of each of
+        the target's turns (success ends it)."""
+        rounds, until, repeat = dur[:3] if dur else (None, None, None)
+        if cond in t.condition_immunities or t.dead or (cond != "prone" and not t.conscious):
+            return
+        entry = {"by": c.cid, "round": self.round, "turn_of": self.pending.get("actor") if self.pending else None}
+        if repeat == "end_of_turn":
+            entry.update(repeat=ability, dc=dc, magic=False)
+        if rounds:
+            entry["until_round"] = self.round + rounds
+        if until:
+            entry["until"] = until
+        t.conditions[cond] = entry
+        if cond in INCAPACITATING:
+            self.end_concentration(t)
+        if cond in ("paralyzed", "stunned", "unconscious", "incapacitated", "petrified"):
+            self._release_grapples_by(t)
+        self.event("condition", f"{t.cid} is {cond}", creature=t.cid, condition=cond)
+
+    def _turnable(self, c: Combatant) -> list[Combatant]:
+        """The hostile undead within 30 ft that Turn Undead would affect (they hear the cleric)."""
+        return [o for o in self.enemies_of(c) if o.creature_type == "undead" and o.conscious
+                and "turned" not in o.conditions and self.distance(c, o) <= TURN_UNDEAD_FT]
+
+    def _turn_undead(self, c: Combatant) -> None:
+        """SRD Channel Divinity: Turn Undead. Each undead within 30 ft makes a Wis save against the
+        cleric's spell save DC; on a failure it is turned for 1 minute or until it takes damage
+        (Destroy Undead at 5: a failed save destroys one of CR 1/2 or lower)."""
+        from . import content
+        c.economy.actions -= 1
+        c.resources["channel_divinity"] -= 1
+        c.conditions.pop("hidden", None)
+        self.event("channel_divinity", f"{c.cid} presents a holy symbol: Turn Undead", creature=c.cid)
+        cap = c.resources.get("destroy_undead_cr")
+        for t in self._turnable(c):
+            if self.saving_throw(t, "wis", c.resources["spell_dc"], adv="turn_resistance" in t.features):
+                continue
+            if cap and t.monster and content.monster(t.monster).challenge_rating <= cap:
+                self._die(t, "Destroy Undead")
+                continue
+            t.conditions["turned"] = {"by": c.cid, "until": self.round + 10}
+            t.economy.reaction = False
+            self.end_concentration(t)
+            self.event("condition", f"{t.cid} is turned", creature=t.cid, condition="turned")
+        self._back_to_menu(c)
 
     def _spell_options(self, c: Combatant) -> list[Opt]:
         """Each castable spell at each legal slot level (upcasting), with a target or a placement.
@@ -599,9 +772,14 @@ class Battle:
         fear = c.conditions.get("frightened")
         source = self.creatures.get(fear.get("by")) if fear else None
         here = self.distance(c, source) if source is not None and not source.dead else None
+        turner = self.creatures.get(c.conditions["turned"]["by"]) if "turned" in c.conditions else None
+        away = self.distance(c, turner) if turner is not None else None
         for pos in r.destinations:
             if pos == start:
                 continue
+            if away is not None and self.distance_from(c, pos, turner) <= max(away, 0) and \
+                    self.distance_from(c, pos, turner) <= TURN_UNDEAD_FT:
+                continue   # SRD turned: only away, never to a space within 30 ft (simplified)
             if here is not None and self.distance_from(c, pos, source) < here:
                 continue   # SRD Frightened: can't willingly move closer to the source of its fear
             note = ""
@@ -743,13 +921,20 @@ class Battle:
             for t in self.enemies_of(c):
                 if self.distance(c, t) <= SQUARE_FT:
                     out.append(Opt(f"Help an ally attack {t.cid}", "target", (t.cid,)))
+        elif use[0] == "save_action":
+            sv = _monster_action(c, use[1]).save
+            for t in self._save_targets(c, _monster_action(c, use[1])):
+                out.append(Opt(f"{use[1]} on {t.cid} [{t.hp}/{t.max_hp} HP, {sv.ability.upper()} save "
+                               f"{t.saves[sv.ability]:+d} vs DC {sv.dc}, {self.distance(c, t)} ft]", "target", (t.cid,)))
         return out
 
     # ---------------------------------------------------------------- areas
     def _area(self, c: Combatant, use: tuple, where) -> areas.Area:
         shape, size = self._area_shape(c, use)
-        if shape == "sphere":
+        if shape in ("sphere", "cylinder"):   # a cylinder's height reaches past our 15-ft ceiling
             return areas.sphere(where, size, self.map)
+        if shape in ("emanation", "own_space"):   # own space: those next to it (no shared squares here)
+            return areas.emanation(c.cells, size or SQUARE_FT, c.pos[2])
         if shape == "cone":
             return areas.cone(c.cells, size, where, c.pos[2])
         if shape == "cube":
@@ -773,17 +958,44 @@ class Battle:
     def _area_label(self, c: Combatant, p: dict, where) -> str:
         hits = self.area_hits(c, p["use"], where)
         names = ", ".join(o.cid for o in hits) or "no one"
-        if isinstance(where, tuple) and len(where) == 3:
+        if where is None:
+            return f"Around {c.cid} (hits {names})"
+        if p["kind"] == "direction":
             return f"Toward {DIRECTION_NAMES[where]} (hits {names})"
-        return f"Point ({where[0]}, {where[1]}) (hits {names})"
+        z = f", {where[2]} ft" if len(where) == 3 else ""
+        return f"Point ({where[0]}, {where[1]}{z}) (hits {names})"
+
+    def _point_heights(self, c: Combatant, use: tuple, x: int, y: int) -> list[int]:
+        """The heights (ft) a point-placed area may be centred at above intersection (x, y): the
+        ground, and while some creature is aloft, every 5 ft up to the battle's ceiling that is in
+        range and in line of effect (the z coordinate of the paper's x, y, z point)."""
+        from . import content
+        ground = areas.ground_z_at_point(self.map, x, y)
+        aloft = any(not o.dead and o.pos[2] > self.map.standing_z(o.pos[0], o.pos[1], o.squares)
+                    for o in self.creatures.values())
+        if not aloft:
+            return [ground]
+        rng = content.spell(use[1]).range_feet or 0 if use[0] == "spell" else \
+            min(_monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
+        W, H = self.map.width, self.map.height
+        cell = [(min(x, W - 1), min(y, H - 1))]
+        out = [ground]
+        for z in range(ground + SQUARE_FT, ground + self.max_altitude_ft + 1, SQUARE_FT):
+            if self.map.distance_ft(c.cells, cell, c.pos[2], z) <= rng and \
+                    self.map.line_of_effect(c.cells, cell, a_z=c.pos[2], b_z=z):
+                out.append(z)
+        return out
 
     def _points(self, c: Combatant, p: dict) -> list:
         """Grid intersections a point-placed area can be centred on: in range and visible."""
         from . import content
         use = p["use"]
-        rng = content.spell(use[1]).range_feet or 0
+        if use[0] == "spell":
+            rng = content.spell(use[1]).range_feet or 0
+        else:   # a monster's point-placed save (no range given: a point it can see within 30 ft)
+            rng = min(_monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
         W, H = self.map.width, self.map.height
-        key = (c.pos, c.squares, rng)
+        key = (c.pos, c.squares, rng, use[0] == "spell")
         cache = self.__dict__.setdefault("_points_cache", {})   # walls never move: keyed by place and range
         if key in cache:
             return cache[key]
@@ -846,14 +1058,22 @@ class Battle:
             self._begin_spell(c, opt.data[0], opt.data[1])
         elif kind == "spiritual_weapon":
             self.pending = {"kind": "target", "actor": c.cid, "use": ("weapon", "spiritual-weapon")}
+        elif kind == "turn_undead":
+            self._turn_undead(c)
         elif kind == "save_action":
-            self.pending = {"kind": "direction", "actor": c.cid, "use": ("save_action", opt.data[0])}
+            self._start_save_action(c, opt.data[0])
         elif kind == "direction":
             self._resolve_area(c, p["use"], opt.data[0])
         elif kind == "point_x":
             self.pending = {"kind": "point_y", "actor": c.cid, "use": p["use"], "x": opt.data[0]}
         elif kind == "point_y":
-            self._resolve_area(c, p["use"], (p["x"], opt.data[0]))
+            x, y = p["x"], opt.data[0]
+            if len(self._point_heights(c, p["use"], x, y)) > 1:   # z given x and y
+                self.pending = {"kind": "point_z", "actor": c.cid, "use": p["use"], "x": x, "y": y}
+            else:
+                self._resolve_area(c, p["use"], (x, y))
+        elif kind == "point_z":
+            self._resolve_area(c, p["use"], (p["x"], p["y"], opt.data[0]))
         else:
             self._simple_action(c, kind)
 
@@ -1357,7 +1577,12 @@ class Battle:
                 t.economy.reaction = False
             return
         if effect[0] == "save":
-            _, ability, dc, conditions, damage, half = effect
+            _, ability, dc, conditions, damage, half = effect[:6]
+            dur = effect[6] if len(effect) > 6 else None
+            if dur and t.creature_type in dur[4]:   # a ghoul's claws: elves and undead are immune
+                conditions = ()
+                if not damage:
+                    return
             ok = self.saving_throw(t, ability, dc)
             for part in damage:
                 amount = self.roller.roll_damage(part.dice, what=f"damage {part.type}")
@@ -1367,8 +1592,7 @@ class Battle:
             if not ok:
                 for cond in conditions:
                     if cond not in t.condition_immunities and t.conscious:
-                        t.conditions[cond] = {"by": c.cid}
-                        self.event("condition", f"{t.cid} is {cond}", creature=t.cid, condition=cond)
+                        self._save_condition(c, t, cond, ability, dc, dur)
         elif effect[0] == "grapple":
             _, dc, size_max, restrained = effect
             if "grappled" in t.condition_immunities:
@@ -1429,6 +1653,13 @@ class Battle:
             return
         elif use[0] == "weapon":
             self._weapon_attack(c, t)
+            return
+        elif use[0] == "save_action":
+            spec = _monster_action(c, use[1])
+            hits = [t]
+            if spec.target_filter and spec.targets is None:   # every qualifying creature
+                hits = self._save_targets(c, spec)
+            self._monster_save(c, use[1], hits)
             return
         elif use[0] == "shove":
             if e.attacks_left == 0:   # a shove replaces one attack of the Attack action
@@ -1600,13 +1831,10 @@ class Battle:
             magical = True
         else:
             spec = _monster_action(c, use[1])
-            c.economy.actions -= 1
-            if use[1] in c.recharge:
-                c.recharge[use[1]] = False
-            self.event("save_action", f"{c.cid} uses {spec.name}", creature=c.cid, action=use[1])
-            ability, dc, half = spec.save.ability, spec.save.dc, spec.save.half_on_success
-            parts = tuple(DamagePart(d.dice, d.type) for d in spec.save.damage)
-            magical = True
+            if spec.chosen_creatures:   # it picks who is affected: its foes
+                hits = [o for o in hits if o.side != c.side]
+            self._monster_save(c, use[1], hits)
+            return
         # SRD: roll the damage once for everyone in the area
         rolled = [(p.type, self.roller.roll_damage(p.dice, what=f"damage {use[1]} {p.type}")) for p in parts]
         for t in hits:
@@ -1659,7 +1887,8 @@ class Battle:
         self.event("zone", f"{t.cid} is struck by {g.cid}'s spirit guardians", creature=t.cid, source=g.cid)
         self.damage(t, amount // 2 if ok else amount, "radiant", magical=True, source=g.cid)
 
-    def saving_throw(self, t: Combatant, ability: str, dc: int, *, magic: bool = False, big: bool = False) -> bool:
+    def saving_throw(self, t: Combatant, ability: str, dc: int, *, magic: bool = False, big: bool = False,
+                     adv: bool = False) -> bool:
         """A save with the conditions' effects (SRD appendix A), Bless/Bane, Magic Resistance, and
         Legendary Resistance (spent on a failed save against a big effect: ``big``)."""
         # SRD: unconscious, paralyzed, petrified, stunned: automatically fail Str and Dex saves
@@ -1667,7 +1896,7 @@ class Battle:
             self.event("save", f"{t.cid} fails the {ability.upper()} save automatically",
                        creature=t.cid, success=False)
             return False
-        adv = magic and "magic_resistance" in t.features
+        adv = adv or (magic and "magic_resistance" in t.features)
         dis = ("restrained" in t.conditions and ability == "dex") or t.exhaustion >= 3
         bonus = t.saves[ability]
         if "blessed" in t.conditions:
@@ -1712,6 +1941,8 @@ class Battle:
             if amount == 0 and self._mods(t.immune, dtype, magical):
                 self.event("damage", f"{t.cid} is immune to {dtype}", creature=t.cid, amount=0)
             return 0
+        if t.conditions.pop("turned", None) is not None:   # Turn Undead ends when it takes damage
+            self.event("condition_end", f"{t.cid} is no longer turned", creature=t.cid, condition="turned")
         if t.temp_hp:
             soak = min(t.temp_hp, amount)
             t.temp_hp -= soak
@@ -1850,6 +2081,8 @@ class Battle:
             out["x"] = o.data[0]
         elif o.kind == "point_y":
             out["y"] = o.data[0]
+        elif o.kind == "point_z":
+            out["z"] = o.data[0]
         elif o.kind == "direction":
             out["direction"] = list(o.data[0])
         elif o.kind == "route":
@@ -1896,6 +2129,7 @@ SUMMARIES = {
                                       "then a bonus-action attack each turn",
 }
 GUARDIANS_FT = 15
+TURN_UNDEAD_FT = 30
 ZERO_SPEED = ("grappled", "restrained", "paralyzed", "petrified", "stunned", "unconscious")
 AUTO_FAIL = ("paralyzed", "petrified", "stunned", "unconscious")
 

@@ -8,7 +8,8 @@ route that provokes the fewest opportunity attacks; Dash when nothing else is us
 an opportunity attack. Casters: Spirit Guardians when two foes are within 15 ft, Spiritual Weapon
 and its bonus-action attack, Misty Step out of melee, Hold Person on a sturdy humanoid, Bless
 when three allies are in range, Scorching Ray while level-2 slots last, Sleep only when what it
-would catch can all fall asleep. Bosses: a legendary heal when low, else a legendary attack.
+would catch can all fall asleep, Turn Undead when two undead are within 30 ft; a monster's save
+action when it catches a foe (a condition-only one: a foe without the condition yet). Bosses: a legendary heal when low, else a legendary attack.
 The objective's object is used as soon as it is in reach. Same state, same choice: ties break by the canonical option order.
 """
 
@@ -69,6 +70,9 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
     if kind == "point_y":
         use, x = battle.pending["use"], battle.pending["x"]
         return max(range(len(opts)), key=lambda i: (_area_value(battle, c, use, (x, opts[i].data[0])), -i))
+    if kind == "point_z":
+        use, x, y = battle.pending["use"], battle.pending["x"], battle.pending["y"]
+        return max(range(len(opts)), key=lambda i: (_area_value(battle, c, use, (x, y, opts[i].data[0])), -i))
     if kind == "direction":
         use = battle.pending["use"]
         return max(range(len(opts)), key=lambda i: (_area_value(battle, c, use, opts[i].data[0]), -i))
@@ -143,8 +147,10 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     if first("escape") is not None and not by_kind.get("attack"):
         return first("escape")
     # area attacks: breath weapons and area spells
+    if first("turn_undead") is not None and len(battle._turnable(c)) >= 2:   # Channel Divinity
+        return first("turn_undead")
     for i in by_kind.get("save_action", []):
-        if _best_direction_value(battle, c, ("save_action", opts[i].data[0])) >= 1:
+        if _save_action_value(battle, c, opts[i].data[0]) >= 1:
             return i
     area_seen: dict = {}
     for i in spells:
@@ -257,6 +263,26 @@ def _area_value(battle: Battle, c: Combatant, use: tuple, where) -> int:
     return foes - 3 * friends
 
 
+def _save_action_value(battle: Battle, c: Combatant, key: str) -> int:
+    """Foes a monster's save action would catch (for a condition-only one: those without it yet)."""
+    from .engine import _monster_action
+    spec = _monster_action(c, key)
+    use = ("save_action", key)
+    if spec.area is None:
+        hits = battle._save_targets(c, spec)
+    elif spec.area.shape in ("emanation", "own_space"):
+        hits = [o for o in battle.area_hits(c, use, None) if not battle._save_exempt(c, spec, o)]
+        if spec.chosen_creatures:
+            hits = [o for o in hits if o.side != c.side]
+    elif spec.area.shape in ("sphere", "cylinder"):
+        return _best_point(battle, c, use)[0]
+    else:
+        return _best_direction_value(battle, c, use)
+    if not spec.save.damage:
+        hits = [o for o in hits if not all(k in o.conditions for k in spec.save.conditions)]
+    return sum(1 if o.side != c.side else -3 for o in hits if o.conscious)
+
+
 def _best_direction_value(battle: Battle, c: Combatant, use: tuple) -> int:
     from .areas import DIRECTIONS_8
     return max(_area_value(battle, c, use, d) for d in DIRECTIONS_8)
@@ -279,7 +305,9 @@ def _best_point(battle: Battle, c: Combatant, use: tuple):
 
 def _best_point_uncached(battle: Battle, c: Combatant, use: tuple):
     from . import content
-    rng = content.spell(use[1]).range_feet or 0
+    from .engine import _monster_action
+    rng = content.spell(use[1]).range_feet or 0 if use[0] == "spell" else \
+        min(_monster_action(c, use[1]).range or 30, 5 * (battle.map.width + battle.map.height))
     foes = [o for o in battle.enemies_of(c) if o.conscious]
     near = sorted({(o.pos[0] + dx, o.pos[1] + dy) for o in foes for dx in range(-2, 3) for dy in range(-2, 3)},
                   key=lambda p: (p[1], p[0]))   # the engine's point order: y, then x

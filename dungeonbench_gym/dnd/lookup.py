@@ -151,6 +151,8 @@ def area_effect(battle: Battle, user: str, what: str, where, level: int | None =
         from .engine import _monster_action
 
         spec = _monster_action(c, what)
+        if spec.area is None:
+            raise ValueError(f"{what} is a single-target save action; use save_odds")
         use = ("save_action", what)
         ability, dc, half = spec.save.ability, spec.save.dc, spec.save.half_on_success
         parts = [(d.dice, d.type) for d in spec.save.damage]
@@ -158,10 +160,12 @@ def area_effect(battle: Battle, user: str, what: str, where, level: int | None =
     else:
         raise ValueError(f"{user} has no area spell or save action {what!r}; it has "
                          f"{sorted([*(s for s in c.spells if content.spell(s).area), *c.save_actions])}")
-    if shape == "sphere":
-        if isinstance(where, str) or len(where) != 2:
-            raise ValueError(f"{what} is a sphere: give a grid point x, y")
-        where = (int(where[0]), int(where[1]))
+    if shape in ("sphere", "cylinder"):
+        if isinstance(where, str) or len(where) not in (2, 3):
+            raise ValueError(f"{what} is a sphere: give a grid point x, y (and a height z in ft)")
+        where = tuple(int(v) for v in where)
+    elif shape in ("emanation", "own_space"):
+        where = None   # centred on the user
     else:
         if isinstance(where, str):
             if where.upper() not in COMPASS:
@@ -179,7 +183,7 @@ def area_effect(battle: Battle, user: str, what: str, where, level: int | None =
             expected += (1 - p_save) * full + p_save * saved
         hits.append({"id": t.cid, "side": t.side, "hp": t.hp, "p_save": float(p_save),
                      "expected_damage": float(expected)})
-    return {"user": user, "what": what, "shape": shape, "where": list(where),
+    return {"user": user, "what": what, "shape": shape, "where": list(where) if where is not None else None,
             "save": {"ability": ability, "dc": dc, "half_on_success": half},
             "damage": " + ".join(f"{d} {t}" for d, t in parts), "hits": hits,
             "allies_hit": [h["id"] for h in hits if h["side"] == c.side]}

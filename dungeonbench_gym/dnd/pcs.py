@@ -151,6 +151,17 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
         resources["spell_attack"] = prof + ability_mod(abilities[ab])
         resources["spell_dc"] = 8 + prof + ability_mod(abilities[ab])
         resources["spell_mod"] = ability_mod(abilities[ab])
+        resources["slots_max"] = tuple(lv.slots[:5])
+        if arch["class"] == "wizard":   # SRD Arcane Recovery: once a day, after a short rest
+            features.append("arcane_recovery")
+            resources["arcane_recovery"] = 1
+            resources["arcane_recovery_levels"] = lv.counters.get("arcane_recovery_levels", (level + 1) // 2)
+        elif level >= 2:   # SRD Channel Divinity: Turn Undead at 2, Destroy Undead at 5
+            features.append("channel_divinity")
+            resources["channel_divinity"] = lv.counters.get("channel_divinity_charges", 1)
+            resources["channel_divinity_max"] = resources["channel_divinity"]
+            if lv.counters.get("destroy_undead_cr"):
+                resources["destroy_undead_cr"] = lv.counters["destroy_undead_cr"]
     saves = {ab: ability_mod(abilities[ab]) + (prof if ab in cls.saving_throws else 0) for ab in ABILITIES}
     return Combatant(
         cid=cid, name=name or f"{cls.name} {level}", side=side, kind="pc", size="medium", ac=ac,
@@ -158,3 +169,52 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
         attacks=tuple(attacks), pc_class=arch["class"], level=level, resources=resources,
         features=tuple(features), spells=spells, style=style, armored=armored,
         metal_armor=arch["armor"] in METAL_ARMOR)
+
+
+def arcane_recovery(pc: Combatant, levels: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """SRD Arcane Recovery, for the Day track's short rest (no ``Battle`` needed): once per day,
+    recover expended spell slots whose levels total at most half the wizard level (rounded up),
+    none of 6th level or higher. ``levels`` names the slots to recover (one entry per slot);
+    by default the highest expended slots that fit are chosen. Returns the recovered levels (empty
+    when the feature is spent or nothing is expended); raises ``ValueError`` on an illegal choice."""
+    if "arcane_recovery" not in pc.features or pc.resources.get("arcane_recovery", 0) <= 0:
+        return ()
+    budget = pc.resources.get("arcane_recovery_levels", (pc.level + 1) // 2)
+    slots = list(pc.resources["slots"])
+    top = list(pc.resources.get("slots_max", slots))
+    expended = {lv: top[lv - 1] - slots[lv - 1] for lv in range(1, min(len(slots), 5) + 1)}
+    if levels is None:
+        chosen: list[int] = []
+        left = budget
+        for lv in sorted(expended, reverse=True):
+            while expended[lv] > 0 and lv <= left:
+                chosen.append(lv)
+                expended[lv] -= 1
+                left -= lv
+    else:
+        chosen = list(levels)
+        if sum(chosen) > budget or any(not 1 <= lv <= 5 for lv in chosen):
+            raise ValueError(f"Arcane Recovery: slots {chosen} exceed {budget} levels or include 6th+")
+        for lv in chosen:
+            if expended.get(lv, 0) <= 0:
+                raise ValueError(f"Arcane Recovery: no expended level-{lv} slot")
+            expended[lv] -= 1
+    if not chosen:
+        return ()
+    for lv in chosen:
+        slots[lv - 1] += 1
+    pc.resources["slots"] = tuple(slots)
+    pc.resources["arcane_recovery"] = 0
+    return tuple(chosen)
+
+
+def short_rest(pc: Combatant) -> None:
+    """What a short rest restores here: Channel Divinity uses (SRD: regained on a short or long
+    rest) and Second Wind / Action Surge. Arcane Recovery is a choice: call :func:`arcane_recovery`."""
+    r = pc.resources
+    if "channel_divinity_max" in r:
+        r["channel_divinity"] = r["channel_divinity_max"]
+    if "second_wind" in pc.features:
+        r["second_wind"] = 1
+    if "action_surge" in pc.features:
+        r["action_surge"] = 1 if pc.level < 17 else 2

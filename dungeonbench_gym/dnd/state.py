@@ -204,6 +204,25 @@ class Combatant:
         }
 
 
+SAVE_SHAPES = ("cone", "line", "cube", "sphere", "cylinder", "emanation", "own_space")
+
+
+def engine_runs_save_action(a) -> bool:
+    """Whether the engine offers this monster save action: single-target, or an area of one of
+    :data:`SAVE_SHAPES`, with damage or conditions, usable at will, on a recharge or n/day, not
+    bound to a shape and not followed by a move."""
+    from . import content
+    return (a.executable and isinstance(a, content.SaveActionSpec) and not a.forms and not a.then_move
+            and (a.area is None or a.area.shape in SAVE_SHAPES) and bool(a.save.damage or a.save.conditions)
+            and (a.usage is None or a.usage.type in ("recharge", "per_day")))
+
+
+def _duration(s) -> tuple:
+    """A SaveEffectSpec's condition duration and exemptions:
+    (rounds, until, repeat_save, immune_on_success, exempt_types)."""
+    return (s.rounds, s.until, s.repeat_save, s.immune_on_success, tuple(s.exempt_types))
+
+
 def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | None = None) -> Combatant:
     """A combatant from an SRD stat block: its executable attacks, save actions and multiattack."""
     from . import content
@@ -218,7 +237,8 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
         on_hit = []
         for s in a.on_hit_saves:
             on_hit.append(("save", s.ability, s.dc, tuple(s.conditions),
-                           tuple(DamagePart(d.dice, d.type) for d in s.damage), s.half_on_success))
+                           tuple(DamagePart(d.dice, d.type) for d in s.damage), s.half_on_success,
+                           _duration(s)))
         if a.on_hit_grapple is not None:
             g = a.on_hit_grapple
             on_hit.append(("grapple", g.escape_dc, g.size_max, g.restrained))
@@ -229,10 +249,7 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
             a.range_normal or 0, a.range_long or a.range_normal or 0,
             spell=a.is_spell, on_hit=tuple(on_hit)))
     keys = {a.key for a in attacks}
-    save_actions = tuple(a.key for a in spec.actions
-                         if a.executable and isinstance(a, content.SaveActionSpec) and a.area is not None
-                         and a.area.shape in ("cone", "line") and a.save.damage and not a.forms
-                         and (a.usage is None or a.usage.type == "recharge"))
+    save_actions = tuple(a.key for a in spec.actions if engine_runs_save_action(a))
     multi: tuple = ()
     for a in spec.actions:
         if isinstance(a, content.MultiattackSpec) and a.executable:
@@ -258,10 +275,15 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
             resources["legendary_resistance"] = t.params.get("uses_per_day", 3)
     features = tuple(f for t, f in (("magic-resistance", "magic_resistance"),)
                      if any(x.key == t and x.executable for x in spec.traits))
+    if any(x.key == "turn-resistance" for x in spec.traits):   # advantage against Turn Undead
+        features += ("turn_resistance",)
     if legendary:
         resources["legendary_left"] = spec.legendary_actions_per_round or 3
     recharge = {k: True for k in save_actions
                 if spec.action(k).usage is not None and spec.action(k).usage.type == "recharge"}
+    for k in save_actions:   # "1/Day" save actions: uses left
+        if spec.action(k).usage is not None and spec.action(k).usage.type == "per_day":
+            resources[f"uses:{k}"] = spec.action(k).usage.times or 1
 
     def mods(items):
         return tuple((m.type, m.nonmagical_only) for m in items if not m.from_spells_only)

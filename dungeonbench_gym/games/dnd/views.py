@@ -18,11 +18,11 @@ CREATURE_FEATURES = ("present", "party", "active", "actor", "hp", "max_hp", "ac"
                      "prone", "grappled", "down", "dodging", "reaction", "movement")
 OPTION_FEATURES = ("present", "move", "attack", "spell_or_area", "end_turn", "other", "x", "y",
                    "target_hp", "target_enemy", "provokes", "group")
-DECISION_KINDS = ("action", "target", "destination", "route", "point_x", "point_y", "direction",
+DECISION_KINDS = ("action", "target", "destination", "route", "point_x", "point_y", "point_z", "direction",
                   "reaction", "group")
 _MOVE = {"move", "destination", "route", "stand"}
 _ATTACK = {"attack", "multiattack", "target"}
-_AREA = {"spell", "save_action", "direction", "point_x", "point_y"}
+_AREA = {"spell", "save_action", "direction", "point_x", "point_y", "point_z"}
 
 
 def terrain(state: dict) -> np.ndarray:

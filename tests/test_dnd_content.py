@@ -20,7 +20,19 @@ from dungeonbench_gym.dnd.content import (
 from dungeonbench_gym.dnd.dice import parse
 
 ROOT = Path(__file__).resolve().parents[1]
-SRD = Path(os.environ.get("DUNGEONBENCH_SRD", ROOT.parent / "shared" / "srd" / "5e-2014"))
+def _srd_source() -> Path:
+    """The 5e-database JSON the data was converted from: $DUNGEONBENCH_SRD, or a
+    shared/srd/5e-2014 folder beside the checkout or above it (the project's layout)."""
+    if os.environ.get("DUNGEONBENCH_SRD"):
+        return Path(os.environ["DUNGEONBENCH_SRD"])
+    for folder in ROOT.parents:
+        candidate = folder / "shared" / "srd" / "5e-2014"
+        if candidate.is_dir():
+            return candidate
+    return ROOT.parent / "shared" / "srd" / "5e-2014"
+
+
+SRD = _srd_source()
 DATA = resources.files("dungeonbench_gym.dnd.content").joinpath("data")
 CONVERTED = ("monsters", "spells", "equipment", "classes", "conditions")
 # The SRD gives these no actions at all (the Shrieker only an alarm reaction); in a duel they take

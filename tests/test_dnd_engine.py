@@ -750,6 +750,43 @@ def test_reach_objective_is_won_by_stepping_on_the_goal():
     assert b.outcome == "win"
 
 
+def _hold(rounds=2, limit=5, goblin_at=(8, 6)):
+    return arena(fighter(at=(2, 2)), mon("goblin", goblin_at), round_limit=limit,
+                 objective={"type": "hold", "cells": [[2, 2], [3, 2]], "rounds": rounds, "held": 0})
+
+
+def test_hold_objective_is_won_after_n_consecutive_rounds_held():
+    b = _hold(rounds=2)
+    while b.outcome is None:
+        pick(b, "end_turn")
+    assert b.outcome == "win" and events(b, "outcome")[-1]["how"] == "hold"
+    assert b.round == 2 and [e["held"] for e in events(b, "hold")] == [1, 2]
+
+
+def test_hold_objective_a_foe_inside_contests_and_resets_the_count():
+    b = _hold(rounds=2, limit=3)
+    while b.round == 1 and b.outcome is None:   # round 1: held
+        pick(b, "end_turn")
+    gob = b.creatures["goblin"]
+    gob.pos = (3, 2, 0)                          # round 2: a conscious goblin stands in the area
+    while b.round == 2 and b.outcome is None:
+        pick(b, "end_turn")
+    assert [e["held"] for e in events(b, "hold")][:2] == [1, 0]
+    gob.pos = (8, 6, 0)
+    while b.outcome is None:
+        pick(b, "end_turn")
+    assert b.outcome == "loss"   # round 3 held once more: 1 of 2, then the round limit
+    assert events(b, "outcome")[-1]["how"] == "round_limit"
+
+
+def test_hold_objective_needs_a_conscious_party_member_inside():
+    b = arena(fighter(at=(5, 5)), mon("goblin", (8, 6)), round_limit=2,
+              objective={"type": "hold", "cells": [[2, 2]], "rounds": 1, "held": 0})
+    while b.outcome is None:
+        pick(b, "end_turn")
+    assert b.outcome == "loss" and [e["held"] for e in events(b, "hold")] == [0, 0]
+
+
 # ----------------------------------------------------------------- Shield (a reaction mid-attack)
 def _shield_setup():
     w, g = build_pc("wizard", 1, "wizard", (2, 2, 0)), mon("goblin", (3, 2))   # wizard AC 12

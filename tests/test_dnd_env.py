@@ -37,7 +37,7 @@ def test_scenarios_cover_the_families_and_objectives():
     assert len(SCENARIOS) >= 8
     families = {load_encounter(n).family for n in SCENARIOS}
     assert {"duel", "objective", "boss"} <= families
-    assert {load_encounter(n).objective["type"] for n in SCENARIOS} == {"defeat", "reach", "survive", "protect", "interact"}
+    assert {load_encounter(n).objective["type"] for n in SCENARIOS} == {"defeat", "reach", "survive", "protect", "interact", "hold"}
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -144,6 +144,11 @@ def test_good_scenario_parses():
     ({"objective": {"type": "win"}}, "objective.type", "not an objective"),
     ({"objective": {"type": "reach", "cells": [[0, 0]]}}, "objective.cells", "not a passable square"),
     ({"objective": {"type": "protect", "creature": "g"}}, "objective.creature", "not a party member"),
+    ({"objective": {"type": "hold", "cells": [[1, 1]]}}, "objective.rounds", "is missing"),
+    ({"objective": {"type": "hold", "cells": [[1, 1]], "rounds": 9}}, "objective.rounds", "between 1 and round_limit"),
+    ({"objective": {"type": "hold", "cells": [[1, 1]], "rounds": "3"}}, "objective.rounds", "whole number"),
+    ({"objective": {"type": "hold", "cells": [], "rounds": 2}}, "objective.cells", "is empty"),
+    ({"objective": {"type": "hold", "cells": [[0, 0]], "rounds": 2}}, "objective.cells", "not a passable square"),
     ({"enemies": [{"id": "g", "monster": "gobln", "at": [3, 2]}]}, "enemies[0].monster", "goblin"),
     ({"enemies": [{"id": "g", "monster": "goblin", "at": [1, 1]}]}, "enemies[0].at", "overlaps"),
     ({"enemies": [{"id": "g", "monster": "goblin", "at": [0, 0]}]}, "enemies[0].at", "does not fit"),
@@ -291,4 +296,18 @@ def test_progress_is_the_win_and_the_heuristic_party_baseline_wins():
         wins += info["success"]
         assert info["progress"] == float(info["success"])
     assert wins >= 2
+    env.close()
+
+
+@pytest.mark.parametrize("env_id, words", [
+    ("DnD-Encounter-WatchtowerHold-v0", "for 3 rounds in a row (held 0 so far)"),
+    ("DnD-Encounter-GateLever-v0", "use the lever at"),
+])
+def test_the_text_states_every_kind_of_objective(env_id, words):
+    import gymnasium as gym
+
+    env = gym.make(f"DungeonBench/{env_id}", text=True)
+    _, info = env.reset(seed=0)
+    text = info["text"]["long_term"] + info["text"]["short_term"]
+    assert words in text and "defeat all enemies" not in text
     env.close()

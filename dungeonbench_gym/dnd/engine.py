@@ -139,6 +139,8 @@ class Battle:
             self.turn_index += 1
             if self.turn_index >= len(self.order) or self.round == 0:
                 self.turn_index = 0
+                if self.round > 0 and self._end_of_round():
+                    return
                 self.round += 1
                 if self.round > self.round_limit:
                     self.round = self.round_limit
@@ -296,8 +298,35 @@ class Battle:
         self.pending = {"kind": "action", "actor": c.cid}
         self._cache = None
 
+    def hold_status(self) -> tuple[bool, bool]:
+        """(a conscious party member stands in the hold area, a conscious foe stands in it)."""
+        cells = {tuple(x) for x in self.objective.get("cells", ())}
+        ours = theirs = False
+        for c in self.creatures.values():
+            if c.conscious and any(cell in cells for cell in c.cells):
+                if c.side == self.party_side:
+                    ours = True
+                else:
+                    theirs = True
+        return ours, theirs
+
+    def _end_of_round(self) -> bool:
+        """Checks made at the end of each round (the hold objective); True when the battle ended."""
+        obj = self.objective
+        if obj["type"] != "hold":
+            return False
+        ours, theirs = self.hold_status()
+        obj["held"] = obj.get("held", 0) + 1 if ours and not theirs else 0
+        self.event("hold", f"End of round {self.round}: the area is "
+                   + (f"held ({obj['held']}/{obj['rounds']} rounds)" if obj["held"] else
+                      "contested" if ours else "not held"), held=obj["held"], round=self.round)
+        if obj["held"] >= obj["rounds"]:
+            self._finish("hold")
+            return True
+        return False
+
     def _finish(self, how: str) -> None:
-        if how in ("defeat", "reach", "survive", "interact"):
+        if how in ("defeat", "reach", "survive", "interact", "hold"):
             self.outcome = "win"
         else:
             self.outcome = "loss"
@@ -481,6 +510,8 @@ class Battle:
                 out.append(Opt(f"Multiattack: attack with {a.name} ({a.short()})", "attack", (a.key, "queue")))
         elif e.attacks_left > 0 or has_action:
             for a in c.attacks:
+                if a.loading and e.attacks_left > 0 and e.loading_fired:
+                    continue   # SRD loading: one shot per action, whatever Extra Attack allows
                 if self._targets_for_attack(c, a):
                     note = f", {e.attacks_left} left" if e.attacks_left else ""
                     out.append(Opt(f"Attack with {a.name} ({a.short()}{note})", "attack", (a.key, "attack")))
@@ -804,6 +835,8 @@ class Battle:
         return None
 
     def _targets_for_attack(self, c: Combatant, a: AttackProfile) -> list[Combatant]:
+        if a.ammo and c.resources.get(a.ammo, 0) <= 0:
+            return []   # SRD ammunition: none left, no attack with this weapon
         out = []
         for t in self.enemies_of(c):
             if self._attack_range(c, a, t) and self._may_target(c, t) and self.cover(c, t) != Cover.TOTAL:
@@ -1378,6 +1411,8 @@ class Battle:
         chill = c.conditions.get("chilled")
         if chill and chill.get("undead") and chill["by"] == t.cid:
             dis.append("chilled")
+        if a is not None and a.heavy and c.size == "small":
+            dis.append("heavy weapon, Small attacker")
         if a is not None and a.key == "shocking-grasp" and t.metal_armor:
             adv.append("metal armour")
         if t.dodging and not t.incapacitated:
@@ -1408,6 +1443,8 @@ class Battle:
             self.event("attack", f"{c.cid}'s attack on {t.cid} is turned aside by sanctuary", attacker=c.cid,
                        target=t.cid, attack=a.key, hit=False, critical=False, total=0, ac=0)
             return False
+        if a.ammo and not melee:   # SRD ammunition: each attack expends one piece
+            c.resources[a.ammo] = max(0, c.resources.get(a.ammo, 0) - 1)
         adv, dis, reasons = self.attack_modifiers(c, t, melee, a)
         if hidden is not None:   # this attack still has the unseen attacker's advantage
             adv, reasons = True, [*reasons, "attacker hidden"]
@@ -1629,9 +1666,12 @@ class Battle:
                 if e.attacks_left == 0:   # taking the Attack action
                     e.actions -= 1
                     e.attacks_left = 2 if "extra_attack" in c.features else 1
+                    e.loading_fired = False
                 e.attacks_left -= 1
                 if a.offhand and a.melee:
                     e.light_attack = a.key
+                if a.loading:
+                    e.loading_fired = True
             if use[2] == "legendary":
                 if self.make_attack(c, a, t, then="next_turn") is not None and self.outcome is None:
                     self._next_turn()
@@ -1665,6 +1705,7 @@ class Battle:
             if e.attacks_left == 0:   # a shove replaces one attack of the Attack action
                 e.actions -= 1
                 e.attacks_left = 2 if "extra_attack" in c.features else 1
+                e.loading_fired = False
             e.attacks_left -= 1
             self._shove(c, t, use[1])
         elif use[0] == "help":

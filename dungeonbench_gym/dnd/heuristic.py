@@ -10,7 +10,8 @@ and its bonus-action attack, Misty Step out of melee, Hold Person on a sturdy hu
 when three allies are in range, Scorching Ray while level-2 slots last, Sleep only when what it
 would catch can all fall asleep, Turn Undead when two undead are within 30 ft; a monster's save
 action when it catches a foe (a condition-only one: a foe without the condition yet). Bosses: a legendary heal when low, else a legendary attack.
-The objective's object is used as soon as it is in reach. Same state, same choice: ties break by the canonical option order.
+The objective's object is used as soon as it is in reach; a hold objective sends the party into
+its area first and keeps it there (it fights from squares inside). Same state, same choice: ties break by the canonical option order.
 """
 
 from __future__ import annotations
@@ -234,6 +235,15 @@ def _position_score(battle: Battle, c: Combatant, pos: tuple, foes: list | None 
         d = min(battle.map.distance_ft(footprint(pos[0], pos[1], c.squares), [cell], pos[2], None)
                 for cell in cells)
         return (d, 0)
+    if obj["type"] == "hold" and c.side == battle.party_side:
+        # get into the area first; inside it, fight from the best square that stays inside
+        d = min(battle.map.distance_ft(footprint(pos[0], pos[1], c.squares), [tuple(x)], pos[2], None)
+                for x in obj["cells"])
+        return (d,) + _fight_score(battle, c, pos, foes)
+    return _fight_score(battle, c, pos, foes)
+
+
+def _fight_score(battle: Battle, c: Combatant, pos: tuple, foes: list | None = None) -> tuple:
     if foes is None:
         foes = _foes(battle, c)
     if not foes:
@@ -249,7 +259,9 @@ def _position_score(battle: Battle, c: Combatant, pos: tuple, foes: list | None 
 def _should_move(battle: Battle, c: Combatant) -> bool:
     foes = _foes(battle, c)
     here = _position_score(battle, c, c.pos, foes)
-    if here[0] == 0 and not (battle.objective["type"] in ("reach", "interact") and c.side == battle.party_side):
+    hold = battle.objective["type"] == "hold" and c.side == battle.party_side
+    goal = battle.objective["type"] in ("reach", "interact") and c.side == battle.party_side
+    if here[0] == 0 and not goal and (not hold or here[1] == 0):
         return False
     r = battle._reach(c)
     return any(_position_score(battle, c, p, foes) < here for p in r.destinations)

@@ -4,7 +4,9 @@ An archetype fixes the ability scores, equipment and choices (our own standard-a
 the level decides hit points, proficiency, features and slots from ``content.class_spec``.
 Weapon attacks are compiled into :class:`~.state.AttackProfile` tuples with the SRD rules:
 finesse weapons use the better of Str and Dex, ranged weapons Dex, thrown weapons keep their
-melee ability; Dueling adds 2 to a one-handed melee weapon's damage.
+melee ability; Dueling adds 2 to a one-handed melee weapon's damage; a versatile weapon takes
+its two-handed die when the off hand is free (no shield, no two-weapon fighting); heavy, ammunition
+(a count per weapon in the resources, 20 by default) and loading go to the engine on the profile.
 """
 
 from __future__ import annotations
@@ -60,34 +62,50 @@ ARCHETYPES: dict[str, dict] = {
                    "spirit-guardians"),
     },
 }
-PROFICIENT = {"fighter": {"simple", "martial"}, "rogue": {"simple", "hand-crossbow", "longsword",
+PROFICIENT = {"fighter": {"simple", "martial"}, "rogue": {"simple", "crossbow-hand", "longsword",
                                                           "rapier", "shortsword"},
-              "wizard": {"dagger", "dart", "sling", "quarterstaff", "light-crossbow"},
+              "wizard": {"dagger", "dart", "sling", "quarterstaff", "crossbow-light"},
               "cleric": {"simple"}}
 
 
+DEFAULT_AMMUNITION = 20   # arrows, bolts, needles or bullets per ammunition weapon (a quiver's 20)
+
+
 def weapon_profile(weapon_key: str, abilities: dict, prof: int, proficient: bool,
-                   style: str | None, two_weapons: bool = False) -> list[AttackProfile]:
-    """The attack profiles of one weapon: melee, and thrown or ranged where the weapon allows."""
+                   style: str | None, two_weapons: bool = False,
+                   off_hand_free: bool = False) -> list[AttackProfile]:
+    """The attack profiles of one weapon: melee, and thrown or ranged where the weapon allows.
+
+    ``off_hand_free`` (no shield, no second weapon for two-weapon fighting): a versatile weapon
+    is wielded in two hands for its larger die (a longsword 1d10), unless Dueling (+2 one-handed)
+    is the better grip. Heavy, ammunition (``ammo_<key>`` in the resources) and loading are
+    carried on the profile for the engine."""
     w = content.weapon(weapon_key)
     s, d = ability_mod(abilities["str"]), ability_mod(abilities["dex"])
     finesse = w.has("finesse")
     bonus = prof if proficient else 0
+    heavy, loading = w.has("heavy"), w.has("loading")
     out = []
     if w.range_type == "melee":
         mod = max(s, d) if finesse else s
-        extra = 2 if style == "dueling" and not w.has("two-handed") and not two_weapons else 0
+        dueling = style == "dueling" and not w.has("two-handed") and not two_weapons
+        dice = w.damage.dice
+        if w.has("versatile") and w.two_handed_damage and off_hand_free and not dueling:
+            dice = w.two_handed_damage.dice   # SRD versatile: both hands, the die in parentheses
+        extra = 2 if dueling else 0
         # two-weapon fighting: the off-hand attack adds no positive ability modifier (SRD)
         offhand = (_dmg(w.damage.dice, min(0, mod), w.damage.type),) if w.has("light") else ()
-        out.append(AttackProfile(w.key, w.name, mod + bonus, (_dmg(w.damage.dice, mod + extra, w.damage.type),),
-                                 True, w.reach, 0, 0, finesse=finesse, offhand=offhand))
-        if w.throw_range:
+        out.append(AttackProfile(w.key, w.name, mod + bonus, (_dmg(dice, mod + extra, w.damage.type),),
+                                 True, w.reach, 0, 0, finesse=finesse, offhand=offhand, heavy=heavy))
+        if w.throw_range:   # thrown: the melee ability, the one-handed die
             out.append(AttackProfile(w.key + "-thrown", w.name + " (thrown)", mod + bonus,
                                      (_dmg(w.damage.dice, mod, w.damage.type),), False, 0,
-                                     w.throw_range[0], w.throw_range[1], finesse=finesse))
+                                     w.throw_range[0], w.throw_range[1], finesse=finesse, heavy=heavy))
     else:
+        ammo = f"ammo_{w.key}" if w.has("ammunition") else ""
         out.append(AttackProfile(w.key, w.name, d + bonus, (_dmg(w.damage.dice, d, w.damage.type),),
-                                 False, 0, w.range_normal, w.range_long, finesse=True))
+                                 False, 0, w.range_normal, w.range_long, finesse=True, heavy=heavy,
+                                 ammo=ammo, loading=loading))
     return out
 
 
@@ -122,11 +140,17 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
         ac += 1
     proficient = PROFICIENT[arch["class"]]
     attacks = []
+    light_melee = [wk for wk in arch["weapons"]
+                   if content.weapon(wk).range_type == "melee" and content.weapon(wk).has("light")]
+    off_hand_free = not arch["shield"] and len(light_melee) < 2   # no shield, no two-weapon fighting
+    resources: dict = {"potions": arch["potions"]}
     for wk in arch["weapons"]:
         w = content.weapon(wk)
-        attacks.extend(weapon_profile(wk, abilities, prof, w.category in proficient or wk in proficient, style))
+        attacks.extend(weapon_profile(wk, abilities, prof, w.category in proficient or wk in proficient, style,
+                                      off_hand_free=off_hand_free))
+        if w.range_type == "ranged" and w.has("ammunition"):
+            resources[f"ammo_{wk}"] = arch.get("ammunition", DEFAULT_AMMUNITION)
     features = []
-    resources: dict = {"potions": arch["potions"]}
     spells: tuple = ()
     if arch["class"] == "fighter":
         features.append("second_wind")

@@ -44,7 +44,7 @@ from .grid import BattleMap, MapError, size_squares
 
 ENCOUNTER_FOLDER = ("dnd", "encounters")   # inside the scenarios package
 FAMILIES = ("duel", "objective", "boss")
-OBJECTIVES = ("defeat", "reach", "survive", "protect", "interact")
+OBJECTIVES = ("defeat", "reach", "survive", "protect", "interact", "hold")
 MAX_MAP_SIDE = 63   # point decisions offer x in 0..width: it must fit in the 64 option slots
 
 
@@ -159,8 +159,10 @@ def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scen
     if otype not in OBJECTIVES:
         raise FileFormatError(path, "objective.type", f"{otype!r} is not an objective", f"use one of {OBJECTIVES}")
     objective: dict = {"type": otype}
-    if otype == "reach":
+    if otype in ("reach", "hold"):
         cells = need(obj, "cells", list, "list the goal squares, e.g. cells = [[9, 2], [9, 3]]", "objective.")
+        if not cells:
+            raise FileFormatError(path, "objective.cells", "is empty", "list at least one [x, y] square")
         for cell in cells:
             if not (isinstance(cell, list) and len(cell) == 2 and bmap.in_bounds(*cell) and bmap.fits(*cell)):
                 raise FileFormatError(path, "objective.cells", f"{cell!r} is not a passable square on the map",
@@ -168,6 +170,13 @@ def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scen
         objective["cells"] = [list(c) for c in cells]
     if otype == "survive":
         objective["rounds"] = limit
+    if otype == "hold":
+        rounds = need(obj, "rounds", int, "the consecutive rounds to hold the area, e.g. rounds = 3", "objective.")
+        if not 1 <= rounds <= limit:
+            raise FileFormatError(path, "objective.rounds", f"{rounds} is not between 1 and round_limit ({limit})",
+                                  "hold for at least 1 round and at most round_limit rounds")
+        objective["rounds"] = rounds
+        objective["held"] = 0
     if otype == "interact":
         at = need(obj, "object", list, "give the object's square, e.g. object = [9, 2]", "objective.")
         if not (len(at) == 2 and all(isinstance(v, int) for v in at) and bmap.in_bounds(*at)):

@@ -49,6 +49,9 @@ class AttackProfile(NamedTuple):
     spell: bool = False       # magical: resistances to nonmagical attacks do not apply
     on_hit: tuple = ()        # ("save", ability, dc, conditions, damage tuple) / ("grapple", dc, size_max, restrained)
     offhand: tuple = ()       # a light melee weapon's off-hand damage (no ability modifier); () if none
+    heavy: bool = False       # SRD heavy: Small creatures attack with it at disadvantage
+    ammo: str = ""            # SRD ammunition: the resources key counting what is left ("ammo_shortbow")
+    loading: bool = False     # SRD loading: one attack with it per action, bonus action or reaction
 
     def damage_text(self) -> str:
         return " + ".join(f"{p.dice} {p.type}" for p in self.damage)
@@ -75,6 +78,7 @@ class Economy:
     bonus_spell: bool = False            # a bonus-action spell was cast: only action cantrips now
     levelled_action_spell: bool = False  # a levelled action spell was cast: no bonus-action spell
     light_attack: str | None = None      # the light melee weapon attacked with (two-weapon fighting)
+    loading_fired: bool = False          # a loading weapon was fired in the current Attack action
 
 
 @dataclass

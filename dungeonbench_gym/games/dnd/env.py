@@ -142,13 +142,15 @@ class DnDEncounterEnv(DecisionEnv):
         return 1.0 if self.battle.outcome == "win" else 0.0
 
     def _objective_progress(self) -> float:
-        """How far toward the objective (damage dealt, distance, rounds survived)."""
+        """How far toward the objective (damage dealt, distance, rounds survived or held)."""
         b = self.battle
         if b.outcome == "win":
             return 1.0
         t = b.objective["type"]
         if t == "reach":
             p = 1 - self._goal_distance() / self._goal_d0
+        elif t == "hold":   # consecutive rounds held so far
+            p = b.objective.get("held", 0) / b.objective["rounds"]
         elif t == "survive":
             p = (b.round - 1) / b.round_limit
         else:

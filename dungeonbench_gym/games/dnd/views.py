@@ -105,6 +105,13 @@ def objective_text(state: dict) -> str:
         return f"survive {state['round_limit']} rounds"
     if o["type"] == "protect":
         return f"defeat all enemies while {o['creature']} stays up"
+    if o["type"] == "hold":
+        cells = ", ".join(f"({x}, {y})" for x, y in o["cells"])
+        return (f"hold the area {cells} for {o['rounds']} rounds in a row "
+                f"(held {o.get('held', 0)} so far): a party member in it, no enemy")
+    if o["type"] == "interact":
+        x, y = o["object"]
+        return f"use the {o.get('name', 'object')} at ({x}, {y}) (free object interaction within 5 ft)"
     return "defeat all enemies"
 
 

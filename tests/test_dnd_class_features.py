@@ -1,7 +1,7 @@
 """Channel Divinity (Turn Undead, Destroy Undead) and Arcane Recovery, with the SRD's numbers."""
 
 import pytest
-from test_dnd_spells import WIDE, arena, events, mon, pc, pick, script
+from dnd_helpers import WIDE, arena, events, mon, pc, pick, script
 
 from dungeonbench_gym.dnd import heuristic
 from dungeonbench_gym.dnd.pcs import arcane_recovery, short_rest
@@ -34,7 +34,7 @@ def test_a_turned_undead_only_flees_dashes_or_dodges_and_damage_ends_it():
     s = mon("skeleton", (5, 2), "s")
     b = arena(c, s, layout=WIDE)
     s.conditions["turned"] = {"by": "c", "until": 10}
-    from test_dnd_spells import turn
+    from dnd_helpers import turn
     turn(b, "s")
     kinds = {o.kind for o in b.decision.options}
     assert kinds <= {"move", "dash", "dodge", "escape", "stand", "end_turn"} and "attack" not in kinds

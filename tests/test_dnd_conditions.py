@@ -1,6 +1,6 @@
 """The SRD conditions (appendix A) and their effects on attacks, saves, movement and actions."""
 
-from test_dnd_spells import arena, events, mon, pc, pick, script, turn
+from dnd_helpers import arena, events, mon, pc, pick, script, turn
 
 
 def _duel(cond_on_attacker=None, cond_on_target=None, **detail):

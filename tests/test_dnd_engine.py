@@ -6,79 +6,15 @@ draws comes, in order, from the list given to ``script``.
 
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from dungeonbench_gym.dnd import dice, heuristic
 from dungeonbench_gym.dnd.engine import Battle
 from dungeonbench_gym.dnd.grid import BattleMap, Cover
 from dungeonbench_gym.dnd.pcs import build_pc
-from dungeonbench_gym.dnd.state import monster_combatant
 
-OPEN = ["##########", "#........#", "#........#", "#........#", "#........#", "#........#",
-        "#........#", "##########"]
-
-
-class Script:
-    """A stand-in for Generator.integers that hands out the given values in order."""
-
-    def __init__(self, values):
-        self.values = list(values)
-
-    def __call__(self, lo, hi, size=None):
-        if size is not None:
-            return np.array([self(lo, hi) for _ in range(size)])
-        v = self.values.pop(0)
-        assert lo <= v < hi, f"scripted {v} outside [{lo}, {hi})"
-        return v
-
-
-def script(b: Battle, *values):
-    b.roller._int = Script(values)
-
-
-def arena(*fighters, layout=OPEN, first=None, **kw):
-    b = Battle(BattleMap.from_dict({"layout": layout}), list(fighters), seed=0, **kw)
-    if first is not None:
-        turn(b, first)
-    return b
-
-
-def turn(b: Battle, cid: str):
-    """Make it cid's turn now (a fresh round order with cid first)."""
-    b.order = [cid] + [o for o in b.order if o != cid]
-    b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
-
-
-def pick(b: Battle, kind: str | None = None, text: str = "") -> None:
-    d = b.decision
-    for i, o in enumerate(d.options):
-        if (kind is None or o.kind == kind) and text in o.label:
-            b.choose(i)
-            return
-    raise AssertionError(f"no option {kind!r} {text!r} in {[o.label for o in d.options]}")
-
-
-def kinds(b: Battle) -> list[str]:
-    return [o.kind for o in b.decision.options]
-
-
-def events(b: Battle, kind: str) -> list[dict]:
-    return [e for e in b.log if e.get("event") == kind]
-
-
-def fighter(level=1, at=(2, 2), cid="fighter", arch="fighter"):
-    return build_pc(arch, level, cid, (*at, 0))
-
-
-def rogue(level=1, at=(2, 2), cid="rogue"):
-    return build_pc("rogue", level, cid, (*at, 0))
-
-
-def mon(key, at, cid=None):
-    return monster_combatant(key, cid or key, "enemies", (*at, 0))
-
+from dnd_helpers import (OPEN, Script, arena, events, fighter, kinds, mon, pick,
+                         rogue, script, turn)
 
 def longsword_of(c):
     return c.attack("longsword")

@@ -3,7 +3,7 @@ emanation, on-hit riders, with the stat block's durations and repeat saves; and 
 the engine runs, for every SRD monster, resolves when chosen."""
 
 import pytest
-from test_dnd_spells import WIDE, arena, events, mon, pc, pick, script
+from dnd_helpers import WIDE, arena, events, mon, pc, pick, script
 
 from dungeonbench_gym.dnd import content, heuristic
 from dungeonbench_gym.dnd.content import report

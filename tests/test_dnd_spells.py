@@ -1,73 +1,15 @@
 """Spells, legendary actions and conditions against the SRD's numbers (scripted dice).
 
-Dice are scripted as in test_dnd_engine: every d20 and damage die the engine draws comes, in
+Dice are scripted (tests/dnd_helpers.py): every d20 and damage die the engine draws comes, in
 order, from the list given to ``script``. Bless/Bane d4s are drawn before the d20 they modify.
 """
 
 import numpy as np
 
 from dungeonbench_gym.dnd import heuristic
-from dungeonbench_gym.dnd.engine import Battle
-from dungeonbench_gym.dnd.grid import BattleMap
-from dungeonbench_gym.dnd.pcs import ARCHETYPES, build_pc
-from dungeonbench_gym.dnd.state import monster_combatant
+from dungeonbench_gym.dnd.pcs import ARCHETYPES
 
-OPEN = ["##########", "#........#", "#........#", "#........#", "#........#", "#........#",
-        "#........#", "##########"]
-WIDE = ["#" * 16] + ["#" + "." * 14 + "#"] * 10 + ["#" * 16]
-
-
-class Script:
-    def __init__(self, values):
-        self.values = list(values)
-
-    def __call__(self, lo, hi, size=None):
-        if size is not None:
-            return np.array([self(lo, hi) for _ in range(size)])
-        v = self.values.pop(0)
-        assert lo <= v < hi, f"scripted {v} outside [{lo}, {hi})"
-        return v
-
-
-def script(b, *values):
-    b.roller._int = Script(values)
-
-
-def arena(*fighters, layout=OPEN, first=None):
-    b = Battle(BattleMap.from_dict({"layout": layout}), list(fighters), seed=0)
-    if first is not None:
-        turn(b, first)
-    return b
-
-
-def turn(b, cid):
-    b.order = [cid] + [o for o in b.order if o != cid]
-    b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
-
-
-def pick(b, kind=None, text=""):
-    for i, o in enumerate(b.decision.options):
-        if (kind is None or o.kind == kind) and text in o.label:
-            b.choose(i)
-            return
-    raise AssertionError(f"no option {kind!r} {text!r} in {[o.label for o in b.decision.options]}")
-
-
-def labels(b, kind=None):
-    return [o.label for o in b.decision.options if kind is None or o.kind == kind]
-
-
-def events(b, kind):
-    return [e for e in b.log if e.get("event") == kind]
-
-
-def pc(arch, level, at, cid=None):
-    return build_pc(arch, level, cid or arch, (*at, 0))
-
-
-def mon(key, at, cid=None):
-    return monster_combatant(key, cid or key, "enemies", (*at, 0))
+from dnd_helpers import WIDE, arena, events, labels, mon, pc, pick, script, turn
 
 
 # ----------------------------------------------------------------- the list

@@ -1,7 +1,7 @@
 """SRD 5.1 weapon properties on PC attack profiles (pcs.weapon_profile) and in the engine:
 versatile, heavy, ammunition, loading, reach, two-handed, thrown, finesse."""
 
-from test_dnd_spells import arena, labels, mon, pc, pick
+from dnd_helpers import arena, labels, mon, pc, pick
 
 from dungeonbench_gym.dnd.pcs import ARCHETYPES, DEFAULT_AMMUNITION, weapon_profile
 

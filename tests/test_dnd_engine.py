@@ -16,6 +16,7 @@ from dungeonbench_gym.dnd.pcs import build_pc
 from dnd_helpers import (OPEN, Script, arena, events, fighter, kinds, mon, pick,
                          rogue, script, turn)
 
+
 def longsword_of(c):
     return c.attack("longsword")
 

@@ -203,20 +203,14 @@ def _trace(px: int, py: int, dX: int, dY: int):
         return (), ()
     D = (abs(dX) or 1) * (abs(dY) or 1)
     events = set()
-    if dX:
-        lo, hi = (px, px + dX) if dX > 0 else (px + dX, px)
-        for k in range(lo, hi + 1):
-            if k % 2 == 0:
-                s = (k - px) * D // dX
-                if 0 < s < D:
-                    events.add(s)
-    if dY:
-        lo, hi = (py, py + dY) if dY > 0 else (py + dY, py)
-        for k in range(lo, hi + 1):
-            if k % 2 == 0:
-                s = (k - py) * D // dY
-                if 0 < s < D:
-                    events.add(s)
+    for p, d in ((px, dX), (py, dY)):    # where the line crosses a grid line on each axis
+        if d:
+            lo, hi = (p, p + d) if d > 0 else (p + d, p)
+            for k in range(lo, hi + 1):
+                if k % 2 == 0:
+                    s = (k - p) * D // d
+                    if 0 < s < D:
+                        events.add(s)
     pts = [0, *sorted(events), D]
     interiors, seams = [], []
     D2, D4 = 2 * D, 4 * D

@@ -234,8 +234,8 @@ class TextAdventureEnv(DecisionEnv):
 
     def _game_observation(self) -> dict[str, np.ndarray]:
         scope = " ".join(self._actions.scope)
-        room = f"{self._room_name()} {scope}"
-        return {"text": encode_rows((self._output, room, self._inventory_text()),
+        room = f"{self._actions.room} {scope}"
+        return {"text": encode_rows((self._output, room, " ".join(self._actions.inventory)),
                                     len(TEXT_ROWS)),
                 "options": encode_rows([label for label, _ in self._menu], N_SLOTS)}
 
@@ -363,12 +363,6 @@ class TextAdventureEnv(DecisionEnv):
         if banner and _FINAL_QUESTION.search(raw):
             return "won" in banner.group(1).lower(), True
         return False, False
-
-    def _room_name(self) -> str:
-        return self._actions.room
-
-    def _inventory_text(self) -> str:
-        return " ".join(self._actions.inventory)
 
     def close(self):
         if self._detector is not None:

@@ -74,10 +74,6 @@ class Story:
         m = self.data if memory is None else memory
         return (m[address] << 8) | m[address + 1]
 
-    def _memory(self, ram: bytes, address: int) -> bytes:
-        """Dynamic memory comes from the snapshot, the rest from the file."""
-        return ram if address < len(ram) else self.data
-
     # ---------------------------------------------------------------- text
     def decode(self, address: int, memory: bytes | None = None) -> tuple[str, int]:
         """The Z-string at `address` and the address after it."""
@@ -166,9 +162,6 @@ class Story:
         return word.lower()[:self.word_length] in self.words
 
     # ------------------------------------------------------------- objects
-    def global_value(self, ram: bytes, index: int) -> int:
-        return self.word(self.globals_address + 2 * index, ram)
-
     def object_count(self, ram: bytes) -> int:
         """Objects run until the lowest property table (Standard 12.1 gives no count)."""
         first = self.object_table + 2 * self._defaults

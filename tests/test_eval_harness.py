@@ -43,9 +43,15 @@ def test_dnd_encounter_suite_runs_three_seeds_per_scenario():
     assert all(n == 3 for _, n in suite.envs)
 
 
-def test_future_suites_and_unknown_suites_are_clear_errors():
-    with pytest.raises(DungeonBenchError, match="Day track"):
-        suites.resolve("dnd-day")
+def test_dnd_day_suite_runs_one_fixed_seed_per_day():
+    suite = suites.resolve("dnd-day")
+    ids = [i for i, _ in suite.envs]
+    assert len(ids) >= 5 and all(i.startswith("DnD-Day-") for i in ids)
+    assert all(n == 1 for _, n in suite.envs) and suite.seed == 0
+    assert not set(ids) & {i for i, _ in suites.resolve("dnd-encounter").envs}
+
+
+def test_unknown_suites_are_clear_errors():
     with pytest.raises(DungeonBenchError, match="unknown suite"):
         suites.resolve("balrogg")
 
@@ -257,3 +263,28 @@ def test_eval_with_tools_on_dnd_records_tool_use_and_the_encounter_table(tmp_pat
     row = summary["dnd_encounter"]["llm-fake-first-direct-tools"]
     assert row["episodes"] == 1 and row["tools_per_decision"] == 0.0 and row["tokens_per_decision"] > 0
     assert "D&D Encounter" in (out / "summary.md").read_text()
+
+
+def test_dnd_day_suite_end_to_end_gives_the_day_table(tmp_path):
+    out = tmp_path / "days"
+    assert _eval("--suite", "dnd-day", "--agent", "baseline,random", "--workers", "1", "--out", str(out)) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    table = summary["dnd_day"]
+    assert set(table) == {"baseline", "random"}
+    assert table["baseline"]["episodes"] == table["baseline"]["days"] == len(suites.resolve("dnd-day").envs)
+    assert table["baseline"]["encounters_won"] > table["random"]["encounters_won"]
+    assert "dnd_encounter" not in summary   # Day episodes are not Encounter episodes
+    assert "## D&D Day (DungeonBench)" in (out / "summary.md").read_text()
+    rec = json.loads(next((out / "episodes" / "baseline").rglob("episode-0000.json")).read_text())
+    assert rec["seed"] == 0 and {"full_clear", "encounters_won", "short_rests_used"} <= set(rec["metrics"])
+
+
+def test_llm_agent_plays_through_an_intermission(tmp_path):
+    out = tmp_path / "llm-day"
+    assert _eval("--agent", "llm", "--client", "fake", "--model", "first", "--tools",
+                 "--envs", "DnD-Day-GoblinRoad-v0", "--episodes", "1", "--workers", "1", "--out", str(out)) == 0
+    record = json.loads(next(out.rglob("episode-0000.json")).read_text())
+    assert record["steps"] > 0 and "full_clear" in record["metrics"]
+    steps = [json.loads(line) for line in next(out.rglob("*.jsonl")).read_text().splitlines()]
+    assert "intermission" in {s["agent"]["decision"] for s in steps}   # the model chose between fights
+    assert json.loads((out / "summary.json").read_text())["dnd_day"]["llm-fake-first-direct-tools"]["episodes"] == 1

@@ -88,3 +88,33 @@ def test_no_dnd_episodes_no_encounter_table():
     assert "dnd_encounter" not in summary
     assert "Encounter" not in markdown(summary) and "Encounter" not in leaderboard(summary)
     assert "Day" not in markdown(summarise([_dnd("x", 1, 1.0, 1.0, 5)]))   # no Day data: no Day table
+
+
+def _day(agent, won, of, hp, rests, decisions, llm=None, env_id="DnD-Day-BanditHideout-v0"):
+    record = {"agent": agent, "env_id": env_id, "family": "dnd", "progress": won / of,
+              "success": won == of, "steps": decisions, "invalid_actions": 0,
+              "metrics": {"full_clear": float(won == of), "encounters_won": won, "encounters": of,
+                          "party_hp_fraction": hp, "survivors": 1.0, "decisions": decisions,
+                          "short_rests_used": rests}}
+    if llm:
+        record["llm"] = llm
+    return record
+
+
+def test_day_table_apart_from_the_encounter_table():
+    from dungeonbench_gym.eval.summary import day_markdown, leaderboard
+
+    records = [_day("heuristic", 3, 3, 0.5, 1, 100), _day("heuristic", 1, 3, 0.0, 0, 60),
+               _day("llm", 2, 4, 0.2, 2, 80, _usage(80, 8000, 40), env_id="DnD-Day-DragonHunt-v0"),
+               _dnd("heuristic", 1, 0.8, 1.0, 20)]
+    summary = summarise(records)
+    assert summary["dnd_encounter"]["heuristic"]["episodes"] == 1   # Day episodes stay out of it
+    h, m = summary["dnd_day"]["heuristic"], summary["dnd_day"]["llm"]
+    assert h["episodes"] == 2 and h["clear_rate"] == 0.5 and h["clear_rate_se"] == pytest.approx(0.5)
+    assert h["encounters_won"] == pytest.approx((1 + 1 / 3) / 2) and h["short_rests"] == 0.5
+    assert m["tools_per_decision"] == pytest.approx(0.5) and m["tokens_per_decision"] == pytest.approx(100.0)
+    text = day_markdown(summary)
+    assert text.splitlines()[0] == "## D&D Day (DungeonBench)"
+    assert "| heuristic | 2 | 0.50 ± 0.50 | 0.67 | 0.25 | 1.00 | 80.0 | 0.50 | - | - |" in text
+    assert "| llm | 1 | 0.00 ± 0.00 | 0.50 | 0.20 | 1.00 | 80.0 | 2.00 | 0.50 | 100 |" in text
+    assert "D&D Day" in leaderboard(summary) and "D&D Encounter" in leaderboard(summary)

@@ -8,8 +8,8 @@ Built in:
   games, and any a user registers through $DUNGEONBENCH_ENVS_PATH, e.g. 9:05
   with its achievements file), 5 episodes each (interpreter seeds differ).
 - `dnd-encounter`: every DnD-Encounter id, 3 seeds each (DungeonBench's count).
-- `dnd-day` (1 fixed seed per day): comes with the Day track; until then asking
-  for it is a clear error.
+- `dnd-day`: every DnD-Day id, 1 fixed seed each (DungeonBench's protocol; seed 0
+  unless the suite's seed says otherwise).
 - `all`: every registered id, `--episodes` each.
 
 Custom suites are YAML files:
@@ -37,11 +37,10 @@ BALROG_EPISODES = {"babyai": 10, "crafter": 10, "textworld": 10, "babaisai": 3, 
                    "nethack": 5}
 # ids BALROG runs where a family registers more (variants a user may want, not BALROG's)
 BALROG_ONLY = {"nethack": ["NetHack-v0"]}
-FUTURE_SUITES = {
-    "dnd-day": "the D&D Day track (issue: D&D breadth and the Day track)",
-}
-SUITES = ("balrog", "all", "text-adventures", "dnd-encounter", *FUTURE_SUITES)
+FUTURE_SUITES: dict[str, str] = {}   # suite name -> what it waits for (none at present)
+SUITES = ("balrog", "all", "text-adventures", "dnd-encounter", "dnd-day", *FUTURE_SUITES)
 DND_ENCOUNTER_SEEDS = 3
+DND_DAY_SEEDS = 1
 TEXT_ADVENTURE_EPISODES = 5
 GENERIC_TEXT_ADVENTURE = "TextAdventure-v0"   # the any-story id; its default game is listed
 
@@ -82,6 +81,9 @@ def builtin(name: str, episodes: int | None = None) -> Suite:
     if name == "dnd-encounter":
         ids = [i for i in registry.ids("dnd") if i.startswith("DnD-Encounter-")]
         return Suite("dnd-encounter", [(i, episodes or DND_ENCOUNTER_SEEDS) for i in ids])
+    if name == "dnd-day":
+        ids = [i for i in registry.ids("dnd") if i.startswith("DnD-Day-")]
+        return Suite("dnd-day", [(i, episodes or DND_DAY_SEEDS) for i in ids])
     if name in FUTURE_SUITES:
         raise DungeonBenchError(f"suite {name!r} needs {FUTURE_SUITES[name]}, which is not "
                                 f"built yet; available: balrog, all, or a YAML file")

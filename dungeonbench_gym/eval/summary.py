@@ -8,8 +8,8 @@ gets its own row, scored the same way.
 
 DungeonBench's Encounter table (D&D episodes only, from each episode's metrics and
 LLM usage): win rate, final party HP fraction, survivor fraction, decisions per
-episode, tool calls and tokens per decision. (The Day table comes with the Day
-track: no episode has its data yet, so none is printed.)
+episode, tool calls and tokens per decision. Its Day table (Day-track episodes):
+full-clear rate, encounters won, the same columns, and short rests used.
 """
 
 from __future__ import annotations
@@ -67,6 +67,9 @@ def summarise(records: list[dict]) -> dict:
     encounter = dnd_encounter(records)
     if encounter:
         out["dnd_encounter"] = encounter
+    days = dnd_day(records)
+    if days:
+        out["dnd_day"] = days
     return out
 
 
@@ -103,6 +106,64 @@ def dnd_encounter(records: list[dict]) -> dict:
     return table
 
 
+def _llm_rates(eps: list[dict], row: dict) -> None:
+    llm = [e["llm"] for e in eps if e.get("llm")]
+    if llm:
+        decisions = sum(u["decisions"] for u in llm) or 1
+        row["tools_per_decision"] = sum(u.get("tool_calls", 0) for u in llm) / decisions
+        row["tokens_per_decision"] = sum(u["prompt_tokens"] + u["completion_tokens"] for u in llm) / decisions
+
+
+def dnd_day(records: list[dict]) -> dict:
+    """Per agent over its Day-track episodes: full-clear rate ± SE, encounters won, final
+    party HP, survivors, decisions, short rests, tools and tokens per decision."""
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for r in records:
+        if r.get("family") == "dnd" and "full_clear" in (r.get("metrics") or {}):
+            groups[r["agent"]].append(r)
+    table = {}
+    for agent, eps in sorted(groups.items()):
+        m = [e["metrics"] for e in eps]
+        clear, clear_se = _score([float(x["full_clear"]) for x in m])
+        row = {"episodes": len(eps), "days": len({e["env_id"] for e in eps}),
+               "clear_rate": clear / 100, "clear_rate_se": clear_se / 100,
+               "encounters_won": _mean([x["encounters_won"] / x["encounters"] for x in m]),
+               "party_hp_fraction": _mean([float(x["party_hp_fraction"]) for x in m]),
+               "survivors": _mean([float(x["survivors"]) for x in m]),
+               "decisions_per_episode": _mean([float(x["decisions"]) for x in m]),
+               "short_rests": _mean([float(x["short_rests_used"]) for x in m]),
+               "tools_per_decision": None, "tokens_per_decision": None}
+        _llm_rates(eps, row)
+        table[agent] = row
+    return table
+
+
+def day_markdown(summary: dict) -> str:
+    """The Day table, best clear rate first ("" without Day episodes)."""
+    table = summary.get("dnd_day")
+    if not table:
+        return ""
+
+    def cell(value, fmt):
+        return "-" if value is None else format(value, fmt)
+
+    header = ("| agent | episodes | clear rate | encounters won | party HP | survivors | decisions/ep "
+              "| short rests | tools/decision | tokens/decision |")
+    lines = ["## D&D Day (DungeonBench)", "", header, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for agent, r in sorted(table.items(), key=lambda kv: (-kv[1]["clear_rate"], -kv[1]["encounters_won"])):
+        lines.append(f"| {agent} | {r['episodes']} | {r['clear_rate']:.2f} ± {r['clear_rate_se']:.2f} | "
+                     f"{r['encounters_won']:.2f} | {r['party_hp_fraction']:.2f} | {r['survivors']:.2f} | "
+                     f"{r['decisions_per_episode']:.1f} | {r['short_rests']:.2f} | "
+                     f"{cell(r['tools_per_decision'], '.2f')} | {cell(r['tokens_per_decision'], '.0f')} |")
+    return "\n".join(lines) + "\n"
+
+
+def dnd_tables(summary: dict) -> str:
+    """The Encounter and Day tables that apply, each after a blank line."""
+    parts = [t for t in (encounter_markdown(summary), day_markdown(summary)) if t]
+    return "".join(f"\n{t}" for t in parts)
+
+
 def encounter_markdown(summary: dict) -> str:
     """The Encounter table, best win rate first ("" without D&D episodes)."""
     table = summary.get("dnd_encounter")
@@ -135,8 +196,7 @@ def markdown(summary: dict) -> str:
             lines.append(f"| {agent} | **{fam} (family)** | | {s['score']:.1f} ± {s['se']:.1f} | | | |")
         o = data["overall"]
         lines.append(f"| {agent} | **overall** | | {o['score']:.1f} ± {o['se']:.1f} | | | |")
-    encounter = encounter_markdown(summary)
-    return "\n".join(lines) + "\n" + (f"\n{encounter}" if encounter else "")
+    return "\n".join(lines) + "\n" + dnd_tables(summary)
 
 
 def leaderboard(summary: dict) -> str:
@@ -154,8 +214,7 @@ def leaderboard(summary: dict) -> str:
         o = data["overall"]
         lines.append(f"| {rank} | {agent} | {len(data['families'])}/{len(families)} | "
                      f"**{o['score']:.1f} ± {o['se']:.1f}** | " + " | ".join(cells) + " |")
-    encounter = encounter_markdown(summary)
-    return "\n".join(lines) + "\n" + (f"\n{encounter}" if encounter else "")
+    return "\n".join(lines) + "\n" + dnd_tables(summary)
 
 
 def compare(results: list[tuple[str, dict]]) -> str:

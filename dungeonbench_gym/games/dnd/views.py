@@ -19,7 +19,7 @@ CREATURE_FEATURES = ("present", "party", "active", "actor", "hp", "max_hp", "ac"
 OPTION_FEATURES = ("present", "move", "attack", "spell_or_area", "end_turn", "other", "x", "y",
                    "target_hp", "target_enemy", "provokes", "group")
 DECISION_KINDS = ("action", "target", "destination", "route", "point_x", "point_y", "point_z", "direction",
-                  "reaction", "group")
+                  "reaction", "group", "intermission", "rest")   # the last two: the Day track, between fights
 _MOVE = {"move", "destination", "route", "stand"}
 _ATTACK = {"attack", "multiattack", "target"}
 _AREA = {"spell", "save_action", "direction", "point_x", "point_y", "point_z"}

@@ -1,0 +1,711 @@
+"""The Day track: 3 to 5 encounters in a row with what the party spends carried between them.
+
+A day file (``scenarios/dnd/days/<name>.toml``) names the party once and the encounters in order;
+each encounter is an Encounter-track scenario, so a day's fights can also be played alone::
+
+    name = "Bandit Hideout"
+    description = "..."
+    short_rests = 2                  # short rests allowed this day (each one hour)
+    seeds = [0]                      # optional: the evaluation seeds (default [0], the paper's fixed seed)
+
+    [[party]]
+    id = "fighter"                   # matched by id with each encounter's [[party]] entries (their squares)
+    archetype = "fighter"
+    level = 3
+
+    [[encounters]]
+    scenario = "watchtower_hold"     # a file of scenarios/dnd/encounters/
+    place = { rogue = [3, 4] }       # optional: squares for day members the encounter file does not place
+
+The day's party replaces the encounter file's party (same ids: the file gives the squares);
+encounter party entries the day lacks are left out. HP, hit dice, spell slots, feature uses,
+potions and ammunition persist from fight to fight; the dead stay dead, the dying are stabilised
+when a fight ends. Between fights comes an intermission (a decision phase of the same stream):
+drink or give potions, cast healing and buffs, Second Wind, take a short rest (spend hit dice,
+Arcane Recovery, then short-rest features refresh), or go on to the next fight.
+
+Durations follow DungeonBench's intermission abstraction, read from each spell's SRD duration:
+under 10 minutes is combat-only (gone when the fight ends); 10 minutes up to an hour lasts into the
+next fight only ("next encounter"); an hour up to 8 lasts until a short rest; 8 hours or more,
+all day. Effects cast during a fight are combat-only whatever their duration.
+
+``rested=True`` is the control condition: every fight starts from the party at full strength,
+there is no intermission, and a lost fight does not end the run: the day's encounters played
+alone, to compare with the day.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import tomllib
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import FileFormatError
+from . import content
+from .dice import Roller
+from .engine import BUFFS, Decision, Opt
+from .grid import size_squares
+from .scenario import Scenario, _map_cache, encounter_names, load_encounter
+
+DAY_FOLDER = ("dnd", "days")
+MIN_STAGES, MAX_STAGES = 3, 5
+# spell duration (rounds; 10 rounds = 1 minute) -> how long an effect cast between fights lasts
+NEXT_ENCOUNTER_ROUNDS = 100      # 10 minutes
+UNTIL_SHORT_REST_ROUNDS = 600    # 1 hour
+ALL_DAY_ROUNDS = 4800            # 8 hours
+DURATION_TEXT = {"next_encounter": "into the next fight", "until_short_rest": "until a short rest",
+                 "all_day": "all day"}
+KEPT_CONDITIONS = ("exhaustion",)   # what a fight's end does not clear by itself
+
+
+@dataclass(frozen=True)
+class Stage:
+    scenario: Scenario
+    place: dict      # day member id -> (x, y) for members the encounter file does not place
+
+
+@dataclass(frozen=True)
+class Day:
+    key: str
+    name: str
+    description: str
+    party: tuple         # dicts: id, archetype, level (and optional name, items)
+    stages: tuple        # Stage, ...
+    short_rests: int
+    path: str
+    seeds: tuple = (0,)
+
+    def squares(self, stage: Stage) -> dict[str, tuple[int, int]]:
+        """Where each day member starts the stage's fight."""
+        placed = {p["id"]: tuple(p["at"]) for p in stage.scenario.party}
+        placed.update(stage.place)
+        return {p["id"]: placed[p["id"]] for p in self.party}
+
+
+def day_dir() -> Path:
+    return Path(str(importlib.resources.files("dungeonbench_gym.scenarios"))).joinpath(*DAY_FOLDER)
+
+
+def day_names() -> list[str]:
+    return sorted(p.stem for p in day_dir().glob("*.toml"))
+
+
+def load_day(name_or_path: str | Path) -> Day:
+    """A day by name (a file in scenarios/dnd/days/) or by path."""
+    path = Path(name_or_path)
+    if path.suffix != ".toml":
+        path = day_dir() / f"{name_or_path}.toml"
+        if not path.exists():
+            raise FileFormatError(path, "(file)", f"no day named {name_or_path!r}",
+                                  f"use one of {day_names()} or pass a path to a .toml file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise FileFormatError(path, "(syntax)", f"not valid TOML: {exc}",
+                              "check quotes, brackets and commas on the line named") from None
+    return parse_day(data, path)
+
+
+def parse_day(data: dict[str, Any], path: str | Path = "<memory>") -> Day:
+    from .pcs import ARCHETYPES
+
+    def need(table, field, kind, fix, where=""):
+        v = table.get(field)
+        if field not in table:
+            raise FileFormatError(path, where + field, "is missing", fix)
+        if not isinstance(v, kind) or (isinstance(v, bool) and kind is not bool):
+            raise FileFormatError(path, where + field, f"has the wrong type ({type(v).__name__})", fix)
+        return v
+
+    allowed = {"name", "description", "short_rests", "seeds", "party", "encounters"}
+    for k in data:
+        if k not in allowed:
+            raise FileFormatError(path, k, "is not a known field", f"use only {sorted(allowed)}")
+    name = need(data, "name", str, 'give a display name, e.g. name = "Bandit Hideout"')
+    rests = need(data, "short_rests", int, "the short rests allowed this day, e.g. short_rests = 2")
+    if not 0 <= rests <= 5:
+        raise FileFormatError(path, "short_rests", f"{rests} is out of range", "use 0 to 5")
+    seeds = data.get("seeds", [0])
+    if not (isinstance(seeds, list) and seeds and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                                                      for v in seeds)):
+        raise FileFormatError(path, "seeds", f"{seeds!r} is not a list of seeds",
+                              "give non-negative whole numbers, e.g. seeds = [0]")
+    party = need(data, "party", list, "add at least one [[party]] entry (id, archetype, level)")
+    if not party:
+        raise FileFormatError(path, "party", "is empty", "add at least one [[party]] entry")
+    ids = []
+    for i, p in enumerate(party):
+        where = f"party[{i}]."
+        if not isinstance(p, dict):
+            raise FileFormatError(path, f"party[{i}]", "is not a table", "write [[party]] entries")
+        cid = need(p, "id", str, 'give an id matching the encounters\' party ids, e.g. id = "fighter"', where)
+        if cid in ids:
+            raise FileFormatError(path, where + "id", f"{cid!r} is used twice", "give every member its own id")
+        ids.append(cid)
+        arch = need(p, "archetype", str, f"one of {sorted(ARCHETYPES)}", where)
+        if arch not in ARCHETYPES:
+            raise FileFormatError(path, where + "archetype", f"{arch!r} is not a PC archetype",
+                                  f"use one of {sorted(ARCHETYPES)}")
+        level = need(p, "level", int, "a level, e.g. level = 3", where)
+        if not 1 <= level <= 20:
+            raise FileFormatError(path, where + "level", f"{level} is out of range", "use 1 to 20")
+    entries = need(data, "encounters", list, 'add 3 to 5 [[encounters]] entries with scenario = "<name>"')
+    if not MIN_STAGES <= len(entries) <= MAX_STAGES:
+        raise FileFormatError(path, "encounters", f"has {len(entries)} entries",
+                              f"a day links {MIN_STAGES} to {MAX_STAGES} encounters")
+    stages = []
+    for i, e in enumerate(entries):
+        where = f"encounters[{i}]."
+        key = need(e, "scenario", str, f"an encounter name, one of {encounter_names()}", where)
+        extra = set(e) - {"scenario", "place"}
+        if extra:
+            raise FileFormatError(path, where + sorted(extra)[0], "is not a known field",
+                                  "use only scenario and place")
+        try:
+            sc = load_encounter(key)
+        except FileFormatError as exc:
+            raise FileFormatError(path, where + "scenario", f"cannot load {key!r}: {exc}",
+                                  f"use one of {encounter_names()}") from None
+        place = e.get("place", {})
+        if not isinstance(place, dict):
+            raise FileFormatError(path, where + "place", "is not a table", "write place = { rogue = [3, 4] }")
+        stage = Stage(sc, {k: tuple(v) for k, v in place.items()
+                           if isinstance(v, list) and len(v) == 2 and all(isinstance(n, int) for n in v)})
+        for k, v in place.items():
+            if k not in ids:
+                raise FileFormatError(path, where + f"place.{k}", f"{k!r} is not a day party member",
+                                      f"name one of {ids}")
+            if k not in stage.place:
+                raise FileFormatError(path, where + f"place.{k}", f"{v!r} is not [x, y]", "use two whole numbers")
+        file_ids = {p["id"] for p in sc.party}
+        missing = [cid for cid in ids if cid not in file_ids and cid not in stage.place]
+        if missing:
+            raise FileFormatError(path, where + "place", f"{missing} have no square in {key!r}",
+                                  f"add place = {{ {missing[0]} = [x, y] }} (a free floor square)")
+        ward = sc.objective.get("creature")
+        if ward is not None and ward not in ids:
+            raise FileFormatError(path, where + "scenario", f"{key!r} must protect {ward!r}, who is not in the day",
+                                  f"add a [[party]] member with id = {ward!r}")
+        _check_squares(path, where, sc, stage, ids)
+        stages.append(stage)
+    return Day(Path(str(path)).stem, name, str(data.get("description", "")), tuple(dict(p) for p in party),
+               tuple(stages), rests, str(path), tuple(seeds))
+
+
+def _check_squares(path, where: str, sc: Scenario, stage: Stage, ids: list) -> None:
+    bmap = _map_cache(sc)
+    taken: dict = {}
+    placed = {p["id"]: tuple(p["at"]) for p in sc.party if p["id"] in ids}
+    placed.update(stage.place)
+    spots = [(cid, at, 1) for cid, at in placed.items()]
+    spots += [(e["id"], tuple(e["at"]), size_squares(content.monster(e["monster"]).size)) for e in sc.enemies]
+    for cid, (x, y), n in spots:
+        if not bmap.fits(x, y, n):
+            raise FileFormatError(path, where + f"place.{cid}", f"({x}, {y}) is not a free floor square",
+                                  "choose a floor square inside the encounter's map")
+        for dx in range(n):
+            for dy in range(n):
+                if (x + dx, y + dy) in taken:
+                    raise FileFormatError(path, where + f"place.{cid}",
+                                          f"{cid} overlaps {taken[(x + dx, y + dy)]} at ({x + dx}, {y + dy})",
+                                          "choose a free square")
+                taken[(x + dx, y + dy)] = cid
+
+
+# ====================================================================== the day in play
+def effect_duration(spell_key: str) -> str | None:
+    """How long a spell cast between fights lasts (None: not worth casting between fights)."""
+    rounds = content.spell(spell_key).duration_rounds or 0
+    if rounds >= ALL_DAY_ROUNDS:
+        return "all_day"
+    if rounds >= UNTIL_SHORT_REST_ROUNDS:
+        return "until_short_rest"
+    if rounds >= NEXT_ENCOUNTER_ROUNDS:
+        return "next_encounter"
+    return None
+
+
+# healing spells worth casting between fights; the others in the SRD data give temporary or
+# maximum HP (False Life, Aid) or heal over time in a fight (Regenerate)
+PARTY_HEALS = ("prayer-of-healing", "mass-cure-wounds", "mass-healing-word", "mass-heal")
+NOT_HEALS = ("aid", "false-life", "regenerate", "mass-heal")
+
+
+def heal_dice(spell_key: str, level: int) -> str | None:
+    """The healing roll of a spell at a slot level, without the modifier (None if it does not heal)."""
+    if spell_key in NOT_HEALS:
+        return None
+    return (_spell_json(spell_key).get("heal_at_slot_level") or {}).get(str(level))
+
+
+def heal_modifier(caster, spell_key: str) -> int:
+    return caster.resources.get("spell_mod", 0) if _spell_json(spell_key).get("heal_adds_modifier") else 0
+
+
+_SPELL_JSON: dict | None = None
+
+
+def _spell_json(key: str) -> dict:
+    global _SPELL_JSON
+    if _SPELL_JSON is None:
+        import json
+        path = importlib.resources.files("dungeonbench_gym.dnd.content").joinpath("data", "spells.json")
+        _SPELL_JSON = json.loads(path.read_text(encoding="utf-8"))
+    return _SPELL_JSON.get(key, {})
+
+
+class DayRun:
+    """One day in play. Read :attr:`decision` (the battle's, or the intermission's) and call
+    :meth:`choose` until :attr:`over`. Enemies are not played here: the env (or a test) asks
+    :meth:`party_to_decide` and plays the other side with the heuristic."""
+
+    def __init__(self, day: Day, seed: int = 0, *, rested: bool = False, max_options: int = 64):
+        self.day = day
+        self.seed = int(seed)
+        self.rested = rested
+        self.max_options = max_options
+        self.log: list = []
+        self.roller = Roller(_mix(self.seed, 997), log=self.log)   # the intermissions' own dice
+        self.party = self._fresh_party()
+        self.stage = 0
+        self.results: list[str] = []        # "win" / "loss" per fight played
+        self.short_rests_left = day.short_rests
+        self.short_rests_used = 0
+        self.phase = "battle"               # battle | intermission | rest | over
+        self.battle = None
+        self.intermission_decisions = 0
+        self.decisions_total = 0            # every decision the party made (battles + intermissions)
+        self._menu: list[tuple[str, tuple]] | None = None
+        self._group: str | None = None
+        self._start_battle()
+
+    # ------------------------------------------------------------------ party
+    def _fresh_party(self) -> dict:
+        from .pcs import build_pc
+        party = {}
+        for p in self.day.party:
+            pc = build_pc(p["archetype"], p["level"], p["id"], (0, 0, 0), p.get("name"))
+            if "hit_dice" not in pc.resources:   # SRD: a character has hit dice equal to its level
+                pc.resources["hit_dice"] = pc.level
+            if "hit_die" not in pc.resources:
+                pc.resources["hit_die"] = content.class_spec(pc.pc_class).hit_die
+            party[pc.cid] = pc
+        return party
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def full_clear(self) -> bool:
+        return len(self.results) == len(self.day.stages) and all(r == "win" for r in self.results)
+
+    @property
+    def encounters_won(self) -> int:
+        return sum(r == "win" for r in self.results)
+
+    @property
+    def current(self) -> Stage:
+        return self.day.stages[min(self.stage, len(self.day.stages) - 1)]
+
+    def party_to_decide(self) -> bool:
+        """Whether the pending decision is the party's (the intermission always is)."""
+        if self.phase in ("intermission", "rest"):
+            return True
+        b = self.battle
+        return b is not None and b.outcome is None and b.creatures[b.decision.actor].side == b.party_side
+
+    # ------------------------------------------------------------------ fights
+    def _start_battle(self) -> None:
+        from .engine import Battle
+        from .state import monster_combatant
+        if self.rested:
+            self.party = self._fresh_party()
+        stage = self.current
+        sc = stage.scenario
+        ward = sc.objective.get("creature")
+        if ward is not None and self.party[ward].dead:   # nobody left to protect: lost before it starts
+            self.results.append("loss")
+            self.event("fight", f"Encounter {self.stage + 1} ({sc.name}): lost, {ward} is dead")
+            self.phase = "over"
+            return
+        bmap = _map_cache(sc)
+        squares = self.day.squares(stage)
+        fighters = []
+        for cid, pc in self.party.items():
+            if pc.dead:
+                continue
+            x, y = squares[cid]
+            pc.pos = (x, y, bmap.standing_z(x, y))
+            fighters.append(pc)
+        for e in sc.enemies:
+            x, y = e["at"]
+            fighters.append(monster_combatant(e["monster"], e["id"], "enemies", (x, y, bmap.standing_z(x, y)),
+                                              e.get("name")))
+        self.battle = Battle(bmap, fighters, seed=_mix(self.seed, self.stage), objective=sc.objective,
+                             round_limit=sc.round_limit, max_options=self.max_options)
+        self.phase = "battle"
+        self._after_choice()
+
+    def _end_battle(self) -> None:
+        b = self.battle
+        self.results.append("win" if b.outcome == "win" else "loss")
+        self.event("fight", f"Encounter {self.stage + 1} ({self.current.scenario.name}): "
+                            f"{'won' if b.outcome == 'win' else 'lost'}")
+        for pc in self.party.values():
+            _clear_combat_state(pc, keep=("until_short_rest", "all_day"))
+        last = self.stage + 1 >= len(self.day.stages)
+        if last or (b.outcome != "win" and not self.rested):   # played alone, every fight is played
+            self.phase = "over"
+            return
+        self.stage += 1
+        if self.rested:
+            self._start_battle()
+        else:
+            self.phase = "intermission"
+            self._menu = None
+
+    def _after_choice(self) -> None:
+        if self.phase == "battle" and self.battle.outcome is not None:
+            self._end_battle()
+
+    # ------------------------------------------------------------------ the decision stream
+    @property
+    def decision(self) -> Decision | None:
+        if self.phase == "over":
+            return None
+        if self.phase == "battle":
+            return self.battle.decision
+        return Decision(self.phase, self._actor(), tuple(self._visible()), self._prompt())
+
+    def choose(self, index: int) -> None:
+        if self.phase == "over":
+            raise RuntimeError("the day is over")
+        if self.phase == "battle":
+            if self.party_to_decide():
+                self.decisions_total += 1
+            self.battle.choose(index)
+            self._after_choice()
+            return
+        opts = self._visible()
+        if not 0 <= index < len(opts):
+            raise IndexError(f"option {index} of {len(opts)}")
+        self.decisions_total += 1
+        self.intermission_decisions += 1
+        opt = opts[index]
+        if opt.kind == "group":
+            self._group = opt.data[0]
+            return
+        self._group = None
+        self._apply(opt)
+        self._menu = None
+
+    def _actor(self) -> str:
+        up = [c for c in self.party.values() if c.conscious]
+        return (up or list(self.party.values()))[0].cid
+
+    def _prompt(self) -> str:
+        nxt = self.current.scenario.name
+        if self.phase == "rest":
+            return f"Short rest before encounter {self.stage + 1} ({nxt}): spend hit dice and recovery, then finish"
+        return (f"Between fights: encounter {self.stage + 1} of {len(self.day.stages)} ({nxt}) is next; "
+                f"{self.short_rests_left} short rest(s) left")
+
+    def _visible(self) -> list[Opt]:
+        opts = self._options()
+        if len(opts) <= self.max_options:
+            self._group = None
+            return opts
+        if self._group is not None:   # one member's options (and the way back)
+            mine = [o for o in opts if o.data and o.data[0] == self._group]
+            return mine + [Opt("Back to the party's options", "back", ())]
+        general = [o for o in opts if not o.data or o.data[0] not in self.party]
+        members = sorted({o.data[0] for o in opts if o.data and o.data[0] in self.party})
+        counts = {m: sum(1 for o in opts if o.data and o.data[0] == m) for m in members}
+        return general + [Opt(f"Options for {m} ({counts[m]})", "group", (m,)) for m in members]
+
+    def _options(self) -> list[Opt]:
+        if self._menu is not None:
+            return self._menu
+        opts: list[Opt] = []
+        living = [c for c in self.party.values() if not c.dead]
+        up = [c for c in living if c.conscious]
+        if self.phase == "intermission":
+            nxt = self.current.scenario
+            opts.append(Opt(f"Go on to encounter {self.stage + 1}: {nxt.name} ({nxt.family}, "
+                            f"{len(nxt.enemies)} enemies)", "continue", ()))
+            if self.short_rests_left > 0:
+                opts.append(Opt(f"Take a short rest (1 hour; {self.short_rests_left} left)", "short_rest", ()))
+        else:   # a short rest in progress
+            opts.append(Opt("Finish the short rest (short-rest features refresh; one-hour effects end)",
+                            "finish_rest", ()))
+            for c in living:
+                n = c.resources.get("hit_dice", 0)
+                if n > 0 and c.hp < c.max_hp:
+                    die = c.resources["hit_die"]
+                    opts.append(Opt(f"{c.cid} spends a hit die (1d{die}{c.mod('con'):+d}; {n} left; "
+                                    f"{c.hp}/{c.max_hp} HP)", "hit_die", (c.cid,)))
+                for levels in _arcane_choices(c):
+                    opts.append(Opt(f"{c.cid} uses Arcane Recovery: regain "
+                                    + " + ".join(f"a level-{lv} slot" for lv in levels), "arcane", (c.cid, levels)))
+        for c in up:   # things a conscious member can do between fights, in or out of a rest
+            if c.resources.get("potions", 0) > 0:
+                for t in living:
+                    if t.hp < t.max_hp:
+                        who = "drinks" if t is c else f"gives {t.cid}"
+                        opts.append(Opt(f"{c.cid} {who} a potion of healing (2d4+2; {c.resources['potions']} left; "
+                                        f"{t.cid} {t.hp}/{t.max_hp} HP)", "potion", (c.cid, t.cid)))
+            if "second_wind" in c.features and c.resources.get("second_wind", 0) > 0 and c.hp < c.max_hp:
+                opts.append(Opt(f"{c.cid} uses Second Wind (1d10+{c.level})", "second_wind", (c.cid,)))
+            opts.extend(self._spell_options(c, living))
+        self._menu = opts
+        return opts
+
+    def _spell_options(self, c, living) -> list[Opt]:
+        slots = c.resources.get("slots") or ()
+        out = []
+        for key in c.spells:
+            sp = content.spell(key)
+            if sp.level == 0 or sp.casting_time == "reaction":
+                continue
+            levels = [lv for lv in range(sp.level, len(slots) + 1) if slots[lv - 1] > 0]
+            if not levels:
+                continue
+            if heal_dice(key, sp.level) is not None:
+                # between fights everyone is within touch; a party heal takes every living member
+                hurt = [t for t in living if t.hp < t.max_hp]
+                groups = [tuple(t.cid for t in living)] if key in PARTY_HEALS else [(t.cid,) for t in hurt]
+                for lv in levels:
+                    for ids in groups if hurt else []:
+                        who = "the party" if len(ids) > 1 else f"{ids[0]} ({self.party[ids[0]].hp}/" \
+                                                               f"{self.party[ids[0]].max_hp} HP)"
+                        out.append(Opt(f"{c.cid} casts {sp.name} (level {lv}, {heal_dice(key, lv)}"
+                                       f"{heal_modifier(c, key):+d}) on {who}", "heal", (c.cid, key, lv, ids)))
+            elif key in BUFFS and effect_duration(key):
+                how = DURATION_TEXT[effect_duration(key)]
+                cond = BUFFS[key]
+                for t in living:
+                    if key == "mage-armor" and t.armored:   # SRD: a target not wearing armour
+                        continue
+                    if cond in t.conditions:
+                        continue
+                    conc = ", concentration" if sp.concentration else ""
+                    out.append(Opt(f"{c.cid} casts {sp.name} (level {levels[0]}) on {t.cid} ({how}{conc})",
+                                   "buff", (c.cid, key, levels[0], t.cid)))
+        return out
+
+    # ------------------------------------------------------------------ applying intermission choices
+    def event(self, kind: str, text: str) -> None:
+        self.log.append({"event": kind, "text": text})
+
+    def _apply(self, opt: Opt) -> None:
+        k, d = opt.kind, opt.data
+        if k == "back":
+            return
+        if k == "continue":
+            self._start_battle()
+        elif k == "short_rest":
+            self.short_rests_left -= 1
+            self.short_rests_used += 1
+            self.phase = "rest"
+            self.event("rest", f"The party takes a short rest ({self.short_rests_left} left)")
+        elif k == "finish_rest":
+            from .pcs import short_rest
+            for c in self.party.values():
+                if not c.dead:
+                    short_rest(c)
+                    _clear_combat_state(c, keep=("all_day",))
+            self.phase = "intermission"
+            self.event("rest", "The short rest ends: short-rest features refresh, one-hour effects end")
+        elif k == "hit_die":
+            c = self.party[d[0]]
+            c.resources["hit_dice"] -= 1
+            # SRD: roll the hit die + Con modifier; at least 0 HP regained
+            amount = max(0, self.roller.roll(f"1d{c.resources['hit_die']}", what=f"hit die {c.cid}") + c.mod("con"))
+            self._heal(c, amount, "a hit die")
+        elif k == "arcane":
+            from .pcs import arcane_recovery
+            got = arcane_recovery(self.party[d[0]], d[1])
+            self.event("recover", f"{d[0]} recovers slot levels {list(got)} (Arcane Recovery)")
+        elif k == "potion":
+            giver, t = self.party[d[0]], self.party[d[1]]
+            giver.resources["potions"] -= 1
+            self._heal(t, self.roller.roll("2d4+2", what=f"potion {t.cid}"), f"a potion of healing from {giver.cid}")
+        elif k == "second_wind":
+            c = self.party[d[0]]
+            c.resources["second_wind"] -= 1
+            self._heal(c, self.roller.roll(f"1d10+{c.level}", what=f"second wind {c.cid}"), "Second Wind")
+        elif k == "heal":
+            c, key, lv = self.party[d[0]], d[1], d[2]
+            _pay_slot(c, lv)
+            amount = self.roller.roll(heal_dice(key, lv), what=f"{key} by {c.cid}") + heal_modifier(c, key)
+            for cid in d[3]:   # one roll for every target (the SRD's single healing amount)
+                self._heal(self.party[cid], max(0, amount), f"{key} from {c.cid}")
+        elif k == "buff":
+            c, key, lv, t = self.party[d[0]], d[1], d[2], self.party[d[3]]
+            sp = content.spell(key)
+            _pay_slot(c, lv)
+            if sp.concentration:   # a new concentration spell ends the caster's old one
+                _drop_concentration(c, self.party.values())
+                c.concentration = key
+                c.resources["concentration_until"] = 10 ** 9
+            t.conditions[BUFFS[key]] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc"),
+                                        "day_duration": effect_duration(key)}
+            self.event("buff", f"{c.cid} casts {key} on {t.cid} ({DURATION_TEXT[effect_duration(key)]})")
+
+    def _heal(self, t, amount: int, source: str) -> None:
+        before = t.hp
+        t.hp = min(t.max_hp, t.hp + amount)
+        if before == 0 and t.hp > 0:
+            t.stable = False
+            t.death_successes = t.death_failures = 0
+        self.event("heal", f"{t.cid} regains {t.hp - before} HP from {source} ({t.hp}/{t.max_hp})")
+
+    # ------------------------------------------------------------------ views
+    def events(self, last: int = 8) -> list[str]:
+        mine = [e["text"] for e in self.log if "event" in e]
+        return mine[-last:]
+
+    def stage_table(self) -> list[dict]:
+        """The day's sequence: every encounter with its status (part of the observation)."""
+        out = []
+        for i, st in enumerate(self.day.stages):
+            if i < len(self.results):
+                status = "won" if self.results[i] == "win" else "lost"
+            elif i == self.stage and self.phase == "battle":
+                status = "in progress"
+            elif i == self.stage and self.phase in ("intermission", "rest"):
+                status = "next"
+            else:
+                status = "ahead"
+            sc = st.scenario
+            out.append({"index": i, "key": sc.key, "name": sc.name, "family": sc.family,
+                        "objective": sc.objective["type"], "enemies": [e["monster"] for e in sc.enemies],
+                        "status": status})
+        return out
+
+
+def _mix(seed: int, k: int) -> int:
+    """The stage's battle seed: distinct per (day seed, stage), stable across versions."""
+    return (seed * 1_000_003 + k * 7919) % (2 ** 31)
+
+
+def _pay_slot(c, level: int) -> None:
+    slots = list(c.resources["slots"])
+    if slots[level - 1] <= 0:
+        raise ValueError(f"{c.cid} has no level-{level} slot left")
+    slots[level - 1] -= 1
+    c.resources["slots"] = tuple(slots)
+
+
+def _drop_concentration(c, party) -> None:
+    if c.concentration is None:
+        return
+    for o in party:
+        for k in [k for k, v in o.conditions.items() if v.get("by") == c.cid and v.get("spell") == c.concentration]:
+            del o.conditions[k]
+    c.concentration = None
+
+
+def _clear_combat_state(pc, keep: tuple) -> None:
+    """After a fight (or a short rest): drop effects that do not outlast it; the dying stabilise."""
+    from .state import Economy
+    for k in list(pc.conditions):
+        v = pc.conditions[k]
+        if k in KEPT_CONDITIONS or v.get("day_duration") in keep:
+            continue
+        del pc.conditions[k]
+    if pc.concentration is not None:
+        held = any(v.get("spell") == pc.concentration and v.get("by") == pc.cid
+                   for v in pc.conditions.values())
+        if not held:   # its effects are gone (or were on enemies): concentration ends with them
+            pc.concentration = None
+    pc.resources.pop("concentration_until", None)
+    if pc.concentration is not None:
+        pc.resources["concentration_until"] = 10 ** 9
+    pc.economy = Economy()
+    pc.dodging = False
+    if not pc.dead and pc.hp == 0:   # the fight is over: the dying are tended and stable
+        pc.stable = True
+        pc.death_successes = pc.death_failures = 0
+        pc.conditions["prone"] = {}   # as the engine leaves a creature at 0 HP
+
+
+def _arcane_choices(c) -> list[tuple]:
+    """The maximal sets of expended slots Arcane Recovery can restore (one option each)."""
+    if "arcane_recovery" not in c.features or c.resources.get("arcane_recovery", 0) <= 0:
+        return []
+    budget = c.resources.get("arcane_recovery_levels", (c.level + 1) // 2)
+    slots, top = list(c.resources["slots"]), list(c.resources.get("slots_max", c.resources["slots"]))
+    expended = {lv: top[lv - 1] - slots[lv - 1] for lv in range(1, min(len(slots), 5) + 1)}
+    choices = set()
+    for n in range(1, budget + 1):
+        for combo in combinations_with_replacement(sorted(lv for lv, k in expended.items() if k > 0), n):
+            if sum(combo) <= budget and all(combo.count(lv) <= expended[lv] for lv in set(combo)):
+                choices.add(tuple(sorted(combo, reverse=True)))
+    maximal = [c1 for c1 in choices
+               if not any(c2 != c1 and _contains(c2, c1) for c2 in choices)]
+    return sorted(maximal, key=lambda t: (-sum(t), [-v for v in t]))   # most levels, biggest slots first
+
+
+def _contains(big: tuple, small: tuple) -> bool:
+    rest = list(big)
+    for v in small:
+        if v not in rest:
+            return False
+        rest.remove(v)
+    return True
+
+
+# ====================================================================== a baseline between fights
+def plan_intermission(run: DayRun) -> int:
+    """The baseline's intermission choice (deterministic): rest when someone is badly hurt and a
+    rest is left, spend hit dice while they help, recover slots, heal the worst hurt with potions
+    and then spells when still low, put all-day buffs up, then go on."""
+    opts = run._visible()
+    kinds = [o.kind for o in opts]
+    if "group" in kinds:   # too many options: open the group of the first member with any
+        return kinds.index("group")
+    living = [c for c in run.party.values() if not c.dead]
+
+    def frac(c):
+        return c.hp / c.max_hp
+
+    def first(kind, pred=lambda o: True):
+        for i, o in enumerate(opts):
+            if o.kind == kind and pred(o):
+                return i
+        return None
+
+    if run.phase == "rest":
+        i = first("arcane")
+        if i is not None:
+            return i
+        best = None
+        for i, o in enumerate(opts):   # a hit die for whoever is missing the most, while it cannot overheal much
+            if o.kind == "hit_die":
+                c = run.party[o.data[0]]
+                missing = c.max_hp - c.hp
+                if missing >= (c.resources["hit_die"] + 1) / 2 + c.mod("con") and \
+                        (best is None or missing > best[0]):
+                    best = (missing, i)
+        return best[1] if best else first("finish_rest")
+    worst = min(living, key=frac) if living else None
+    if worst is not None and frac(worst) < 0.5:
+        if "short_rest" in kinds and sum(c.resources.get("hit_dice", 0) for c in living) > 0 \
+                and any(frac(c) < 0.5 for c in living):
+            return kinds.index("short_rest")
+        i = first("potion", lambda o: o.data[1] == worst.cid)
+        if i is not None:
+            return i
+        i = first("heal", lambda o: worst.cid in o.data[3] and o.data[2] == 1)
+        if i is not None and frac(worst) < 0.34:
+            return i
+    i = first("buff", lambda o: run.party[o.data[3]].conditions.get(BUFFS[o.data[1]]) is None
+              and effect_duration(o.data[1]) == "all_day")
+    if i is not None:
+        return i
+    return kinds.index("continue")

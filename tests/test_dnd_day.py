@@ -352,3 +352,50 @@ def test_a_protect_fight_whose_ward_died_earlier_is_lost_at_once():
     run.party["apprentice"].dead = True
     _pick(run, "continue")   # the orc raid: protect the apprentice
     assert run.over and run.results[-1] == "loss" and run.encounters_won == 1
+
+
+def test_a_days_kit_is_carried_and_its_healing_potions_serve_between_fights():
+    data = copy.deepcopy(_base())
+    data["party"][0]["items"] = ["potion-of-healing-greater*2", "longsword-plus-1"]
+    d = parse_day(data, "days/kit.toml")
+    run = DayRun(d, 0)
+    f = run.party["fighter"]
+    assert dict(f.resources["items"])["potion-of-healing-greater"] == 2
+    assert any(a.key.startswith("longsword") and a.to_hit == f.prof + f.mod("str") + 1 for a in f.attacks)
+    _win_battle(run)
+    assert run.phase == "intermission"
+    f.hp, run._menu = 1, None
+    run.roller._int = Script([1, 2, 1, 3])   # 4d4+4
+    _pick(run, "item_potion", "fighter drinks a potion of greater healing (4d4+4; 2 left")
+    assert f.hp == 1 + 11 and dict(f.resources["items"])["potion-of-healing-greater"] == 1
+    bad = copy.deepcopy(_base())
+    bad["party"][0]["items"] = ["potion-of-nothing"]
+    with pytest.raises(FileFormatError, match="party\\[0\\].items"):
+        parse_day(bad, "days/kit.toml")
+
+
+def test_natural_recovery_is_a_short_rest_choice_for_a_land_druid():
+    data = copy.deepcopy(_base())
+    data["party"][1] = {"id": "cleric", "archetype": "druid", "level": 4}
+    run = DayRun(parse_day(data, "days/druid.toml"), 0)
+    druid = run.party["cleric"]
+    top = druid.resources["slots_max"]
+    druid.resources["slots"] = (0, 0) + tuple(top[2:])   # every 1st and 2nd slot spent
+    run.phase, run._menu = "rest", None
+    labels = [o.label for o in run.decision.options if o.kind == "arcane"]
+    assert labels == ["cleric uses Natural Recovery: regain a level-2 slot",
+                      "cleric uses Natural Recovery: regain a level-1 slot + a level-1 slot"]
+    _pick(run, "arcane", "a level-2 slot")
+    assert druid.resources["slots"][:2] == (0, 1) and druid.resources["natural_recovery"] == 0
+
+
+def test_a_frenzy_still_running_when_the_fight_ends_costs_a_level_of_exhaustion():
+    data = copy.deepcopy(_base())
+    data["party"][0] = {"id": "fighter", "archetype": "barbarian", "level": 3}
+    run = DayRun(parse_day(data, "days/berserker.toml"), 0)
+    b = run.party["fighter"]
+    b.conditions["raging"] = {"kept": True}
+    b.conditions["frenzied"] = {"round": 1}
+    run.battle.outcome = "win"
+    run._after_choice()
+    assert "raging" not in b.conditions and b.exhaustion == 1

@@ -11,7 +11,8 @@ each encounter is an Encounter-track scenario, so a day's fights can also be pla
     [[party]]
     id = "fighter"                   # matched by id with each encounter's [[party]] entries (their squares)
     archetype = "fighter"
-    level = 3
+    level = 3                        # 1 to 20
+    items = ["potion-of-healing-greater"]   # optional kit (dnd/items.py keys, "key*N" for N)
 
     [[encounters]]
     scenario = "watchtower_hold"     # a file of scenarios/dnd/encounters/
@@ -152,6 +153,13 @@ def parse_day(data: dict[str, Any], path: str | Path = "<memory>") -> Day:
         level = need(p, "level", int, "a level, e.g. level = 3", where)
         if not 1 <= level <= 20:
             raise FileFormatError(path, where + "level", f"{level} is out of range", "use 1 to 20")
+        if "items" in p:   # the day's kit: dnd/items.py keys, "key*N" for N of them
+            from .scenario import _check_items
+            _check_items(path, where, p["items"])
+        extra = set(p) - {"id", "archetype", "level", "name", "items"}
+        if extra:
+            raise FileFormatError(path, where + sorted(extra)[0], "is not a known field",
+                                  "use only id, archetype, level, name and items")
     entries = need(data, "encounters", list, 'add 3 to 5 [[encounters]] entries with scenario = "<name>"')
     if not MIN_STAGES <= len(entries) <= MAX_STAGES:
         raise FileFormatError(path, "encounters", f"has {len(entries)} entries",
@@ -288,6 +296,9 @@ class DayRun:
         party = {}
         for p in self.day.party:
             pc = build_pc(p["archetype"], p["level"], p["id"], (0, 0, 0), p.get("name"))
+            if p.get("items"):
+                from .items import equip
+                equip(pc, p["items"])
             if "hit_dice" not in pc.resources:   # SRD: a character has hit dice equal to its level
                 pc.resources["hit_dice"] = pc.level
             if "hit_die" not in pc.resources:
@@ -355,7 +366,12 @@ class DayRun:
         self.results.append("win" if b.outcome == "win" else "loss")
         self.event("fight", f"Encounter {self.stage + 1} ({self.current.scenario.name}): "
                             f"{'won' if b.outcome == 'win' else 'lost'}")
+        from .features import end_rage
+        from .items import settle
         for pc in self.party.values():
+            settle(pc)   # an item's borrowed spell numbers go back
+            if "raging" in pc.conditions and not pc.dead:   # Frenzy's exhaustion comes due here
+                end_rage(b, pc, "the fight is over")
             _clear_combat_state(pc, keep=("until_short_rest", "all_day"))
         last = self.stage + 1 >= len(self.day.stages)
         if last or (b.outcome != "win" and not self.rested):   # played alone, every fight is played
@@ -403,6 +419,13 @@ class DayRun:
         self._apply(opt)
         self._menu = None
 
+    def legal_count(self) -> int:
+        """The pending decision's legal choices before any split into groups."""
+        if self.phase == "battle":
+            self.battle.decision   # noqa: B018 (builds the decision, which counts its choices)
+            return self.battle.legal_count
+        return len(self._options()) if self.phase != "over" else 0
+
     def _actor(self) -> str:
         up = [c for c in self.party.values() if c.conscious]
         return (up or list(self.party.values()))[0].cid
@@ -448,9 +471,11 @@ class DayRun:
                     die = c.resources["hit_die"]
                     opts.append(Opt(f"{c.cid} spends a hit die (1d{die}{c.mod('con'):+d}; {n} left; "
                                     f"{c.hp}/{c.max_hp} HP)", "hit_die", (c.cid,)))
-                for levels in _arcane_choices(c):
-                    opts.append(Opt(f"{c.cid} uses Arcane Recovery: regain "
-                                    + " + ".join(f"a level-{lv} slot" for lv in levels), "arcane", (c.cid, levels)))
+                for feature, name in (("arcane_recovery", "Arcane Recovery"), ("natural_recovery", "Natural Recovery")):
+                    for levels in _arcane_choices(c, feature):
+                        opts.append(Opt(f"{c.cid} uses {name}: regain "
+                                        + " + ".join(f"a level-{lv} slot" for lv in levels), "arcane",
+                                        (c.cid, levels, feature)))
         for c in up:   # things a conscious member can do between fights, in or out of a rest
             if c.resources.get("potions", 0) > 0:
                 for t in living:
@@ -458,6 +483,12 @@ class DayRun:
                         who = "drinks" if t is c else f"gives {t.cid}"
                         opts.append(Opt(f"{c.cid} {who} a potion of healing (2d4+2; {c.resources['potions']} left; "
                                         f"{t.cid} {t.hp}/{t.max_hp} HP)", "potion", (c.cid, t.cid)))
+            for key, n in _healing_items(c):
+                for t in living:
+                    if t.hp < t.max_hp:
+                        who = "drinks" if t is c else f"gives {t.cid}"
+                        opts.append(Opt(f"{c.cid} {who} a {_item_name(key)} ({_item_dice(key)}; {n} left; "
+                                        f"{t.cid} {t.hp}/{t.max_hp} HP)", "item_potion", (c.cid, key, t.cid)))
             if "second_wind" in c.features and c.resources.get("second_wind", 0) > 0 and c.hp < c.max_hp:
                 opts.append(Opt(f"{c.cid} uses Second Wind (1d10+{c.level})", "second_wind", (c.cid,)))
             opts.extend(self._spell_options(c, living))
@@ -527,9 +558,16 @@ class DayRun:
             amount = max(0, self.roller.roll(f"1d{c.resources['hit_die']}", what=f"hit die {c.cid}") + c.mod("con"))
             self._heal(c, amount, "a hit die")
         elif k == "arcane":
-            from .pcs import arcane_recovery
-            got = arcane_recovery(self.party[d[0]], d[1])
-            self.event("recover", f"{d[0]} recovers slot levels {list(got)} (Arcane Recovery)")
+            from .pcs import arcane_recovery, natural_recovery
+            recover = arcane_recovery if d[2] == "arcane_recovery" else natural_recovery
+            got = recover(self.party[d[0]], d[1])
+            self.event("recover", f"{d[0]} recovers slot levels {list(got)} ({d[2].replace('_', ' ')})")
+        elif k == "item_potion":
+            from .items import use_out_of_combat
+            giver, key, t = self.party[d[0]], d[1], self.party[d[2]]
+            got = use_out_of_combat(giver, key, t, roller=self.roller)
+            self.event("heal", f"{t.cid} regains {got} HP from a {_item_name(key)} from {giver.cid} "
+                               f"({t.hp}/{t.max_hp})")
         elif k == "potion":
             giver, t = self.party[d[0]], self.party[d[1]]
             giver.resources["potions"] -= 1
@@ -634,11 +672,28 @@ def _clear_combat_state(pc, keep: tuple) -> None:
         pc.conditions["prone"] = {}   # as the engine leaves a creature at 0 HP
 
 
-def _arcane_choices(c) -> list[tuple]:
-    """The maximal sets of expended slots Arcane Recovery can restore (one option each)."""
-    if "arcane_recovery" not in c.features or c.resources.get("arcane_recovery", 0) <= 0:
+def _healing_items(c) -> list[tuple[str, int]]:
+    """The healing potions a member carries in its item inventory (dnd/items.py)."""
+    from .items import item
+    return [(k, n) for k, n in c.resources.get("items", ()) if n > 0 and (item(k).get("use") or {}).get("kind") == "heal"]
+
+
+def _item_name(key: str) -> str:
+    from .items import item
+    return item(key)["name"].lower()
+
+
+def _item_dice(key: str) -> str:
+    from .items import item
+    return item(key)["use"]["dice"]
+
+
+def _arcane_choices(c, feature: str = "arcane_recovery") -> list[tuple]:
+    """The maximal sets of expended slots Arcane Recovery (or Natural Recovery) can restore (one
+    option each)."""
+    if feature not in c.features or c.resources.get(feature, 0) <= 0:
         return []
-    budget = c.resources.get("arcane_recovery_levels", (c.level + 1) // 2)
+    budget = c.resources.get(f"{feature}_levels", (c.level + 1) // 2)
     slots, top = list(c.resources["slots"]), list(c.resources.get("slots_max", c.resources["slots"]))
     expended = {lv: top[lv - 1] - slots[lv - 1] for lv in range(1, min(len(slots), 5) + 1)}
     choices = set()
@@ -699,6 +754,8 @@ def plan_intermission(run: DayRun) -> int:
                 and any(frac(c) < 0.5 for c in living):
             return kinds.index("short_rest")
         i = first("potion", lambda o: o.data[1] == worst.cid)
+        if i is None:
+            i = first("item_potion", lambda o: o.data[2] == worst.cid)
         if i is not None:
             return i
         i = first("heal", lambda o: worst.cid in o.data[3] and o.data[2] == 1)

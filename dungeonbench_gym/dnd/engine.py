@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from . import areas
+from . import areas, features, spell_counter, spellbook
 from .dice import Roller
 from .grid import SQUARE_FT, BattleMap, Cover, box_distance_ft, footprint
 from .state import INCAPACITATING, AttackProfile, Combatant, DamagePart, Economy
@@ -86,7 +86,9 @@ class Battle:
         self.resume: dict | None = None       # the actor's menu to return to after a reaction
         self.decisions = 0
         self.options_seen = 0
-        self.options_max = 0
+        self.options_max = 0          # the most option slots a decision filled (<= max_options)
+        self.legal_count = 0          # legal choices of the pending decision before splitting
+        self.legal_max = 0            # the most legal choices any decision had before splitting
         self._cache: Decision | None = None
         self._reach_cache = None
         self._roll_initiative()
@@ -118,15 +120,20 @@ class Battle:
         return box_distance_ft(pos[0], pos[1], a.squares, pos[2], pb[0], pb[1], b.squares, pb[2])
 
     def cover(self, attacker: Combatant, target: Combatant) -> Cover:
+        pair = (attacker.cid, target.cid)   # a rider and its mount give each other no cover
         others = frozenset(cell for o in self.creatures.values()
-                           if not o.dead and o is not attacker and o is not target for cell in o.cells)
+                           if not o.dead and o is not attacker and o is not target
+                           and o.conditions.get("mounted", o.conditions.get("ridden", {})).get("on") not in pair
+                           for cell in o.cells)
         return self.map.cover(attacker.cells, target.cells, others,
                               attacker_z=attacker.pos[2], target_z=target.pos[2])
 
     # ================================================================ initiative and turns
     def _roll_initiative(self) -> None:
         for c in sorted(self.creatures.values(), key=lambda c: c.cid):
-            c.initiative = self.roller.roll_d20(bonus=c.dex_mod, what=f"initiative {c.cid}").total
+            c.initiative = self.roller.roll_d20(features.initiative_advantage(c),   # Feral Instinct
+                                                bonus=c.dex_mod + features.initiative_bonus(c),
+                                                what=f"initiative {c.cid}").total
         # SRD: highest first; ties by Dex score (the DM's call), then the stable id
         self.order = [c.cid for c in sorted(self.creatures.values(),
                                             key=lambda c: (-c.initiative, -c.abilities["dex"], c.cid))]
@@ -163,6 +170,7 @@ class Battle:
 
     def _start_turn(self, c: Combatant) -> None:
         c.economy = Economy(movement=self._speed(c))
+        features.start_turn(self, c)   # class features: rage's minute, Reckless Attack ends, Survivor
         for key in sorted(c.conditions):   # a stat block's "for 1 minute": ends at its turn's start
             until = c.conditions[key].get("until_round")
             if until is not None and self.round >= until:
@@ -174,6 +182,11 @@ class Battle:
             self.event("condition_end", f"{c.cid} is no longer turned", creature=c.cid, condition="turned")
         elif turned:
             c.economy.reaction = False   # a turned creature can't take reactions
+        if "breath_slowed" in c.conditions:   # Slowing Breath: no reactions while it lasts
+            c.economy.reaction = False
+        for o in self.creatures.values():   # Reactive (a marilith): a reaction on every turn
+            if "reactive" in o.features and o is not c:
+                o.economy.reaction = True
         c.dodging = False   # Dodge, Shield and a readied action last until the start of your next turn
         c.conditions.pop("shield", None)
         c.conditions.pop("readied", None)
@@ -190,10 +203,15 @@ class Battle:
         sw = c.resources.get("spiritual_weapon")
         if sw and self.round >= sw["until"]:
             del c.resources["spiritual_weapon"]
+        for k in ("pounce_on", "rampage_ready", "rampage_bite"):   # bonus attacks last only for their turn
+            c.resources.pop(k, None)
+        c.conditions.pop("reckless", None)   # Reckless: attacks against it had advantage until now
         if c.legendary:   # legendary actions come back at the start of its turn
             c.resources["legendary_left"] = c.legendary_per_round
         if c.dying:
             self._death_save(c)
+        if "regeneration" in c.features and not c.dead:
+            self._regenerate(c)
         if not c.conscious:
             return
         started_in_zone = False
@@ -203,6 +221,19 @@ class Battle:
                 self._zone_damage(g, c)
         if started_in_zone and c.conscious:   # simplification: half speed for the whole turn
             c.economy.movement //= 2
+        spellbook.start_of_turn(self, c)   # data-driven zones (Cloudkill, Moonbeam)
+        if not c.conscious:
+            return
+        self._monster_auras(c)
+        for dice, dtype in c.resources.get("fire_aura", ()):   # Fire Aura: everyone within 5 ft burns
+            for o in sorted(self.creatures.values(), key=lambda o: o.cid):
+                if o is not c and not o.dead and self.distance(c, o) <= SQUARE_FT:
+                    self.damage(o, self.roller.roll_damage(dice, what=f"fire aura {c.cid}"), dtype, magical=True,
+                                source=c.cid)
+        for dice, dtype in c.resources.get("barbed_hide", ()):   # Barbed Hide: whoever grapples it
+            holder = self.creatures.get(c.conditions.get("grappled", {}).get("by"))
+            if holder is not None and not holder.dead:
+                self.damage(holder, self.roller.roll_damage(dice, what=f"barbed hide {c.cid}"), dtype, source=c.cid)
         if not c.conscious:
             return
         for key, ready in sorted(c.recharge.items()):
@@ -214,10 +245,49 @@ class Battle:
                     self.event("recharge", f"{c.cid}'s {key} recharges ({roll})", creature=c.cid)
         self.event("turn", f"{c.cid}'s turn", creature=c.cid, round=self.round)
 
+    def _stays_up(self, t: Combatant, amount: int, dtype: str, critical: bool) -> bool:
+        """Traits that leave a monster at 1 HP instead of 0: Undead Fortitude (a Con save, DC 5 +
+        the damage, not against radiant damage or a critical hit), Relentless (damage up to a
+        limit, once: it recharges only on a rest)."""
+        fort = t.resources.get("undead_fortitude")
+        if fort and dtype not in fort["except"] and not (critical and "critical_hit" in fort["except"]):
+            if self.saving_throw(t, "con", fort["dc_base"] + amount):
+                t.hp = 1
+                self.event("fortitude", f"{t.cid} drops to 1 HP instead (Undead Fortitude)", creature=t.cid)
+                return True
+            return False
+        limit = t.resources.get("relentless", 0)
+        if limit and amount <= limit:
+            t.resources["relentless"] = 0
+            t.hp = 1
+            self.event("relentless", f"{t.cid} drops to 1 HP instead (Relentless)", creature=t.cid)
+            return True
+        return False
+
+    def _regenerate(self, c: Combatant) -> None:
+        """SRD Regeneration: hit points back at the start of its turn unless the stat block's
+        damage types hit it since its last turn; a troll at 0 HP dies then if it cannot regenerate,
+        others need at least 1 HP."""
+        regen = c.resources["regeneration"]
+        blocked = c.resources.pop("regen_blocked", False)
+        if c.hp == 0 and (blocked or not regen["at_zero"]):
+            self._die(c, "0 hit points and no regeneration")
+        elif blocked:
+            self.event("regeneration", f"{c.cid} does not regenerate this turn", creature=c.cid)
+        elif c.hp < c.max_hp:
+            self.heal(c, regen["hp"], "regeneration")
+
     def _speed(self, c: Combatant) -> int:
         if any(k in c.conditions for k in ZERO_SPEED) or c.exhaustion >= 5:
             return 0
         speed = max(c.speed, c.fly) - (10 if "slowed" in c.conditions else 0)   # Ray of Frost
+        if "breath_slowed" in c.conditions:   # a copper dragon's Slowing Breath: half speed
+            speed //= 2
+        for v in c.conditions.values():   # spell flags (spellbook): Longstrider, Haste, Slow
+            if v.get("speed_zero"):
+                return 0
+            speed = (speed + v.get("speed", 0)) * (2 if v.get("speed_double") else 1) // \
+                (2 if v.get("speed_half") else 1)
         if c.exhaustion >= 2:
             speed //= 2
         return max(0, speed)
@@ -233,6 +303,16 @@ class Battle:
 
     def _end_of_turn_effects(self, c: Combatant) -> None:
         """Repeat saves at the end of the creature's turn (Hold Person), riders that end now."""
+        spellbook.end_of_turn(self, c)   # repeat saves that also hurt (Phantasmal Killer, Weird)
+        stone = c.conditions.get("restrained", {})
+        if stone.get("petrify") and stone["round"] < self.round and not c.dead:   # Petrifying Gaze
+            if self.saving_throw(c, "con", stone["dc"]):
+                del c.conditions["restrained"]
+                self.event("condition_end", f"{c.cid} is no longer turning to stone", creature=c.cid,
+                           condition="restrained")
+            else:
+                self._petrify(c, self.creatures[stone["by"]])
+        features.end_turn(self, c)   # a rage with no attack and no damage since the last turn ends
         for key in sorted(c.conditions):
             cond = c.conditions.get(key)
             if cond and cond.get("repeat") and not c.dead and \
@@ -277,9 +357,21 @@ class Battle:
             if kind == "attack" and self._targets_for_attack(c, c.attack(payload)):
                 out.append(Opt(f"Legendary action: {key} (an attack with {payload}; costs {cost} of {left})",
                                "legendary", (key,)))
+            elif kind == "teleport":
+                out.append(Opt(f"Legendary action: {key} (teleport up to {payload} ft; costs {cost} of {left})",
+                               "legendary", (key,)))
+            elif kind == "move" and self._speed(c) * payload[0] >= SQUARE_FT:
+                out.append(Opt(f"Legendary action: {key} (move up to {int(self._speed(c) * payload[0])} ft"
+                               f"{'' if payload[1] else ' without provoking opportunity attacks'}; costs {cost} of "
+                               f"{left})", "legendary", (key,)))
             elif kind == "heal" and c.hp < c.max_hp:
                 out.append(Opt(f"Legendary action: {key} (heal {payload}; costs {cost} of {left})",
                                "legendary", (key,)))
+            elif kind == "save":
+                spec = _monster_action(c, payload)
+                if spec.area is not None or self._save_targets(c, spec):
+                    out.append(Opt(f"Legendary action: {key} ({spec.name}, DC {spec.save.dc} "
+                                   f"{spec.save.ability.upper()}; costs {cost} of {left})", "legendary", (key,)))
         out.append(Opt("No legendary action now", "legendary_pass"))
         return out
 
@@ -289,6 +381,25 @@ class Battle:
         self.event("legendary", f"{c.cid} uses a legendary action: {key}", creature=c.cid, action=key, cost=cost)
         if kind == "attack":
             self.pending = {"kind": "target", "actor": c.cid, "use": ("attack", payload, "legendary")}
+            self._cache = None
+            return
+        if kind == "save":
+            self._start_save_action(c, payload, legendary=True)
+            self._cache = None
+            return
+        if kind == "teleport":
+            self.pending = {"kind": "destination", "actor": c.cid,
+                            "use": ("monster_teleport", key, payload, "legendary")}
+            self._cache = None
+            return
+        if kind == "move":   # its movement for this legendary move only; the next turn resets it
+            c.economy.movement, c.economy.disengaged = int(self._speed(c) * payload[0]), not payload[1]
+            c.resources["legendary_move"] = True
+            if not self._destination_options(c):
+                c.resources.pop("legendary_move")
+                self._next_turn()
+                return
+            self.pending = {"kind": "destination", "actor": c.cid}
             self._cache = None
             return
         self.heal(c, self.roller.roll(payload, what=f"heal {key}"), key)
@@ -369,6 +480,7 @@ class Battle:
         if self._cache is None:
             opts = self.visible_options()
             kind = self.pending["kind"]
+            self.legal_count = len(opts)   # the legal choices before any split (the paper's option count)
             if len(opts) > self.max_options:
                 opts = self._groups(opts)
                 kind = "group"
@@ -413,6 +525,7 @@ class Battle:
         self.decisions += 1
         self.options_seen += len(d.options)
         self.options_max = max(self.options_max, len(d.options))
+        self.legal_max = max(self.legal_max, self.legal_count)
         opt = d.options[index]
         self._cache = None
         if opt.kind == "group":
@@ -450,11 +563,20 @@ class Battle:
                     for z in self._point_heights(c, p["use"], p["x"], p["y"])]
         elif kind == "direction":
             opts = [Opt(self._area_label(c, p, d), "direction", (d,)) for d in areas.DIRECTIONS_8]
+        elif kind == "reaction" and p.get("reaction") in features.REACTIONS:   # smite/stun rider, deflect
+            opts = features.reaction_options(self, c, p)
+        elif kind == "reaction" and p.get("reaction") == "counterspell":
+            opts = spell_counter.options(self, c, p)
         elif kind == "reaction" and p.get("reaction") == "uncanny_dodge":
             st = self.attack_state
             opts = [Opt(f"Uncanny Dodge (halve the damage of {p['attacker']}'s {st['attack'].key})", "reaction",
                         (True,)),
                     Opt("Take the full hit", "reaction", (False,))]
+        elif kind == "reaction" and p.get("reaction") == "parry":
+            st = self.attack_state
+            opts = [Opt(f"Parry (+{c.resources['parry']} AC: {p['attacker']}'s {st['attack'].key} "
+                        f"({st['total']} vs AC {st['ac']}) misses)", "reaction", (True,)),
+                    Opt("Take the hit", "reaction", (False,))]
         elif kind == "reaction" and p.get("reaction") == "shield":
             st = self.attack_state
             opts = [Opt(f"Cast Shield (+5 AC: {p['attacker']}'s {st['attack'].key} ({st['total']} vs AC {st['ac']}) "
@@ -478,6 +600,8 @@ class Battle:
 
     def _prompt(self, p: dict) -> str:
         kind, actor = p["kind"], p["actor"]
+        if p.get("prompt"):   # a class feature's own question (a rider after a hit)
+            return p["prompt"]
         return {"action": f"{actor}: choose an action",
                 "target": (f"{actor}: choose the target of the next {p['use'][0]}" if p.get("use", ("",))[0]
                            in ("dart", "ray", "more")
@@ -497,14 +621,28 @@ class Battle:
     def _action_options(self, c: Combatant) -> list[Opt]:
         e = c.economy
         out: list[Opt] = []
+        slow = c.conditions.get("breath_slowed")
+        if slow is not None and (e.actions < 1 or not e.bonus or slow.get("attacked") == (self.round, c.cid)):
+            # Slowing Breath: an action or a bonus action, not both; one attack a turn
+            e.actions, e.bonus, e.attacks_left, e.attack_queue = 0, False, 0, ()
         has_action = e.actions > 0
         prone = "prone" in c.conditions
         if prone and e.movement >= self._speed(c) // 2 and self._speed(c) > 0:
             out.append(Opt(f"Stand up (costs {self._speed(c) // 2} ft)", "stand"))
-        if e.movement >= SQUARE_FT and not prone and self._can_step(c):
+        if e.movement >= SQUARE_FT and not prone and self._can_step(c) and not (
+                ("frightened" in c.conditions or "turned" in c.conditions or "aggressive_move" in c.resources)
+                and not self._destination_options(c)):   # fear or turning can bar every square left
             out.append(Opt(f"Move ({e.movement} ft left)", "move"))
         # attacks: the rest of an Attack action, a multiattack in progress, or a new one
-        if e.attack_queue:
+        while e.attack_queue and e.attack_queue[0] in c.save_actions:   # a save action in the sequence
+            step = [o for o in self._save_action_options(c) if o.data[0] == e.attack_queue[0]]
+            if step:   # (a mummy's Dreadful Glare, then its fist)
+                out.extend(Opt(f"Multiattack: {o.label}", o.kind, (o.data[0], "queue")) for o in step)
+                break
+            e.attack_queue = e.attack_queue[1:]   # "if it can": not now, so the next step
+        if e.attack_queue and e.attack_queue[0] in c.save_actions:
+            pass
+        elif e.attack_queue:
             a = c.attack(e.attack_queue[0])
             if self._targets_for_attack(c, a):
                 out.append(Opt(f"Multiattack: attack with {a.name} ({a.short()})", "attack", (a.key, "queue")))
@@ -512,6 +650,8 @@ class Battle:
             for a in c.attacks:
                 if a.loading and e.attacks_left > 0 and e.loading_fired:
                     continue   # SRD loading: one shot per action, whatever Extra Attack allows
+                if not c.recharge.get(a.key, True):
+                    continue   # a monster's attack on a recharge (a spider's Web)
                 if self._targets_for_attack(c, a):
                     note = f", {e.attacks_left} left" if e.attacks_left else ""
                     out.append(Opt(f"Attack with {a.name} ({a.short()}{note})", "attack", (a.key, "attack")))
@@ -519,9 +659,38 @@ class Battle:
                 for mode, what in (("prone", "Shove prone"), ("push", "Shove away 5 ft"), ("grapple", "Grapple")):
                     if self._shove_targets(c, mode):
                         out.append(Opt(f"{what} (Athletics {self._athletics(c):+d}, contested)", "shove", (mode,)))
+        if "reckless" in c.features and has_action and not e.moved and not e.attacks_left \
+                and "reckless" not in c.conditions and not e.attack_queue:   # at the start of its turn
+            out.append(Opt("Reckless: advantage on melee attacks this turn (attacks against it have advantage "
+                           "until its next turn)", "reckless"))
+        if "aggressive" in c.features and e.bonus and self._speed(c) and any(
+                o.conscious for o in self.enemies_of(c)):
+            out.append(Opt(f"Aggressive (bonus action): move up to {self._speed(c)} ft toward a foe", "aggressive"))
+        if c.resources.get("rampage_ready") and e.bonus:
+            out.append(Opt(f"Rampage (bonus action): move up to {self._speed(c) // 2} ft and make a "
+                           f"{c.resources['rampage']} attack", "rampage"))
+        if c.resources.get("rampage_bite"):
+            a = c.attack(c.resources["rampage"])
+            if self._targets_for_attack(c, a):
+                out.append(Opt(f"Rampage: attack with {a.name} ({a.short()})", "attack", (a.key, "rampage")))
+        if has_action and "invisibility_action" in c.features and "invisible" not in c.conditions:
+            out.append(Opt("Invisibility (until it attacks or its concentration ends)", "monster_invisibility"))
+        if has_action and c.resources.get("uses:healing-touch", 0) > 0 and self._touch_heal_targets(c):
+            out.append(Opt(f"Healing Touch ({c.resources['healing_touch']}; "
+                           f"{c.resources['uses:healing-touch']} left today)", "monster_heal"))
+        if has_action:
+            for key, dist in sorted(c.resources.get("teleports", {}).items()):
+                if c.recharge.get(key, True):
+                    out.append(Opt(f"Teleport (up to {dist} ft to a space it can see)", "monster_teleport", (key,)))
+        pounce = c.resources.get("pounce_on")
+        if pounce and e.bonus and pounce in self.creatures and "prone" in self.creatures[pounce].conditions:
+            a = c.attack(c.resources["charge"]["bonus_attack"])
+            if any(t.cid == pounce for t in self._targets_for_attack(c, a)):
+                out.append(Opt(f"Bonus attack with {a.name} on prone {pounce} ({a.short()})", "attack",
+                               (a.key, "pounce")))
         if has_action and c.multiattack and not e.attack_queue and e.attacks_left == 0:
-            first = c.attack(c.multiattack[0])
-            if self._targets_for_attack(c, first):
+            hits = [k for k in c.multiattack if k not in c.save_actions]   # its attack steps
+            if hits and self._targets_for_attack(c, c.attack(hits[0])):
                 out.append(Opt(f"Multiattack ({', '.join(c.multiattack)})", "multiattack"))
         if has_action:
             out.extend(self._save_action_options(c))
@@ -545,11 +714,17 @@ class Battle:
                 g = c.conditions["grappled"]
                 against = f"DC {g['dc']}" if g.get("dc") is not None else "contested"
                 out.append(Opt(f"Escape the grapple ({against})", "escape"))
+            web = c.conditions.get("restrained", {}).get("escape")
+            if web:   # a spider's Web: an action and an ability check to burst the webbing
+                out.append(Opt(f"Break free of the webbing ({web[0].capitalize()} check DC {web[1]})", "escape_web"))
         out.extend(self._spell_options(c))
         if self._object_in_reach(c):   # the objective's object: the free object interaction
             out.append(Opt(f"Use the {self.objective['name']} (free object interaction)", "interact"))
         if c.resources.get("potions", 0) > 0 and has_action and c.hp < c.max_hp:
             out.append(Opt(f"Drink a potion of healing (2d4+2, {c.resources['potions']} left)", "potion"))
+        if c.is_pc:   # items: potions, scrolls, wands (dnd/items.py)
+            from . import items as _items
+            out.extend(_items.item_options(self, c))
         if e.bonus and c.resources.get("second_wind", 0) > 0 and c.hp < c.max_hp:
             out.append(Opt(f"Second Wind (bonus action, heal 1d10+{c.level})", "second_wind"))
         if e.bonus and e.light_attack:   # two-weapon fighting: the other light weapon, as a bonus action
@@ -561,13 +736,16 @@ class Battle:
         if sw and e.bonus and self._weapon_targets(c):
             out.append(Opt(f"Spiritual Weapon: move it and attack (bonus action, {c.resources['spell_attack']:+d}, "
                            f"{sw['dice']} force)", "spiritual_weapon"))
-        if "cunning_action" in c.features and e.bonus:
+        if ("cunning_action" in c.features or "nimble_escape" in c.features) and e.bonus:
+            what = "Cunning Action" if "cunning_action" in c.features else "Nimble Escape"   # a goblin's: no Dash
             if "hidden" not in c.conditions and self._unseen(c):
-                out.append(Opt(f"Cunning Action: Hide (Stealth {self._stealth(c):+d})", "cunning_hide"))
-            out.append(Opt("Cunning Action: Dash", "cunning_dash"))
-            out.append(Opt("Cunning Action: Disengage", "cunning_disengage"))
+                out.append(Opt(f"{what}: Hide (Stealth {self._stealth(c):+d})", "cunning_hide"))
+            if "cunning_action" in c.features:
+                out.append(Opt("Cunning Action: Dash", "cunning_dash"))
+            out.append(Opt(f"{what}: Disengage", "cunning_disengage"))
         if c.resources.get("action_surge", 0) > 0 and not e.surged:
             out.append(Opt("Action Surge (one more action)", "action_surge"))
+        out.extend(features.options(self, c))   # Rage, Lay on Hands, Flurry of Blows, Quickened Spell, ...
         out.append(Opt("End turn", "end_turn"))
         if "turned" in c.conditions:   # SRD Turn Undead: move away, Dash or escape; Dodge if stuck
             keep = [o for o in out if o.kind in ("move", "dash", "escape", "stand", "end_turn")
@@ -575,13 +753,17 @@ class Battle:
             if not any(o.kind == "move" for o in keep):
                 keep[-1:-1] = [o for o in out if o.kind == "dodge"]
             out = keep
+        if "mounted" in c.conditions or "ridden" in c.conditions:   # SRD mounted combat (dnd/items.py)
+            from . import items as _items
+            out = _items.mounted_menu(self, c, out)
         return out
 
     def _save_action_options(self, c: Combatant) -> list[Opt]:
         """A monster's save actions that are ready (recharged, uses left) and can affect someone."""
         out = []
         for key in c.save_actions:
-            if not c.recharge.get(key, True) or c.resources.get(f"uses:{key}", 1) <= 0:
+            if not c.recharge.get(c.resources.get("recharge_of", {}).get(key, key), True) \
+                    or c.resources.get(f"uses:{key}", 1) <= 0:
                 continue
             spec = _monster_action(c, key)
             if spec.requires_no_grapple and any(o.conditions.get("grappled", {}).get("by") == c.cid
@@ -622,9 +804,9 @@ class Battle:
             return True
         return f"{c.cid}:{spec.key}" in t.resources.get("immune_to", ())
 
-    def _start_save_action(self, c: Combatant, key: str) -> None:
+    def _start_save_action(self, c: Combatant, key: str, legendary: bool = False, queued: bool = False) -> None:
         spec = _monster_action(c, key)
-        use = ("save_action", key)
+        use = ("save_action", key, "legendary" if legendary else "queue") if legendary or queued else ("save_action", key)
         shape = spec.area.shape if spec.area else None
         if shape is None:
             self.pending = {"kind": "target", "actor": c.cid, "use": use}
@@ -635,14 +817,19 @@ class Battle:
         else:
             self.pending = {"kind": "direction", "actor": c.cid, "use": use}
 
-    def _monster_save(self, c: Combatant, key: str, hits: list) -> None:
+    def _monster_save(self, c: Combatant, key: str, hits: list, legendary: bool = False, queued: bool = False) -> None:
         """A monster save action on those it affects: damage rolled once for all, half or none on
-        a success, conditions on a failure with the stat block's duration and repeat save."""
+        a success, conditions on a failure with the stat block's duration and repeat save.
+        ``legendary``: taken between turns, costing legendary points, not its action."""
         spec = _monster_action(c, key)
         sv = spec.save
-        c.economy.actions -= 1
-        if key in c.recharge:
-            c.recharge[key] = False
+        if queued:   # a step of its multiattack: the action is already paid
+            c.economy.attack_queue = c.economy.attack_queue[1:]
+        elif not legendary:
+            c.economy.actions -= 1
+        key_of = c.resources.get("recharge_of", {}).get(key, key)   # a breath shares its group's recharge
+        if key_of in c.recharge:
+            c.recharge[key_of] = False
         if f"uses:{key}" in c.resources:
             c.resources[f"uses:{key}"] -= 1
         c.conditions.pop("hidden", None)
@@ -653,15 +840,26 @@ class Battle:
             if t.dead or self._save_exempt(c, spec, t):
                 continue
             ability = max(sv.ability_choices, key=lambda a: t.saves[a]) if sv.ability_choices else sv.ability
-            ok = self.saving_throw(t, ability, sv.dc, big=True)
+            ok = self.saving_throw(t, ability, sv.dc, big=True, adv=self._sure_footed(t, ability, sv.conditions))
             for dtype, amount in rolled:
-                self.damage(t, (amount // 2 if sv.half_on_success else 0) if ok else amount, dtype,
-                            magical=True, source=c.cid)
+                self.damage(t, features.area_damage(t, ability, ok, sv.half_on_success, amount), dtype,
+                            magical=True, source=c.cid)   # (Evasion)
             if ok and sv.immune_on_success:
                 t.resources["immune_to"] = tuple(t.resources.get("immune_to", ())) + (f"{c.cid}:{key}",)
             if not ok:
                 for cond in sv.conditions:
                     self._save_condition(c, t, cond, ability, sv.dc, dur)
+                    if cond == "breath_slowed":   # no reactions from now on
+                        t.economy.reaction = False
+                for _ in range(c.resources.get("breath_push", {}).get(key, 0) // SQUARE_FT):
+                    dest = self._push_square(c, t)   # Repulsion Breath: pushed straight away
+                    if dest is None:
+                        break
+                    t.pos = dest
+        if legendary:   # between turns: play goes on to the next creature
+            if not self._check_outcome():
+                self._next_turn()
+            return
         self._back_to_menu(c)
 
     def _save_condition(self, c: Combatant, t: Combatant, cond: str, ability: str, dc: int, dur: tuple) -> None:
@@ -670,6 +868,8 @@ class Battle:
         the target's turns (success ends it)."""
         rounds, until, repeat = dur[:3] if dur else (None, None, None)
         if cond in t.condition_immunities or t.dead or (cond != "prone" and not t.conscious):
+            return
+        if features.blocks_condition(self, t, cond):   # Mindless Rage, Aura of Devotion / Courage
             return
         entry = {"by": c.cid, "round": self.round, "turn_of": self.pending.get("actor") if self.pending else None}
         if repeat == "end_of_turn":
@@ -701,7 +901,10 @@ class Battle:
         self.event("channel_divinity", f"{c.cid} presents a holy symbol: Turn Undead", creature=c.cid)
         cap = c.resources.get("destroy_undead_cr")
         for t in self._turnable(c):
-            if self.saving_throw(t, "wis", c.resources["spell_dc"], adv="turn_resistance" in t.features):
+            defiance = any("turn_defiance" in o.features and (o is t or (t.monster == "ghoul" and o.side == t.side
+                           and not o.incapacitated and self.distance(o, t) <= 30))
+                           for o in self.creatures.values() if not o.dead)   # a ghast and ghouls near it
+            if self.saving_throw(t, "wis", c.resources["spell_dc"], adv="turn_resistance" in t.features or defiance):
                 continue
             if cap and t.monster and content.monster(t.monster).challenge_rating <= cap:
                 self._die(t, "Destroy Undead")
@@ -731,9 +934,14 @@ class Battle:
             if not bonus and (e.actions <= 0 or (e.bonus_spell and sp.level > 0)):
                 continue
             levels = [0] if sp.level == 0 else [lv for lv in range(sp.level, len(slots) + 1) if slots[lv - 1] > 0]
+            if sp.level and c.resources.get("innate", {}).get(key, 0) != 0 and sp.level not in levels:
+                levels = sorted([sp.level, *levels])   # a monster's innate spell: its own level, no slot
             if not levels:
                 continue
-            if key == "misty-step":
+            if spellbook.handles(key):
+                if not spellbook.available(self, c, key, levels[0]):
+                    continue
+            elif key == "misty-step":
                 if not self._teleport_options(c, {"use": ("teleport", key, levels[0])}):
                     continue
             elif key == "spirit-guardians":
@@ -755,6 +963,8 @@ class Battle:
 
     def _spell_summary(self, c: Combatant, key: str, level: int) -> str:
         from . import content
+        if spellbook.handles(key):
+            return spellbook.summary(c, key, level)
         sp = content.spell(key)
         if key == "magic-missile":
             return f"{2 + level} darts of 1d4+1 force, auto-hit"
@@ -770,12 +980,20 @@ class Battle:
             return f"DC {c.resources['spell_dc']} {sp.save_ability.upper()}, {dice} {sp.damage_type}"
         return f"{c.resources['spell_attack']:+d}, {dice} {sp.damage_type}"
 
+    def _movement_cells(self, c: Combatant) -> tuple[list, list]:
+        """(cells that block c's movement, cells it may pass through): foes block, allies do not.
+        SRD Swarm: a swarm and other creatures move through each other's spaces (simplified: a
+        move does not end in an occupied space)."""
+        hostile, friends = [], [cell for o in self.allies_of(c) for cell in o.cells]
+        for o in self.enemies_of(c):
+            (friends if "swarm" in c.features or "swarm" in o.features else hostile).extend(o.cells)
+        return hostile, friends
+
     def _can_step(self, c: Combatant) -> bool:
         if not self._flying(c):
             return len(self._reach(c)) > 1
         # a flyer's full 3D reach is costly: one step (10 ft covers difficult terrain) answers this
-        hostile = [cell for o in self.enemies_of(c) for cell in o.cells]
-        friends = [cell for o in self.allies_of(c) for cell in o.cells]
+        hostile, friends = self._movement_cells(c)
         step = self.map.reachable(c.pos, c.size, min(c.economy.movement, 2 * SQUARE_FT), blocked_by=hostile,
                                   pass_through=friends, fly=True, max_altitude_ft=self.max_altitude_ft)
         return len(step) > 1
@@ -787,8 +1005,7 @@ class Battle:
                tuple((o.pos, o.side, o.dead) for o in self.creatures.values()))
         if self._reach_cache is not None and self._reach_cache[0] == key:
             return self._reach_cache[1]
-        hostile = [cell for o in self.enemies_of(c) for cell in o.cells]
-        friends = [cell for o in self.allies_of(c) for cell in o.cells]
+        hostile, friends = self._movement_cells(c)
         r = self.map.reachable(c.pos, c.size, c.economy.movement, blocked_by=hostile, pass_through=friends,
                                fly=fly, max_altitude_ft=self.max_altitude_ft if fly else None)
         self._reach_cache = (key, r)
@@ -813,6 +1030,9 @@ class Battle:
                 continue   # SRD turned: only away, never to a space within 30 ft (simplified)
             if here is not None and self.distance_from(c, pos, source) < here:
                 continue   # SRD Frightened: can't willingly move closer to the source of its fear
+            if "aggressive_move" in c.resources and not any(
+                    self.distance_from(c, pos, o) < self.distance(c, o) for o in self.enemies_of(c) if o.conscious):
+                continue   # Aggressive: the bonus move goes toward a hostile creature
             note = ""
             if foes:   # the nearest foe from there, so a reader can judge the square
                 d, cid = min((box_distance_ft(pos[0], pos[1], n, pos[2], fp[0], fp[1], fn, fp[2]), cid)
@@ -831,6 +1051,10 @@ class Battle:
         if a.melee and d <= a.reach:
             return "melee"
         if a.range_normal and d <= a.range_long:
+            if d > a.range_normal and getattr(self, "underwater", False):
+                from . import items as _items   # SRD underwater: a ranged weapon misses beyond normal range
+                if _items.weapon_of(c, a):
+                    return None
             return "ranged"
         return None
 
@@ -845,6 +1069,8 @@ class Battle:
 
     def _spell_targets(self, c: Combatant, key: str) -> list[Combatant]:
         from . import content
+        if spellbook.handles(key):
+            return spellbook.targets(self, c, key)
         sp = content.spell(key)
         rng = SQUARE_FT if sp.range_kind == "touch" else (sp.range_feet or 0)
         if sp.heal_at_slot_level:   # the living, wounded, self included
@@ -880,30 +1106,42 @@ class Battle:
         return out
 
     def _teleport_options(self, c: Combatant, p: dict) -> list[Opt]:
-        """Misty Step: an unoccupied space within 30 ft that the caster can see."""
+        """Misty Step: an unoccupied space within 30 ft that the caster can see (a monster's
+        Teleport: within the stat block's distance)."""
         taken = {cell for o in self.creatures.values() if not o.dead and o is not c for cell in o.cells}
         n, (x0, y0, z0) = c.squares, c.pos
+        reach = p["use"][2] if p["use"][0] == "monster_teleport" else 30
+        k = reach // SQUARE_FT
         out = []
-        for y in range(max(0, y0 - 6), min(self.map.height, y0 + 7)):
-            for x in range(max(0, x0 - 6), min(self.map.width, x0 + 7)):
+        for y in range(max(0, y0 - k), min(self.map.height, y0 + k + 1)):
+            for x in range(max(0, x0 - k), min(self.map.width, x0 + k + 1)):
                 if (x, y) == (x0, y0) or not self.map.fits(x, y, n):
                     continue
                 cells = footprint(x, y, n)
                 if any(cell in taken for cell in cells):
                     continue
                 z = self.map.standing_z(x, y, n)
-                if box_distance_ft(x0, y0, n, z0, x, y, n, z) > 30 or \
+                if box_distance_ft(x0, y0, n, z0, x, y, n, z) > reach or \
                         not self.map.can_see(c.cells, cells, viewer_z=z0, target_z=z):
                     continue
                 out.append(Opt(f"Teleport to ({x}, {y})", "destination", ((x, y, z),), group=f"row y={y}"))
         return out
 
     def _teleport(self, c: Combatant, use: tuple, dest: tuple) -> None:
-        self._pay_spell(c, use[1], use[2])
+        if use[0] != "monster_teleport":
+            self._pay_spell(c, use[1], use[2])
+        elif len(use) < 4:   # a monster's Teleport action (a legendary one costs its points instead)
+            c.economy.actions -= 1
+            if use[1] in c.recharge:
+                c.recharge[use[1]] = False
         c.pos = tuple(dest)
         self._release(c)   # out of the grappler's reach
         self._release_grapples_by(c)
-        self.event("teleport", f"{c.cid} teleports to ({dest[0]}, {dest[1]})", creature=c.cid, pos=list(dest))
+        self.event("teleport", f"{c.cid} teleports to ({dest[0]}, {dest[1]})", creature=c.cid, pos=list(dest),
+                   action=use[1])
+        if len(use) > 3:   # legendary: between turns
+            self._next_turn()
+            return
         self._back_to_menu(c)
 
     def _target_options(self, c: Combatant, p: dict) -> list[Opt]:
@@ -914,6 +1152,8 @@ class Battle:
             if use[2] == "offhand":
                 a = a._replace(damage=a.offhand, range_normal=0, range_long=0)
             for t in self._targets_for_attack(c, a):
+                if use[2] == "pounce" and t.cid != c.resources.get("pounce_on"):
+                    continue   # Pounce: the bonus attack is against the creature knocked prone
                 how = self._attack_range(c, a, t)
                 adv, dis, _ = self.attack_modifiers(c, t, how == "melee", a)
                 mode = " with advantage" if adv and not dis else (" with disadvantage" if dis and not adv else "")
@@ -954,6 +1194,11 @@ class Battle:
             for t in self.enemies_of(c):
                 if self.distance(c, t) <= SQUARE_FT:
                     out.append(Opt(f"Help an ally attack {t.cid}", "target", (t.cid,)))
+        elif use[0] == "monster_heal":   # Healing Touch: another creature it touches
+            for t in self._touch_heal_targets(c):
+                out.append(Opt(f"Healing Touch on {t.cid} [{t.hp}/{t.max_hp} HP]", "target", (t.cid,)))
+        elif use[0] == "feature":   # Lay on Hands, Bardic Inspiration
+            out = features.target_options(self, c, use)
         elif use[0] == "save_action":
             sv = _monster_action(c, use[1]).save
             for t in self._save_targets(c, _monster_action(c, use[1])):
@@ -963,6 +1208,8 @@ class Battle:
 
     # ---------------------------------------------------------------- areas
     def _area(self, c: Combatant, use: tuple, where) -> areas.Area:
+        if use[0] == "spell" and spellbook.handles(use[1]):
+            return spellbook.area(self, c, use[1], where, use[3] if len(use) > 3 else None)
         shape, size = self._area_shape(c, use)
         if shape in ("sphere", "cylinder"):   # a cylinder's height reaches past our 15-ft ceiling
             return areas.sphere(where, size, self.map)
@@ -1051,6 +1298,12 @@ class Battle:
     def _apply(self, p: dict, opt: Opt) -> None:
         c = self.creatures[p["actor"]]
         kind = opt.kind
+        if p["kind"] == "reaction" and p.get("reaction") in features.REACTIONS:
+            features.resolve_reaction(self, c, p, opt.data)
+            return
+        if p["kind"] == "reaction" and p.get("reaction") == "counterspell":
+            spell_counter.answer(self, c, p, opt.data)
+            return
         if p["kind"] == "reaction":
             self._resolve_reaction(c, p, opt.data[0])
             return
@@ -1088,13 +1341,48 @@ class Battle:
         elif kind == "target":
             self._resolve_target(c, p["use"], self.creatures[opt.data[0]])
         elif kind == "spell":
+            features.before_spell(self, c, opt.data)   # metamagic (Quickened Spell)
             self._begin_spell(c, opt.data[0], opt.data[1])
+        elif kind == "feature":
+            features.apply(self, c, opt)
         elif kind == "spiritual_weapon":
             self.pending = {"kind": "target", "actor": c.cid, "use": ("weapon", "spiritual-weapon")}
+        elif kind == "monster_invisibility":   # an imp's Invisibility: concentration, ends when it attacks
+            c.economy.actions -= 1
+            self.end_concentration(c)
+            c.concentration = "invisibility"
+            c.resources["concentration_until"] = self.round + 600
+            c.conditions["invisible"] = {"by": c.cid, "spell": "invisibility", "ends_on_attack": True}
+            self.event("invisibility", f"{c.cid} turns invisible", creature=c.cid)
+            self._back_to_menu(c)
+        elif kind == "monster_heal":
+            self.pending = {"kind": "target", "actor": c.cid, "use": ("monster_heal", "healing-touch")}
+        elif kind == "aggressive":   # a destination decision for this move only
+            c.economy.bonus = False
+            c.resources["aggressive_move"] = c.economy.movement
+            c.economy.movement = self._speed(c)
+            if self._destination_options(c):
+                self.pending = {"kind": "destination", "actor": c.cid}
+            else:
+                c.economy.movement = c.resources.pop("aggressive_move")
+                self._back_to_menu(c)
+        elif kind == "reckless":
+            c.conditions["reckless"] = {"round": self.round}
+            self.event("reckless", f"{c.cid} attacks recklessly", creature=c.cid)
+            self._back_to_menu(c)
+        elif kind == "rampage":   # half its speed more to move, and the bite it has earned
+            c.economy.bonus = False
+            c.economy.movement += self._speed(c) // 2
+            c.resources.pop("rampage_ready", None)
+            c.resources["rampage_bite"] = True
+            self._back_to_menu(c)
+        elif kind == "monster_teleport":   # a stat block's Teleport: where to, a destination decision
+            self.pending = {"kind": "destination", "actor": c.cid,
+                            "use": ("monster_teleport", opt.data[0], c.resources["teleports"][opt.data[0]])}
         elif kind == "turn_undead":
             self._turn_undead(c)
         elif kind == "save_action":
-            self._start_save_action(c, opt.data[0])
+            self._start_save_action(c, opt.data[0], queued=len(opt.data) > 1)
         elif kind == "direction":
             self._resolve_area(c, p["use"], opt.data[0])
         elif kind == "point_x":
@@ -1107,6 +1395,9 @@ class Battle:
                 self._resolve_area(c, p["use"], (x, y))
         elif kind == "point_z":
             self._resolve_area(c, p["use"], (p["x"], p["y"], opt.data[0]))
+        elif kind == "item" or (kind == "potion" and opt.data):   # an inventory item (dnd/items.py)
+            from . import items as _items
+            _items.use_item(self, c, opt.data)
         else:
             self._simple_action(c, kind)
 
@@ -1153,6 +1444,14 @@ class Battle:
         elif kind == "help":
             self.pending = {"kind": "target", "actor": c.cid, "use": ("help", "Help")}
             return
+        elif kind == "escape_web":
+            self._spend(c)
+            ability, dc = c.conditions["restrained"]["escape"]
+            roll = self.roller.roll_d20(bonus=c.mod(ability), what=f"break free {c.cid}")
+            if roll.total >= dc:
+                del c.conditions["restrained"]
+            self.event("escape", f"{c.cid} {'bursts' if roll.total >= dc else 'fails to burst'} the webbing "
+                       f"({roll.total} vs {dc})", creature=c.cid, success=roll.total >= dc)
         elif kind == "escape":
             self._spend(c)
             g = c.conditions["grappled"]
@@ -1247,13 +1546,12 @@ class Battle:
         threats = {}
         fly = self._flying(c)
         alt = self.max_altitude_ft if fly else None
-        if not c.economy.disengaged:
+        if not c.economy.disengaged and not ("flyby" in c.features and fly):   # Flyby: no OAs
             for o in self.enemies_of(c):
                 if o.conscious and not o.incapacitated and o.economy.reaction and o.melee_reach:
                     threats[o.cid] = self.map.threat_area(o.cells, o.melee_reach, c.size, enemy_z=o.pos[2],
                                                           fly=fly, max_altitude_ft=alt)
-        hostile = [cell for o in self.enemies_of(c) for cell in o.cells]
-        friends = [cell for o in self.allies_of(c) for cell in o.cells]
+        hostile, friends = self._movement_cells(c)
         # Routes differ in consequences only near threats or hazards. Without threats, a cheapest
         # path that crosses no hazard dominates every other route: no need to search.
         r = self._reach(c)
@@ -1272,9 +1570,15 @@ class Battle:
 
     def _start_move(self, c: Combatant, route) -> None:
         c.economy.movement -= route.cost_ft
+        if "aggressive_move" in c.resources:   # the Aggressive move spent: its own movement is back
+            c.economy.movement = c.resources.pop("aggressive_move")
         c.economy.moved += route.cost_ft
+        if "charge" in c.resources:   # Charge / Pounce: where this run began, this turn
+            c.resources["charge_run"] = {"from": tuple(c.pos), "ft": route.cost_ft, "round": self.round}
         self._release_grapples_by(c)   # simplification: a grappler that walks away lets go
         self.move_state = {"mover": c.cid, "path": tuple(route.path), "i": 0, "asked": ()}
+        if c.resources.pop("legendary_move", False):
+            self.move_state["then"] = "next_turn"
         self._continue_move()
 
     def _continue_move(self) -> None:
@@ -1284,7 +1588,7 @@ class Battle:
         while ms["i"] < len(path) - 1 and c.conscious:
             here, nxt = path[ms["i"]], path[ms["i"] + 1]
             c.pos = tuple(here)
-            if not c.economy.disengaged:
+            if not c.economy.disengaged and not ("flyby" in c.features and self._flying(c)):   # Flyby: no OAs
                 for o in sorted(self.enemies_of(c), key=lambda o: o.cid):
                     if o.cid in ms["asked"] or not o.conscious or o.incapacitated or not o.economy.reaction:
                         continue
@@ -1310,8 +1614,14 @@ class Battle:
         if c.conscious:
             c.pos = tuple(path[ms["i"]])
             self.event("move", f"{c.cid} moves to ({c.pos[0]}, {c.pos[1]})", creature=c.cid, pos=list(c.pos))
+            if "ridden" in c.conditions:   # its rider moves with it (dnd/items.py)
+                from . import items as _items
+                _items.carry_rider(self, c)
         self.move_state = None
         if not self._check_outcome():
+            if ms.get("then") == "next_turn":   # a legendary move, between turns
+                self._next_turn()
+                return
             self._back_to_menu(self.creatures[ms["mover"]] if self.active is None else self.active)
 
     def _readied_trigger(self, c: Combatant, here: tuple) -> bool:
@@ -1342,16 +1652,22 @@ class Battle:
                 self.damage(c, amount, hz.get("damage_type", hz["kind"]), source=hz["kind"])
 
     def _resolve_reaction(self, reactor: Combatant, p: dict, take: bool) -> None:
-        if p.get("reaction") in ("shield", "uncanny_dodge"):
+        if p.get("reaction") in ("shield", "uncanny_dodge", "parry"):
             st, self.attack_state = self.attack_state, None
             if take and p["reaction"] == "shield":
                 self._cast_shield(reactor)
                 st = dict(st, ac=st["ac"] + 5, hit=st["total"] >= st["ac"] + 5)
+            elif take and p["reaction"] == "parry":   # +AC against this one attack only
+                reactor.economy.reaction = False
+                bonus = reactor.resources["parry"]
+                self.event("reaction", f"{reactor.cid} parries (+{bonus} AC)", creature=reactor.cid)
+                st = dict(st, ac=st["ac"] + bonus, hit=st["total"] >= st["ac"] + bonus)
             elif take:
                 reactor.economy.reaction = False
                 self.event("reaction", f"{reactor.cid} uses Uncanny Dodge: half damage", creature=reactor.cid)
                 st = dict(st, halve=True)
-            self._land(st)
+            if self._land(st) is None:
+                return   # the attacker decides on a rider first (Divine Smite)
             if self._check_outcome():
                 return
             self._after_attack(st["then"], self.creatures[st["attacker"]])
@@ -1420,12 +1736,37 @@ class Battle:
         helped = t.conditions.get("helped")
         if helped and self.creatures[helped["by"]].side == c.side:
             adv.append("helped")
+        for k, v in sorted(t.conditions.items()):   # spellbook flags: Faerie Fire, Blur
+            if v.get("attacked_adv") or (v.get("attacked_adv_by_caster") and v.get("by") == c.cid):
+                adv.append(f"target {k}")
+            if v.get("attacked_dis") or c.creature_type in v.get("attacked_dis_types", ()):
+                dis.append(f"target {k}")
+        dis.extend(f"attacker {k}" for k, v in sorted(c.conditions.items()) if v.get("attack_dis"))
+        if "breath_weakened" in c.conditions and melee and a is not None and not a.finesse and not a.spell:
+            dis.append("weakened (Strength attack)")   # Weakening Breath: Str-based attack rolls
+        if "reckless" in c.conditions and melee:
+            adv.append("reckless")
+        if "assassinate" in c.features and self.round == 1 and t.cid in self.order \
+                and self.order.index(t.cid) > self.turn_index:   # Assassinate: it has not taken a turn yet
+            adv.append("assassinate")
+        if "reckless" in t.conditions:
+            adv.append("target reckless")
+        if "pack_tactics" in c.features and any(
+                o is not c and o.conscious and not o.incapacitated and self.distance(o, t) <= SQUARE_FT
+                for o in self.allies_of(c)):
+            adv.append("pack tactics")
+        if "blood_frenzy" in c.features and melee and t.hp < t.max_hp:
+            adv.append("blood frenzy")
         if not melee:
             if a is not None and a.range_normal and dist > a.range_normal:
                 dis.append("long range")
             if any(o.conscious and not o.incapacitated and self.distance(c, o) <= SQUARE_FT
                    for o in self.enemies_of(c)):
                 dis.append("hostile within 5 ft")
+        features.attack_modifiers(self, c, t, melee, a, adv, dis)   # Reckless Attack, Elusive
+        if a is not None and getattr(self, "underwater", False):   # SRD underwater combat (dnd/items.py)
+            from . import items as _items
+            dis.extend(_items.underwater_disadvantage(c, a, melee))
         return bool(adv), bool(dis), adv + dis
 
     def make_attack(self, c: Combatant, a: AttackProfile, t: Combatant, melee: bool | None = None,
@@ -1436,6 +1777,9 @@ class Battle:
         if melee is None:
             melee = self._attack_range(c, a, t) == "melee"
         c.conditions.pop("sanctuary", None)   # the ward ends when the warded creature attacks
+        vanished = [k for k, v in c.conditions.items() if v.get("ends_on_attack")]   # Invisibility
+        for k in vanished:
+            del c.conditions[k]
         hidden = c.conditions.pop("hidden", None)   # attacking reveals the attacker (after this roll)
         ward = t.conditions.get("sanctuary")
         if ward and not self.saving_throw(c, "wis", ward["dc"], magic=True):
@@ -1446,6 +1790,8 @@ class Battle:
         if a.ammo and not melee:   # SRD ammunition: each attack expends one piece
             c.resources[a.ammo] = max(0, c.resources.get(a.ammo, 0) - 1)
         adv, dis, reasons = self.attack_modifiers(c, t, melee, a)
+        if "invisible" in vanished:   # the attack that ends invisibility is still made unseen
+            adv, reasons = True, [*reasons, "attacker invisible"]
         if hidden is not None:   # this attack still has the unseen attacker's advantage
             adv, reasons = True, [*reasons, "attacker hidden"]
         if "helped" in reasons:
@@ -1454,28 +1800,40 @@ class Battle:
             del t.conditions["guided"]   # Guiding Bolt: the next attack roll only
         cover = self.cover(c, t)
         ac = self.armour_class(t) + (cover.bonus or 0)
-        bonus = a.to_hit
+        bonus = a.to_hit + features.attack_bonus(self, c, t, a)   # Sacred Weapon; notes the attack (Rage)
         if "blessed" in c.conditions:   # Bless +1d4, Bane -1d4 on attack rolls
             bonus += self.roller.roll("1d4", what=f"bless {c.cid}")
         if "baned" in c.conditions:
             bonus -= self.roller.roll("1d4", what=f"bane {c.cid}")
         roll = self.roller.roll_d20(adv, dis, bonus=bonus, what=f"attack {c.cid}->{t.cid} {a.key}")
-        hit = roll.natural == 20 or (roll.natural != 1 and roll.total >= ac)
-        crit = roll.natural == 20
+        crit = roll.natural >= features.crit_min(c)   # 20, or 19-20 / 18-20 (Champion)
+        hit = crit or (roll.natural != 1 and roll.total >= ac)
+        total = roll.total
+        if not hit and c.is_pc:   # Bardic Inspiration, Stroke of Luck
+            total, hit = features.rescue_attack(self, c, total, ac, roll.natural)
         # SRD: a melee hit on an unconscious or paralyzed creature within 5 ft is a critical hit
         if hit and melee and (not t.conscious or "unconscious" in t.conditions or "paralyzed" in t.conditions) \
                 and self.distance(c, t) <= SQUARE_FT:
             crit = True
         state = {"attacker": c.cid, "target": t.cid, "attack": a, "melee": melee, "hit": hit, "crit": crit,
-                 "adv": adv, "dis": dis, "total": roll.total, "ac": ac, "mode": roll.advantage, "then": then}
+                 "adv": adv, "dis": dis, "total": total, "ac": ac, "mode": roll.advantage, "then": then}
         reaction = None
-        if hit and not crit and roll.total < ac + 5 and self._can_shield(t):
+        if hit and not crit and total < ac + 5 and self._can_shield(t):
             reaction = "shield"
         elif hit and "uncanny_dodge" in t.features and not t.incapacitated and t.economy.reaction:
             reaction = "uncanny_dodge"
+        elif hit and melee and not crit and "parry" in t.features and not t.incapacitated and t.economy.reaction \
+                and roll.total < ac + t.resources["parry"] and "blinded" not in t.conditions \
+                and "invisible" not in c.conditions:   # SRD Parry: it must see the attacker
+            reaction = "parry"
+        elif hit and features.can_deflect(self, t, a, melee):
+            reaction = "deflect_missiles"
+        elif hit and not crit and features.cutting_words(self, c, t, state):   # a bard ally's reaction
+            reaction = "cutting_words"
         if reaction:
             self.attack_state = state
-            self.pending = {"kind": "reaction", "actor": t.cid, "reaction": reaction, "attacker": c.cid}
+            self.pending = {"kind": "reaction", "actor": state.get("reactor", t.cid), "reaction": reaction,
+                            "attacker": c.cid, "prompt": state.get("reactor_prompt")}
             self._cache = None
             return None
         return self._land(state)
@@ -1483,46 +1841,188 @@ class Battle:
     def armour_class(self, t: Combatant) -> int:
         """AC with the spells up on it: Shield +5, Shield of Faith +2."""
         base = max(t.ac, 13 + t.dex_mod) if "mage_armor" in t.conditions else t.ac
+        base = max([base] + [v["ac_min"] for v in t.conditions.values() if "ac_min" in v])   # Barkskin
+        base += sum(v.get("ac", 0) for v in t.conditions.values())   # spellbook flags: Haste +2, Slow -2
         return base + (5 if "shield" in t.conditions else 0) + (2 if "shield_of_faith" in t.conditions else 0)
 
     def _can_shield(self, t: Combatant) -> bool:
         return ("shield" in t.spells and not t.incapacitated and t.economy.reaction and "shield" not in t.conditions
-                and any(t.resources.get("slots", ())))
+                and (any(t.resources.get("slots", ())) or t.resources.get("innate", {}).get("shield", 0) != 0))
 
     def _land(self, st: dict) -> bool:
         """The rest of an attack once the roll stands: the event, damage, on-hit effects."""
         c, t, a = self.creatures[st["attacker"]], self.creatures[st["target"]], st["attack"]
         hit, crit = st["hit"], st["crit"]
         mode = st["mode"]
-        self.event("attack", f"{c.cid} {'crits' if crit else ('hits' if hit else 'misses')} {t.cid} with "
-                   f"{a.key} ({st['total']} vs AC {st['ac']}{', ' + mode if mode != 'none' else ''})",
-                   attacker=c.cid, target=t.cid, attack=a.key, total=st["total"], ac=st["ac"], hit=hit,
-                   critical=crit)
+        if not st.get("rider_done"):   # logged once, not again when a rider decision resumes it
+            self.event("attack", f"{c.cid} {'crits' if crit else ('hits' if hit else 'misses')} {t.cid} with "
+                       f"{a.key} ({st['total']} vs AC {st['ac']}{', ' + mode if mode != 'none' else ''})",
+                       attacker=c.cid, target=t.cid, attack=a.key, total=st["total"], ac=st["ac"], hit=hit,
+                       critical=crit)
         if not hit:
             return False
+        if not st.get("rider_done") and features.rider_options(self, c, t, st):
+            # Divine Smite / Stunning Strike / Open Hand: the attacker decides before the damage
+            self.attack_state = st
+            self.pending = {"kind": "reaction", "actor": c.cid, "reaction": "rider", "attacker": c.cid,
+                            "prompt": f"{c.cid}: you hit {t.cid}; add a rider?"}
+            self._cache = None
+            return None
         melee = st["melee"]
         parts = list(a.damage)
-        if "sneak_attack" in c.features and not c.economy.sneak_used and (a.finesse or not melee) \
-                and self.sneak_attack_allowed(c, t, st["adv"], st["dis"]):
+        weak = c.resources.get("swarm_half_hp", {}).get(a.key)
+        if weak and c.hp <= c.max_hp // 2:   # a swarm at half its hit points or fewer: the lesser dice
+            parts = [DamagePart(d, ty) for d, ty in weak]
+        if "sneak_attack" in c.features and not c.economy.sneak_used \
+                and (a.finesse or not melee or c.kind == "monster") \
+                and self.sneak_attack_allowed(c, t, st["adv"], st["dis"]):   # a monster's: any weapon
             c.economy.sneak_used = True
             parts.append(DamagePart(c.resources["sneak_attack_dice"], parts[0].type))
             self.event("sneak_attack", f"{c.cid} adds Sneak Attack ({c.resources['sneak_attack_dice']})",
                        creature=c.cid)
-        for part in parts:
-            amount = self.roller.roll_damage(part.dice, critical=crit, what=f"damage {a.key} {part.type}")
+        parts += [DamagePart(d, ty) for d, ty, types in c.resources.get("slaying", {}).get(a.key, ())
+                  if t.creature_type in types]   # a slayer weapon's extra damage (dnd/items.py)
+        if parts and "martial_advantage" in c.features and not c.economy.sneak_used and any(
+                o.conscious and not o.incapacitated and o is not c and self.distance(o, t) <= SQUARE_FT
+                for o in self.allies_of(c)):   # Martial Advantage: once a turn, an ally next to the target
+            c.economy.sneak_used = True
+            parts.append(DamagePart(c.resources["martial_advantage_dice"], parts[0].type))
+            self.event("martial_advantage", f"{c.cid} adds Martial Advantage", creature=c.cid)
+        charge = self._charge_hit(c, t, a) if c.kind == "monster" else None
+        if charge:   # a monster's Charge: the trait's extra dice (of the attack's type when unnamed)
+            parts += [DamagePart(d["dice"], d["type"] or parts[0].type) for d in charge.get("extra_damage", ())]
+        # class features: rage, smite, Colossus Slayer, Brutal Critical (not doubled), ...
+        for part, doubles in features.damage_parts(self, c, t, a, st, parts):
+            amount = self.roller.roll_damage(part.dice, critical=crit and doubles,
+                                             what=f"damage {a.key} {part.type}")
             if st.get("halve"):   # Uncanny Dodge
                 amount //= 2
+            amount = features.reduce_damage(st, amount)   # Deflect Missiles
             self.damage(t, amount, part.type, magical=a.spell, critical=crit, source=c.cid)
         if t.conscious:
             for effect in a.on_hit:
                 self._on_hit(c, t, effect)
+        if charge and charge.get("save") and not t.dead:
+            self._charge_save(c, t, charge)
+        if "rampage" in c.resources and melee and t.hp == 0 and self.active is c and c.economy.bonus:
+            c.resources["rampage_ready"] = True   # Rampage: it dropped a creature in melee on its turn
+        if "heated_body" in t.resources and melee and not c.dead and self.distance(c, t) <= SQUARE_FT:
+            for dice, dtype in t.resources["heated_body"]:   # Heated Body burns the attacker
+                self.damage(c, self.roller.roll_damage(dice, what=f"heated body {t.cid}"), dtype, magical=True,
+                            source=t.cid)
+        features.after_hit(self, c, t, st)   # Stunning Strike's save, Open Hand
         return True
 
+    def _touch_heal_targets(self, c: Combatant) -> list[Combatant]:
+        """Healing Touch: another hurt, living creature of its side within 5 ft."""
+        return [o for o in self.allies_of(c) if o.hp < o.max_hp and self.distance(c, o) <= SQUARE_FT]
+
+    @staticmethod
+    def _sure_footed(t: Combatant, ability: str, conditions) -> bool:
+        """Sure-Footed: advantage on Str and Dex saves against being knocked prone."""
+        return "sure_footed" in t.features and ability in ("str", "dex") and "prone" in conditions
+
+    def _monster_auras(self, c: Combatant) -> None:
+        """Start of c's turn: the Stench and Petrifying Gaze of foes around it (a gaze needs the
+        two to see each other: no total cover, c not blinded, the gazer not invisible)."""
+        for o in sorted(self.enemies_of(c), key=lambda o: o.cid):
+            if not c.conscious:
+                return
+            if o.incapacitated:
+                continue
+            for res, cond in (("stench", "poisoned"), ("fear_aura", "frightened")):   # Stench, Fear Aura
+                aura, tag = o.resources.get(res), f"{o.cid}:{res}"
+                if not aura or self.distance(o, c) > aura["radius"] or tag in c.resources.get("immune_to", ()):
+                    continue
+                if self.saving_throw(c, aura["ability"], aura["dc"]):   # a success: immune for 24 hours
+                    c.resources["immune_to"] = tuple(c.resources.get("immune_to", ())) + (tag,)
+                elif cond not in c.condition_immunities:   # until the start of its next turn
+                    c.conditions[cond] = {"by": o.cid, "until_round": self.round + 1}
+                    self.event("condition", f"{c.cid} is {cond} by {o.cid}'s {res.replace('_', ' ')}",
+                               creature=c.cid, condition=cond)
+            gaze = o.resources.get("gaze")
+            if gaze and self.distance(o, c) <= gaze["radius"] and "petrified" not in c.conditions \
+                    and "blinded" not in c.conditions and "invisible" not in o.conditions \
+                    and self.cover(o, c) != Cover.TOTAL and not c.conditions.get("restrained", {}).get("petrify"):
+                roll_dc = gaze["dc"]
+                if self.saving_throw(c, "con", roll_dc):
+                    continue
+                total = next((e["total"] for e in reversed(self.log)   # the save's roll, for the medusa
+                              if str(e.get("what", "")).startswith(f"save {c.cid} con")), roll_dc)
+                by = gaze.get("petrified_if_failed_by")
+                if by and total <= roll_dc - by:
+                    self._petrify(c, o)
+                elif "restrained" not in c.condition_immunities:
+                    c.conditions["restrained"] = {"by": o.cid, "petrify": True, "dc": roll_dc, "round": self.round}
+                    self.event("condition", f"{c.cid} begins to turn to stone", creature=c.cid, condition="restrained")
+
+    def _petrify(self, c: Combatant, by: Combatant) -> None:
+        if "petrified" in c.condition_immunities:
+            return
+        c.conditions.pop("restrained", None)
+        c.conditions["petrified"] = {"by": by.cid}
+        self.end_concentration(c)
+        self._release_grapples_by(c)
+        self.event("condition", f"{c.cid} is petrified", creature=c.cid, condition="petrified")
+
+    def _death_burst(self, t: Combatant) -> None:
+        """Death Burst: on death, a save for each creature within the radius (damage rolled once,
+        half on a success where the stat block says so; or a condition)."""
+        burst = t.resources["death_burst"]
+        self.event("death_burst", f"{t.cid} bursts", creature=t.cid)
+        rolled = [(ty, self.roller.roll_damage(d, what=f"damage death burst {ty}")) for d, ty in burst["damage"]]
+        for o in sorted(self.creatures.values(), key=lambda o: o.cid):
+            if o is t or o.dead or self.distance(t, o) > burst["radius"]:
+                continue
+            ok = self.saving_throw(o, burst["ability"], burst["dc"])
+            for ty, amount in rolled:
+                self.damage(o, (amount // 2 if burst.get("half_on_success") else 0) if ok else amount, ty,
+                            magical=True, source=t.cid)
+            if not ok:
+                dur = (burst.get("rounds"), None, "end_of_turn" if burst.get("repeat_save") else None, False, ())
+                for cond in burst.get("conditions", ()):
+                    self._save_condition(t, o, cond, burst["ability"], burst["dc"], dur)
+
+    def _charge_hit(self, c: Combatant, t: Combatant, a: AttackProfile) -> dict | None:
+        """Charge, Pounce, Trampling Charge: the stat block's attack hits after the creature moved
+        at least the trait's distance straight toward the target this turn (simplified: a run this
+        turn of that length that brought it that much closer to the target). Once per run."""
+        charge, run = c.resources.get("charge"), c.resources.get("charge_run")
+        if not charge or not run or a.key != charge["attack"] or run["round"] != self.round \
+                or self.active is not c:
+            return None
+        need = charge["min_distance"]
+        if run["ft"] < need or self.distance_from(c, run["from"], t) - self.distance(c, t) < need:
+            return None
+        del c.resources["charge_run"]
+        self.event("charge", f"{c.cid} charges {t.cid}", creature=c.cid, target=t.cid)
+        return charge
+
+    def _charge_save(self, c: Combatant, t: Combatant, charge: dict) -> None:
+        sv = charge["save"]
+        if self.saving_throw(t, sv["ability"], sv["dc"],
+                             adv=self._sure_footed(t, sv["ability"], charge.get("on_fail", ()))):
+            return
+        for _ in range(charge.get("push", 0) // SQUARE_FT):   # the minotaur's gore: pushed away first
+            dest = self._push_square(c, t)
+            if dest is None:
+                break
+            t.pos = dest
+        for cond in charge.get("on_fail", ()):
+            self._save_condition(c, t, cond, sv["ability"], sv["dc"], ())
+        if charge.get("bonus_attack") and "prone" in t.conditions and c.economy.bonus:
+            c.resources["pounce_on"] = t.cid   # a bonus-action attack against the prone target
+
     def _cast_shield(self, t: Combatant) -> None:
-        slots = list(t.resources["slots"])
-        level = next(i for i, n in enumerate(slots) if n) + 1   # the lowest slot left
-        slots[level - 1] -= 1
-        t.resources["slots"] = tuple(slots)
+        slots = list(t.resources.get("slots", ()))
+        innate = t.resources.get("innate", {})
+        if not any(slots):   # a monster's innate Shield: a use per day (-1: at will)
+            level = 1
+            innate["shield"] -= 1 if innate["shield"] > 0 else 0
+        else:
+            level = next(i for i, n in enumerate(slots) if n) + 1   # the lowest slot left
+            slots[level - 1] -= 1
+            t.resources["slots"] = tuple(slots)
         t.economy.reaction = False
         t.conditions["shield"] = {"until": "start_of_turn"}
         self.event("cast", f"{t.cid} casts shield (+5 AC until its next turn)", creature=t.cid,
@@ -1613,6 +2113,13 @@ class Battle:
                 t.conditions.pop("no_reactions")
                 t.economy.reaction = False
             return
+        if effect[0] == "webbed":   # restrained by webbing until an ability check bursts it
+            _, ability, dc, size_max = effect
+            if "restrained" not in t.condition_immunities and \
+                    (size_max is None or _SIZES.index(t.size) <= _SIZES.index(size_max)):
+                t.conditions["restrained"] = {"by": c.cid, "escape": (ability, dc)}
+                self.event("condition", f"{t.cid} is restrained by webbing", creature=t.cid, condition="restrained")
+            return
         if effect[0] == "save":
             _, ability, dc, conditions, damage, half = effect[:6]
             dur = effect[6] if len(effect) > 6 else None
@@ -1620,7 +2127,7 @@ class Battle:
                 conditions = ()
                 if not damage:
                     return
-            ok = self.saving_throw(t, ability, dc)
+            ok = self.saving_throw(t, ability, dc, adv=self._sure_footed(t, ability, conditions))
             for part in damage:
                 amount = self.roller.roll_damage(part.dice, what=f"damage {part.type}")
                 if ok:
@@ -1662,16 +2169,29 @@ class Battle:
             elif use[2] == "offhand":
                 e.bonus = False
                 a = a._replace(damage=a.offhand, range_normal=0, range_long=0)
+            elif use[2] in features.BONUS_ATTACKS:   # Martial Arts, Flurry of Blows, Frenzy: paid there
+                pass
+            elif use[2] == "pounce":   # a monster's Pounce / Trampling Charge: a bonus action
+                e.bonus = False
+                c.resources.pop("pounce_on", None)
+            elif use[2] == "rampage":   # paid with the Rampage bonus action
+                c.resources.pop("rampage_bite", None)
             else:
-                if e.attacks_left == 0:   # taking the Attack action
+                if e.attacks_left == 0:   # taking the Attack action (Extra Attack: 1-3 more)
                     e.actions -= 1
-                    e.attacks_left = 2 if "extra_attack" in c.features else 1
+                    e.attacks_left = 1 + c.resources.get("extra_attacks", 1) if "extra_attack" in c.features else 1
                     e.loading_fired = False
                 e.attacks_left -= 1
                 if a.offhand and a.melee:
                     e.light_attack = a.key
                 if a.loading:
                     e.loading_fired = True
+            if "breath_slowed" in c.conditions:   # its one attack this turn
+                c.conditions["breath_slowed"]["attacked"] = (self.round, c.cid)
+            if a.key in c.recharge:   # a recharge attack (Web) is spent until it recharges
+                c.recharge[a.key] = False
+            if c.is_pc:
+                features.begin_attack(self, c, a, use[2])
             if use[2] == "legendary":
                 if self.make_attack(c, a, t, then="next_turn") is not None and self.outcome is None:
                     self._next_turn()
@@ -1688,6 +2208,9 @@ class Battle:
             self._ray(c, t, use[2], use[3] - 1)
             return
         elif use[0] == "more":
+            if spellbook.handles(use[1]):
+                spellbook.more(self, c, use, t)
+                return
             self._spell_effect(c, use[1], t)
             self._more_targets(c, use[1], use[2], use[3] - 1, use[4] + (t.cid,))
             return
@@ -1699,15 +2222,26 @@ class Battle:
             hits = [t]
             if spec.target_filter and spec.targets is None:   # every qualifying creature
                 hits = self._save_targets(c, spec)
-            self._monster_save(c, use[1], hits)
+            self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
+                               queued=use[2:3] == ("queue",))
             return
         elif use[0] == "shove":
             if e.attacks_left == 0:   # a shove replaces one attack of the Attack action
                 e.actions -= 1
-                e.attacks_left = 2 if "extra_attack" in c.features else 1
+                e.attacks_left = 1 + c.resources.get("extra_attacks", 1) if "extra_attack" in c.features else 1
                 e.loading_fired = False
             e.attacks_left -= 1
             self._shove(c, t, use[1])
+        elif use[0] == "feature":   # Lay on Hands, Bardic Inspiration
+            features.resolve_target(self, c, use, t)
+            return
+        elif use[0] == "monster_heal":   # Healing Touch: hit points, and the ills it names end
+            e.actions -= 1
+            c.resources["uses:healing-touch"] -= 1
+            self.heal(t, self.roller.roll(c.resources["healing_touch"], what=f"heal {c.cid} healing-touch"),
+                      "Healing Touch")
+            for cond in ("blinded", "deafened", "poisoned"):
+                t.conditions.pop(cond, None)
         elif use[0] == "help":
             e.actions -= 1
             t.conditions["helped"] = {"by": c.cid}
@@ -1719,7 +2253,11 @@ class Battle:
         from . import content
         sp = content.spell(key)
         use = ("spell", key, level)
-        if key == "misty-step":   # bonus action; the destination is the decision
+        if spell_counter.offer(self, c, key, level):   # a foe sees the casting and may counter it
+            return
+        if spellbook.handles(key):
+            spellbook.begin(self, c, key, level)
+        elif key == "misty-step":   # bonus action; the destination is the decision
             self.pending = {"kind": "destination", "actor": c.cid, "use": ("teleport", key, level)}
         elif key == "spirit-guardians":   # an emanation around the caster: nothing to place
             self._pay_spell(c, key, level)
@@ -1737,13 +2275,18 @@ class Battle:
         from . import content
         sp = content.spell(key)
         e = c.economy
-        if sp.casting_time == "bonus_action":
+        if sp.casting_time == "bonus_action" or features.casting_as_bonus(c):   # (Quickened Spell)
             e.bonus = False
             e.bonus_spell = True
         else:
             e.actions -= 1
             e.levelled_action_spell |= level > 0
-        if level:
+        innate = c.resources.get("innate", {})
+        slots = c.resources.get("slots", ())
+        if level and innate.get(key, 0) != 0 and (len(slots) < level or not slots[level - 1]):
+            if innate[key] > 0:   # "n/day" (at will: -1, never spent)
+                innate[key] -= 1
+        elif level:
             slots = list(c.resources["slots"])
             slots[level - 1] -= 1
             c.resources["slots"] = tuple(slots)
@@ -1776,6 +2319,8 @@ class Battle:
 
     def _cast_at(self, c: Combatant, key: str, level: int, t: Combatant) -> bool | None:
         from . import content
+        if spellbook.handles(key):
+            return spellbook.cast_at(self, c, key, level, t)
         sp = content.spell(key)
         self._pay_spell(c, key, level)
         if key == "magic-missile":   # every dart hits; each further dart is its own target decision
@@ -1858,6 +2403,9 @@ class Battle:
 
     def _resolve_area(self, c: Combatant, use: tuple, where) -> None:
         from . import content
+        if use[0] == "spell" and spellbook.handles(use[1]):
+            spellbook.resolve_area(self, c, use, where)
+            return
         hits = self.area_hits(c, use, where)
         if use[0] == "spell" and use[1] == "sleep":
             self._pay_spell(c, use[1], use[2])
@@ -1874,15 +2422,16 @@ class Battle:
             spec = _monster_action(c, use[1])
             if spec.chosen_creatures:   # it picks who is affected: its foes
                 hits = [o for o in hits if o.side != c.side]
-            self._monster_save(c, use[1], hits)
+            self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
+                               queued=use[2:3] == ("queue",))
             return
         # SRD: roll the damage once for everyone in the area
         rolled = [(p.type, self.roller.roll_damage(p.dice, what=f"damage {use[1]} {p.type}")) for p in parts]
         for t in hits:
             ok = self.saving_throw(t, ability, dc, magic=use[0] == "spell", big=True)
             for dtype, amount in rolled:
-                self.damage(t, (amount // 2 if half else 0) if ok else amount, dtype, magical=magical,
-                            source=c.cid)
+                self.damage(t, features.area_damage(t, ability, ok, half, amount), dtype, magical=magical,
+                            source=c.cid)   # (Evasion)
             if not ok and use[1] == "thunderwave" and not t.dead:
                 for _ in range(2):   # pushed 10 ft away from the caster (forced movement)
                     to = self._push_square(c, t)
@@ -1937,9 +2486,12 @@ class Battle:
             self.event("save", f"{t.cid} fails the {ability.upper()} save automatically",
                        creature=t.cid, success=False)
             return False
-        adv = adv or (magic and "magic_resistance" in t.features)
-        dis = ("restrained" in t.conditions and ability == "dex") or t.exhaustion >= 3
-        bonus = t.saves[ability]
+        adv = adv or (magic and "magic_resistance" in t.features) or features.save_advantage(self, t, ability) \
+            or (magic and "gnome_cunning" in t.features and ability in ("int", "wis", "cha"))
+        dis = ("restrained" in t.conditions and ability == "dex") or t.exhaustion >= 3 \
+            or ("breath_weakened" in t.conditions and ability == "str")   # a gold dragon's Weakening Breath
+        bonus = t.saves[ability] + sum(v.get("save", 0) for v in t.conditions.values())   # Warding Bond
+        bonus += features.save_bonus(self, t, ability)   # Aura of Protection
         if "blessed" in t.conditions:
             bonus += self.roller.roll("1d4", what=f"bless {t.cid}")
         if "baned" in t.conditions:
@@ -1948,6 +2500,8 @@ class Battle:
         ok = roll.total >= dc
         self.event("save", f"{t.cid} {'succeeds on' if ok else 'fails'} a DC {dc} {ability.upper()} save "
                    f"({roll.total})", creature=t.cid, success=ok)
+        if not ok and t.is_pc and features.rescue_save(self, t, ability, dc, roll.total, adv, dis):
+            return True   # Bardic Inspiration, Indomitable, Diamond Soul, Dark One's Own Luck
         if not ok and big and t.resources.get("legendary_resistance", 0) > 0:
             t.resources["legendary_resistance"] -= 1
             self.event("legendary_resistance", f"{t.cid} uses Legendary Resistance: the save succeeds "
@@ -1974,6 +2528,9 @@ class Battle:
         """Apply damage after immunity, resistance, vulnerability and temp HP; returns HP lost."""
         if t.dead:
             return 0
+        if dtype in t.resources.get("absorb", ()):   # Fire / Lightning Absorption: it heals instead
+            self.heal(t, amount, f"{dtype} absorption")
+            return 0
         amount = self.modified_damage(t, amount, dtype, magical)
         if amount > 0 and t.conditions.get("unconscious", {}).get("asleep"):   # Sleep: damage wakes it
             del t.conditions["unconscious"]
@@ -1982,8 +2539,16 @@ class Battle:
             if amount == 0 and self._mods(t.immune, dtype, magical):
                 self.event("damage", f"{t.cid} is immune to {dtype}", creature=t.cid, amount=0)
             return 0
+        regen = t.resources.get("regeneration")
+        if regen and dtype in regen["stop"]:   # SRD: no regeneration at the start of its next turn
+            t.resources["regen_blocked"] = True
+        if regen and regen["at_zero"] and t.hp == 0:   # a downed troll: only its next turn decides
+            return 0
         if t.conditions.pop("turned", None) is not None:   # Turn Undead ends when it takes damage
             self.event("condition_end", f"{t.cid} is no longer turned", creature=t.cid, condition="turned")
+        for k in [k for k, v in t.conditions.items() if v.get("ends_on_damage")]:   # Hypnotic Pattern
+            del t.conditions[k]
+            self.event("condition_end", f"{t.cid} is no longer {k}", creature=t.cid, condition=k)
         if t.temp_hp:
             soak = min(t.temp_hp, amount)
             t.temp_hp -= soak
@@ -2001,10 +2566,17 @@ class Battle:
             return amount
         lost = min(t.hp, amount)
         t.hp -= lost
+        if t.hp == 0 and t.is_pc:   # Wild Shape (the rest carries over to the druid), Relentless Rage
+            lost += features.at_zero(self, t, amount - lost)
         self.event("damage", f"{t.cid} takes {amount} {dtype} damage ({t.hp}/{t.max_hp} HP)",
                    creature=t.cid, amount=amount, type=dtype, source=source)
+        features.on_damaged(self, t, amount, source)   # rage kept up; Dark One's Blessing
         if t.hp == 0:
-            if not t.is_pc:
+            if not t.is_pc and regen and regen["at_zero"]:   # the troll dies only at its turn's start
+                self.event("down", f"{t.cid} drops to 0 HP but may regenerate", creature=t.cid)
+            elif not t.is_pc and self._stays_up(t, amount, dtype, critical):
+                pass
+            elif not t.is_pc:
                 self._die(t, "0 hit points")
             elif amount - lost >= t.max_hp:   # SRD instant death: the rest >= max HP
                 self._die(t, "massive damage")
@@ -2020,7 +2592,11 @@ class Battle:
         petrified = "petrified" in t.conditions   # SRD: resistance to all damage, immune to poison
         if petrified and dtype == "poison":
             return 0
-        if petrified or self._mods(t.resist, dtype, magical):
+        spell_resist = any(dtype in v.get("resist", ()) or (dtype in v.get("resist_nonmagical", ()) and not magical)
+                           for v in t.conditions.values())   # spellbook flags: Stoneskin, Warding Bond
+        immersed = dtype == "fire" and getattr(self, "underwater", False)   # SRD: fully immersed resist fire
+        if petrified or spell_resist or self._mods(t.resist, dtype, magical) or features.resists(t, dtype) \
+                or immersed:
             amount //= 2
         if self._mods(t.vulnerable, dtype, magical):
             amount *= 2
@@ -2039,6 +2615,7 @@ class Battle:
         return ok
 
     def _fall_unconscious(self, t: Combatant) -> None:
+        features.on_unconscious(self, t)   # a rage ends
         t.conditions["prone"] = {}
         self.end_concentration(t)
         t.death_successes = t.death_failures = 0
@@ -2052,6 +2629,8 @@ class Battle:
         self.end_concentration(t)
         self._release_grapples_by(t)
         self.event("death", f"{t.cid} dies ({why})", creature=t.cid)
+        if "death_burst" in t.resources:
+            self._death_burst(t)
 
     def _death_save(self, t: Combatant) -> None:
         roll = self.roller.roll_d20(what=f"death save {t.cid}")
@@ -2073,7 +2652,7 @@ class Battle:
             self.event("stable", f"{t.cid} is stable", creature=t.cid)
 
     def heal(self, t: Combatant, amount: int, source: str) -> int:
-        if t.dead or "no_heal" in t.conditions:   # Chill Touch: no hit points regained
+        if t.dead or "no_heal" in t.conditions or "swarm" in t.features:   # Chill Touch; a swarm never heals
             return 0
         before = t.hp
         t.hp = min(t.max_hp, t.hp + amount)
@@ -2179,7 +2758,20 @@ _SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
 def _monster_action(c: Combatant, key: str):
     from . import content
-    return content.monster(c.monster).action(key)
+    from .state import breath_rider
+    extra = breath_rider(c.monster, key)   # a save action from our data (a copper dragon's Slowing Breath)
+    if extra is not None:
+        return extra
+    spec = content.monster(c.monster)
+    for a in spec.actions + spec.legendary_actions:   # legendary save actions (a wing attack) too
+        if a.key == key:
+            return a
+        if isinstance(a, content.ChoiceSpec):   # one breath of "Breath Weapons"
+            for o in a.options:
+                if o.key == key:
+                    from .state import breath_rider
+                    return breath_rider(c.monster, key) or o
+    return spec.action(key)
 
 
 def _expected(a: AttackProfile) -> float:

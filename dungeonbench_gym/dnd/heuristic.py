@@ -51,9 +51,13 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         if use[0] in ("spell", "more") and _is_support(use[1]):   # heal the worst off, the dying first
             return min(real, key=lambda i: _support_key(battle, c, opts[i]))
         return min(real, key=lambda i: _target_key(battle, c, opts[i]))
-    if kind == "legendary":   # heal when low, else the first attack, else wait
+    if kind == "legendary":   # heal when low, a save action that reaches a foe, else the first attack, else wait
         for i, o in enumerate(opts):
             if o.kind == "legendary" and "heal" in o.label and c.hp <= 0.4 * c.max_hp:
+                return i
+        for i, o in enumerate(opts):
+            entry = next((x for x in c.legendary if o.kind == "legendary" and x[0] == o.data[0]), None)
+            if entry and entry[2] == "save" and _legendary_save_reaches(battle, c, entry[3]):
                 return i
         return next((i for i, o in enumerate(opts) if o.kind == "legendary" and "attack" in o.label),
                     len(opts) - 1)
@@ -80,6 +84,16 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
     if kind == "reaction":
         return next(i for i, o in enumerate(opts) if o.data[0] is True)
     return 0
+
+
+def _legendary_save_reaches(battle: Battle, c: Combatant, key: str) -> bool:
+    """Whether a legendary save action would catch a foe: an emanation needs one inside its
+    radius; a single-target or placed one is offered only with a target in reach."""
+    from .engine import _monster_action
+    spec = _monster_action(c, key)
+    if spec.area is not None and spec.area.shape == "emanation":
+        return any(o.conscious and battle.distance(c, o) <= spec.area.size for o in battle.enemies_of(c))
+    return True
 
 
 def _is_support(spell_key: str) -> bool:
@@ -110,6 +124,14 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
 
     if first("interact") is not None:   # the objective's lever: always worth the free interaction
         return first("interact")
+    if first("rampage") is not None:   # a free bonus bite after a kill
+        return first("rampage")
+    if first("aggressive") is not None and not any(
+            battle.distance(c, o) <= c.melee_reach for o in battle.enemies_of(c) if o.conscious):
+        return first("aggressive")   # an orc closes in with its bonus action
+    if first("reckless") is not None and any(o.kind == "attack" and "queue" not in o.data for o in opts) \
+            and any(battle.distance(c, o) <= c.melee_reach for o in battle.enemies_of(c) if o.conscious):
+        return first("reckless")   # a foe in reach: advantage is worth being easier to hit
     low = c.hp <= 0.35 * c.max_hp
     if low and first("potion") is not None:
         return first("potion")
@@ -147,6 +169,8 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
             return i
     if first("escape") is not None and not by_kind.get("attack"):
         return first("escape")
+    if first("escape_web") is not None:   # restrained by webbing: burst it first
+        return first("escape_web")
     # area attacks: breath weapons and area spells
     if first("turn_undead") is not None and len(battle._turnable(c)) >= 2:   # Channel Divinity
         return first("turn_undead")

@@ -1,4 +1,5 @@
-"""Player characters built from the SRD class tables: Fighter, Rogue, Wizard and Cleric, levels 1-5.
+"""Player characters built from the SRD class tables: all 12 classes (one SRD subclass each), levels 1-20,
+and two multiclass builds.
 
 An archetype fixes the ability scores, equipment and choices (our own standard-array builds);
 the level decides hit points, proficiency, features and slots from ``content.class_spec``.
@@ -7,6 +8,7 @@ finesse weapons use the better of Str and Dex, ranged weapons Dex, thrown weapon
 melee ability; Dueling adds 2 to a one-handed melee weapon's damage; a versatile weapon takes
 its two-handed die when the off hand is free (no shield, no two-weapon fighting); heavy, ammunition
 (a count per weapon in the resources, 20 by default) and loading go to the engine on the profile.
+Class features that act in combat are listed in ``Combatant.features`` and played by :mod:`.features`.
 """
 
 from __future__ import annotations
@@ -21,7 +23,13 @@ from .state import (
     ability_mod,
 )
 
-# Standard array builds (15 14 13 12 10 8 plus racial +1s), improved at level 4.
+MAX_LEVEL = 20
+_WIZ = ("fire-bolt", "ray-of-frost", "shocking-grasp", "chill-touch", "magic-missile",
+        "burning-hands", "thunderwave", "sleep", "shield", "mage-armor", "scorching-ray",
+        "misty-step", "hold-person", "fireball", "lightning-bolt")
+
+# Standard array builds (15 14 13 12 10 8 plus racial +1s). "asi": the order in which Ability Score
+# Improvements raise abilities (+2 each, to 20); "subclass": the one SRD subclass of the class.
 ARCHETYPES: dict[str, dict] = {
     "fighter": {
         "class": "fighter", "abilities": {"str": 16, "dex": 12, "con": 15, "int": 10, "wis": 12, "cha": 8},
@@ -45,9 +53,7 @@ ARCHETYPES: dict[str, dict] = {
         # one spell per mechanism: attack cantrips (Fire Bolt, Ray of Frost, Shocking Grasp, Chill
         # Touch), auto-hit darts, a cone, a cube with a push, an HP pool (Sleep), a reaction
         # (Shield), AC (Mage Armor), rays, a teleport, a held target, a sphere and a line at 5
-        "spells": ("fire-bolt", "ray-of-frost", "shocking-grasp", "chill-touch", "magic-missile",
-                   "burning-hands", "thunderwave", "sleep", "shield", "mage-armor", "scorching-ray",
-                   "misty-step", "hold-person", "fireball", "lightning-bolt"),
+        "spells": _WIZ,
     },
     "cleric": {
         "class": "cleric", "abilities": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 16, "cha": 12},
@@ -61,11 +67,83 @@ ARCHETYPES: dict[str, dict] = {
                    "shield-of-faith", "inflict-wounds", "sanctuary", "hold-person", "spiritual-weapon",
                    "spirit-guardians"),
     },
+    "barbarian": {   # Path of the Berserker; Unarmored Defense (no armour, no shield)
+        "class": "barbarian", "abilities": {"str": 16, "dex": 14, "con": 15, "int": 8, "wis": 12, "cha": 10},
+        "primary": "str", "asi": ("str", "con", "dex"), "armor": None, "shield": False, "style": None,
+        "weapons": ("greataxe", "handaxe"), "potions": 1, "subclass": "berserker",
+    },
+    "paladin": {   # Oath of Devotion
+        "class": "paladin", "abilities": {"str": 16, "dex": 10, "con": 14, "int": 8, "wis": 12, "cha": 15},
+        "primary": "str", "asi": ("str", "cha", "con"), "armor": "chain-mail", "shield": True,
+        "style": "defense", "weapons": ("longsword", "javelin"), "potions": 1, "subclass": "devotion",
+        "spells": ("bless", "cure-wounds", "shield-of-faith"),
+    },
+    "monk": {   # Way of the Open Hand; Unarmored Defense and Martial Arts (unarmed strikes)
+        "class": "monk", "abilities": {"str": 10, "dex": 16, "con": 14, "int": 10, "wis": 15, "cha": 8},
+        "primary": "dex", "asi": ("dex", "wis", "con"), "armor": None, "shield": False, "style": None,
+        "weapons": ("shortsword", "dart"), "potions": 1, "subclass": "open-hand",
+    },
+    "bard": {   # College of Lore
+        "class": "bard", "abilities": {"str": 8, "dex": 14, "con": 14, "int": 10, "wis": 12, "cha": 16},
+        "primary": "cha", "asi": ("cha", "dex", "con"), "armor": "leather-armor", "shield": False,
+        "style": None, "weapons": ("rapier", "dagger"), "potions": 1, "subclass": "lore",
+        "spells": ("healing-word", "cure-wounds", "sleep", "thunderwave", "bane", "hold-person"),
+    },
+    "sorcerer": {   # Draconic Bloodline (red: fire)
+        "class": "sorcerer", "abilities": {"str": 8, "dex": 14, "con": 14, "int": 10, "wis": 12, "cha": 16},
+        "primary": "cha", "asi": ("cha", "dex", "con"), "armor": None, "shield": False, "style": None,
+        "weapons": ("dagger",), "potions": 1, "subclass": "draconic", "spells": _WIZ,
+    },
+    "warlock": {   # The Fiend; Pact of the Blade is not played: Agonizing Blast is the invocation that matters
+        "class": "warlock", "abilities": {"str": 8, "dex": 14, "con": 14, "int": 10, "wis": 12, "cha": 16},
+        "primary": "cha", "asi": ("cha", "dex", "con"), "armor": "leather-armor", "shield": False,
+        "style": None, "weapons": ("dagger",), "potions": 1, "subclass": "fiend",
+        "spells": ("eldritch-blast", "chill-touch", "burning-hands", "scorching-ray", "misty-step",
+                   "hold-person", "fireball"),
+    },
+    "ranger": {   # Hunter (Colossus Slayer); Archery style
+        "class": "ranger", "abilities": {"str": 12, "dex": 16, "con": 14, "int": 10, "wis": 14, "cha": 8},
+        "primary": "dex", "asi": ("dex", "wis", "con"), "armor": "leather-armor", "shield": False,
+        "style": "archery", "weapons": ("longbow", "shortsword"), "potions": 1, "subclass": "hunter",
+        "spells": ("cure-wounds",),
+    },
+    "druid": {   # Circle of the Land
+        "class": "druid", "abilities": {"str": 10, "dex": 14, "con": 14, "int": 12, "wis": 16, "cha": 8},
+        "primary": "wis", "asi": ("wis", "con", "dex"), "armor": "leather-armor", "shield": True,
+        "style": None, "weapons": ("scimitar",), "potions": 1, "subclass": "land",
+        "spells": ("healing-word", "cure-wounds", "thunderwave", "hold-person"),
+    },
+    # multiclass builds: "classes" gives (class, levels) in the order taken; the level asked for is
+    # split by :func:`class_levels` (the first class takes what the others leave)
+    "paladin_sorcerer": {
+        "class": "paladin", "classes": (("paladin", 2), ("sorcerer", 3), ("paladin", 6), ("sorcerer", 14)),
+        "abilities": {"str": 16, "dex": 10, "con": 14, "int": 8, "wis": 10, "cha": 15},
+        "primary": "cha", "asi": ("cha", "str", "con"), "armor": "chain-mail", "shield": True,
+        "style": "defense", "weapons": ("longsword", "javelin"), "potions": 1, "subclass": "devotion",
+        "spells": ("bless", "cure-wounds", "shield-of-faith", "shield", "magic-missile", "thunderwave",
+                   "scorching-ray", "misty-step", "fireball", "fire-bolt", "shocking-grasp"),
+    },
+    "fighter_rogue": {
+        "class": "fighter", "classes": (("fighter", 2), ("rogue", 3), ("fighter", 5), ("rogue", 15)),
+        "abilities": {"str": 10, "dex": 16, "con": 14, "int": 12, "wis": 12, "cha": 10},
+        "primary": "dex", "asi": ("dex", "con", "wis"), "armor": "studded-leather-armor", "shield": False,
+        "style": "archery", "weapons": ("shortsword", "dagger", "shortbow"), "potions": 1,
+    },
 }
 PROFICIENT = {"fighter": {"simple", "martial"}, "rogue": {"simple", "crossbow-hand", "longsword",
                                                           "rapier", "shortsword"},
               "wizard": {"dagger", "dart", "sling", "quarterstaff", "crossbow-light"},
-              "cleric": {"simple"}}
+              "cleric": {"simple"}, "barbarian": {"simple", "martial"}, "paladin": {"simple", "martial"},
+              "ranger": {"simple", "martial"}, "monk": {"simple", "shortsword"},
+              "bard": {"simple", "crossbow-hand", "longsword", "rapier", "shortsword"},
+              "sorcerer": {"dagger", "dart", "sling", "quarterstaff", "crossbow-light"},
+              "warlock": {"simple"},
+              "druid": {"club", "dagger", "dart", "javelin", "mace", "quarterstaff", "scimitar", "sickle",
+                        "sling", "spear"}}
+# SRD multiclass spellcasting: full casters count all levels, paladins and rangers half (rounded down)
+CASTER_WEIGHT = {"bard": 1.0, "cleric": 1.0, "druid": 1.0, "sorcerer": 1.0, "wizard": 1.0,
+                 "paladin": 0.5, "ranger": 0.5}
+MONK_WEAPONS = ("shortsword",)   # SRD monk weapons: shortswords and simple melee weapons without two-handed/heavy
 
 
 DEFAULT_AMMUNITION = 20   # arrows, bolts, needles or bullets per ammunition weapon (a quiver's 20)
@@ -79,7 +157,7 @@ def weapon_profile(weapon_key: str, abilities: dict, prof: int, proficient: bool
     ``off_hand_free`` (no shield, no second weapon for two-weapon fighting): a versatile weapon
     is wielded in two hands for its larger die (a longsword 1d10), unless Dueling (+2 one-handed)
     is the better grip. Heavy, ammunition (``ammo_<key>`` in the resources) and loading are
-    carried on the profile for the engine."""
+    carried on the profile for the engine. Archery: +2 to ranged weapon attack rolls."""
     w = content.weapon(weapon_key)
     s, d = ability_mod(abilities["str"]), ability_mod(abilities["dex"])
     finesse = w.has("finesse")
@@ -103,7 +181,8 @@ def weapon_profile(weapon_key: str, abilities: dict, prof: int, proficient: bool
                                      w.throw_range[0], w.throw_range[1], finesse=finesse, heavy=heavy))
     else:
         ammo = f"ammo_{w.key}" if w.has("ammunition") else ""
-        out.append(AttackProfile(w.key, w.name, d + bonus, (_dmg(w.damage.dice, d, w.damage.type),),
+        archery = 2 if style == "archery" else 0
+        out.append(AttackProfile(w.key, w.name, d + bonus + archery, (_dmg(w.damage.dice, d, w.damage.type),),
                                  False, 0, w.range_normal, w.range_long, finesse=True, heavy=heavy,
                                  ammo=ammo, loading=loading))
     return out
@@ -113,86 +192,312 @@ def _dmg(dice: str, mod: int, dtype: str) -> DamagePart:
     return DamagePart(f"{dice}{mod:+d}" if mod else dice, dtype)
 
 
+def class_levels(archetype: str, level: int) -> tuple[tuple[str, int], ...]:
+    """(class, levels) of an archetype at a character level. A multiclass archetype's ``classes``
+    is a plan of steps (class, up to that many levels of it), taken in order."""
+    arch = ARCHETYPES[archetype]
+    plan = arch.get("classes")
+    if not plan:
+        return ((arch["class"], level),)
+    got: dict[str, int] = {}
+    left = level
+    for cls, upto in plan:
+        take = min(left, max(0, upto - got.get(cls, 0)))
+        if take:
+            got[cls] = got.get(cls, 0) + take
+            left -= take
+    if left:
+        raise ValueError(f"{archetype}: the plan {plan} stops before level {level}")
+    return tuple(got.items())
+
+
+def _multiclass_slots(levels: dict) -> tuple:
+    """SRD multiclass spellcaster table: full-caster levels + half of paladin/ranger levels; a
+    single class uses its own table (a level-2 paladin has slots, a multiclass one counts 1)."""
+    casters = [k for k in levels if k in CASTER_WEIGHT]
+    if len(casters) == 1:
+        return content.class_spec(casters[0]).level(levels[casters[0]]).slots
+    lv = int(sum(levels[k] * CASTER_WEIGHT[k] for k in casters))
+    return content.class_spec("wizard").level(lv).slots if lv else (0,) * 9
+
+
+def asi_count(cls: str, level: int) -> int:
+    """Ability Score Improvements a class has by a level: its SRD feature rows named so (the
+    class table's running total is not used: it is not monotonic in the data for the rogue)."""
+    return sum(1 for f in content.class_spec(cls).features_up_to(level) if "ability-score-improvement" in f.key)
+
+
+def _apply_asis(abilities: dict, order: tuple, count: int) -> None:
+    """Each Ability Score Improvement: +2 split over the first abilities in ``order`` below 20."""
+    for _ in range(count):
+        points = 2
+        for ab in order:
+            while points and abilities[ab] < 20:
+                abilities[ab] += 1
+                points -= 1
+        # nothing left to raise: the improvement is wasted (a feat is not modelled)
+
+
 def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None = None,
              side: str = "party") -> Combatant:
-    """A PC of an archetype in :data:`ARCHETYPES` at level 1-5."""
+    """A PC of an archetype in :data:`ARCHETYPES` at level 1-20."""
     if archetype not in ARCHETYPES:
         raise KeyError(f"no PC archetype {archetype!r}; expected one of {sorted(ARCHETYPES)}")
-    if not 1 <= level <= 5:
-        raise ValueError(f"PC level {level}: expected 1-5")
+    if not 1 <= level <= MAX_LEVEL:
+        raise ValueError(f"PC level {level}: expected 1-{MAX_LEVEL}")
     arch = ARCHETYPES[archetype]
-    cls = content.class_spec(arch["class"])
-    lv = cls.level(level)
+    split = class_levels(archetype, level)
+    lvls = dict(split)
+    main = arch["class"]
+    cls = content.class_spec(main)
+    prof = cls.level(level).proficiency_bonus   # proficiency follows the character level
     abilities = dict(arch["abilities"])
-    if level >= 4:  # Ability Score Improvement: +2 to the primary ability (max 20)
-        abilities[arch["primary"]] = min(20, abilities[arch["primary"]] + 2)
-    prof = lv.proficiency_bonus
+    first = tuple(arch.get("asi", (arch["primary"], "con")))
+    order = first + tuple(ab for ab in ("con", "dex", "wis", "str", "cha", "int") if ab not in first)
+    _apply_asis(abilities, order, sum(asi_count(k, n) for k, n in split))
+    if lvls.get("barbarian", 0) >= 20:   # SRD Primal Champion: Str and Con +4, to 24
+        abilities["str"] = min(24, abilities["str"] + 4)
+        abilities["con"] = min(24, abilities["con"] + 4)
     con = ability_mod(abilities["con"])
-    # max hit die at level 1, the fixed average (half + 1) after (SRD "Hit Points")
-    hp = cls.hit_die + con + (level - 1) * (cls.hit_die // 2 + 1 + con)
     dex = ability_mod(abilities["dex"])
+    # max hit die at level 1, the fixed average (half + 1) after (SRD "Hit Points")
+    hp = 0
+    for i, (k, n) in enumerate(split):
+        die = content.class_spec(k).hit_die
+        hp += (die + con + (n - 1) * (die // 2 + 1 + con)) if i == 0 else n * (die // 2 + 1 + con)
+    hp += lvls.get("sorcerer", 0) if arch.get("subclass") == "draconic" else 0   # Draconic Resilience
     armored = arch["armor"] is not None
-    ac = content.armor(arch["armor"]).ac(dex) if armored else 10 + dex
+    if armored:
+        ac = content.armor(arch["armor"]).ac(dex)
+    elif "barbarian" in lvls:   # SRD Unarmored Defense
+        ac = 10 + dex + con
+    elif "monk" in lvls:
+        ac = 10 + dex + ability_mod(abilities["wis"])
+    elif arch.get("subclass") == "draconic":
+        ac = 13 + dex
+    else:
+        ac = 10 + dex
     if arch["shield"]:
         ac += content.shields()["shield"].ac_bonus
     style = arch["style"]
     if style == "defense" and armored:
         ac += 1
-    proficient = PROFICIENT[arch["class"]]
+    proficient = set().union(*(PROFICIENT[k] for k in lvls))
     attacks = []
     light_melee = [wk for wk in arch["weapons"]
                    if content.weapon(wk).range_type == "melee" and content.weapon(wk).has("light")]
     off_hand_free = not arch["shield"] and len(light_melee) < 2   # no shield, no two-weapon fighting
     resources: dict = {"potions": arch["potions"]}
+    resources["class_levels"] = dict(split)
+    monk = lvls.get("monk", 0)
     for wk in arch["weapons"]:
         w = content.weapon(wk)
-        attacks.extend(weapon_profile(wk, abilities, prof, w.category in proficient or wk in proficient, style,
-                                      off_hand_free=off_hand_free))
+        profs = weapon_profile(wk, abilities, prof, w.category in proficient or wk in proficient, style,
+                               off_hand_free=off_hand_free)
+        if monk and (wk in MONK_WEAPONS or (w.category == "simple" and w.range_type == "melee"
+                                            and not w.has("two-handed") and not w.has("heavy"))):
+            profs = [_martial_arts(p, abilities, monk) for p in profs]
+        attacks.extend(profs)
         if w.range_type == "ranged" and w.has("ammunition"):
             resources[f"ammo_{wk}"] = arch.get("ammunition", DEFAULT_AMMUNITION)
-    features = []
-    spells: tuple = ()
-    if arch["class"] == "fighter":
-        features.append("second_wind")
-        resources["second_wind"] = 1
-        if lv.counters.get("action_surges", 0):
-            features.append("action_surge")
-            resources["action_surge"] = lv.counters["action_surges"]
-        if lv.counters.get("extra_attacks", 0):
+    if monk:   # SRD Martial Arts: unarmed strikes use Dex and the martial arts die
+        die = content.class_spec("monk").level(monk).counters["martial_arts"]
+        mod = max(ability_mod(abilities["str"]), dex)
+        attacks.append(AttackProfile("unarmed-strike", "Unarmed Strike", mod + prof,
+                                     (_dmg(die, mod, "bludgeoning"),), True, 5, 0, 0, finesse=True,
+                                     spell=monk >= 6))   # Ki-Empowered Strikes: magical at 6
+    features: list[str] = []
+    speed = 30
+    saves_extra: set = set()
+    immune: tuple = ()
+    resist: tuple = ()
+    condition_immunities: tuple = ()
+    for k, n in split:
+        lv = content.class_spec(k).level(n)
+        cn = lv.counters
+        if k == "fighter":
+            features.append("second_wind")
+            resources["second_wind"] = 1
+            if cn.get("action_surges", 0):
+                features.append("action_surge")
+                resources["action_surge"] = resources["action_surge_max"] = cn["action_surges"]
+            if cn.get("indomitable_uses", 0):
+                features.append("indomitable")
+                resources["indomitable"] = resources["indomitable_max"] = cn["indomitable_uses"]
+            if n >= 3:   # Champion: Improved Critical 19-20, Superior Critical 18-20
+                resources["crit_min"] = 18 if n >= 15 else 19
+            if n >= 7:
+                features.append("remarkable_athlete")
+            if n >= 18:
+                features.append("survivor")
+        elif k == "rogue":
+            features.append("sneak_attack")
+            resources["sneak_attack_dice"] = cn["sneak_attack"]
+            features += [f for lvl, f in ((2, "cunning_action"), (5, "uncanny_dodge"), (7, "evasion"),
+                                          (18, "elusive"), (20, "stroke_of_luck")) if n >= lvl]
+            if n >= 15:   # Slippery Mind
+                saves_extra.add("wis")
+            if n >= 20:
+                resources["stroke_of_luck"] = 1
+        elif k == "wizard":   # SRD Arcane Recovery: once a day, after a short rest
+            features.append("arcane_recovery")
+            resources["arcane_recovery"] = 1
+            resources["arcane_recovery_levels"] = cn.get("arcane_recovery_levels", (n + 1) // 2)
+        elif k == "cleric" and n >= 2:   # SRD Channel Divinity: Turn Undead at 2, Destroy Undead at 5
+            features.append("channel_divinity")
+            resources["channel_divinity"] = cn.get("channel_divinity_charges", 1)
+            resources["channel_divinity_max"] = resources["channel_divinity"]
+            if cn.get("destroy_undead_cr"):
+                resources["destroy_undead_cr"] = cn["destroy_undead_cr"]
+            if n >= 8:   # Life Domain: Divine Strike, 1d8 radiant (2d8 at 14) once a turn
+                features.append("divine_strike")
+                resources["divine_strike"] = "2d8" if n >= 14 else "1d8"
+        elif k == "barbarian":
+            features.append("rage")
+            resources["rage"] = resources["rage_max"] = cn["rage_count"] or 99   # unlimited at 20
+            resources["rage_damage"] = cn["rage_damage_bonus"]
+            features += [f for lvl, f in ((2, "reckless_attack"), (2, "danger_sense"), (3, "frenzy"),
+                                          (6, "mindless_rage"), (7, "feral_instinct"),
+                                          (10, "intimidating_presence"), (11, "relentless_rage"),
+                                          (15, "persistent_rage")) if n >= lvl]
+            if cn.get("brutal_critical_dice"):
+                resources["brutal_critical"] = cn["brutal_critical_dice"]
+            if n >= 5 and arch["armor"] not in ("chain-mail", "splint-armor", "plate-armor", "ring-mail"):
+                speed += 10   # Fast Movement
+        elif k == "paladin":
+            features.append("lay_on_hands")
+            resources["lay_on_hands"] = resources["lay_on_hands_max"] = 5 * n
+            if n >= 2:
+                features.append("divine_smite")
+            if n >= 3:
+                features.append("sacred_weapon")
+                resources["channel_divinity"] = resources["channel_divinity_max"] = 1
+                condition_immunities += ("diseased",)   # Divine Health
+            if n >= 6:
+                features.append("aura_of_protection")
+                resources["aura_ft"] = 30 if n >= 18 else 10
+            if n >= 7:
+                features.append("aura_of_devotion")
+            if n >= 10:
+                features.append("aura_of_courage")
+            if n >= 11:
+                features.append("improved_divine_smite")
+            if n >= 15:
+                features.append("purity_of_spirit")
+            if n >= 20:
+                features.append("holy_nimbus")
+                resources["holy_nimbus"] = resources["holy_nimbus_max"] = 1
+        elif k == "monk":
+            ma = cn["martial_arts"]
+            resources["martial_arts"] = ma
+            features.append("martial_arts")
+            speed += cn.get("unarmored_movement", 0)
+            if n >= 2:
+                features += ["flurry_of_blows", "patient_defense", "step_of_the_wind"]
+                resources["ki"] = resources["ki_max"] = cn["ki_points"]
+                resources["ki_dc"] = 8 + prof + ability_mod(abilities["wis"])
+            features += [f for lvl, f in ((3, "deflect_missiles"), (3, "open_hand_technique"), (5, "stunning_strike"),
+                                          (6, "wholeness_of_body"), (7, "evasion"), (7, "stillness_of_mind"),
+                                          (10, "purity_of_body"), (14, "diamond_soul"), (20, "perfect_self"))
+                         if n >= lvl]
+            if n >= 6:
+                resources["wholeness_of_body"] = 1
+            if n >= 10:   # Purity of Body: immune to disease and poison
+                immune += (("poison", False),)
+                condition_immunities += ("poisoned", "diseased")
+            if n >= 14:   # Diamond Soul: proficient in every save
+                saves_extra.update(ABILITIES)
+        elif k == "bard":
+            features.append("bardic_inspiration")
+            resources["bardic_inspiration"] = resources["bardic_inspiration_max"] = \
+                max(1, ability_mod(abilities["cha"]))
+            resources["inspiration_die"] = f"1d{cn['bardic_inspiration_die']}"
+            if n >= 2:
+                features.append("jack_of_all_trades")
+            if n >= 3:   # College of Lore
+                features.append("cutting_words")
+            if n >= 5:
+                features.append("font_of_inspiration")
+            if n >= 20:
+                features.append("superior_inspiration")
+        elif k == "sorcerer":
+            if n >= 2:
+                resources["sorcery_points"] = resources["sorcery_points_max"] = cn["sorcery_points"]
+                features.append("font_of_magic")
+            if n >= 3:
+                features += ["quickened_spell", "twinned_spell"]
+            if n >= 20:
+                features.append("sorcerous_restoration")
+        elif k == "warlock":
+            features.append("pact_magic")
+            slots = lv.slots
+            resources["pact_slots"] = tuple(slots)
+            features.append("dark_ones_blessing")
+            resources["dark_ones_blessing"] = max(1, ability_mod(abilities["cha"]) + n)
+            if n >= 2:
+                features.append("agonizing_blast")
+            if n >= 6:
+                features.append("dark_ones_own_luck")
+                resources["dark_ones_own_luck"] = 1
+            if n >= 10:   # Fiendish Resilience: slashing chosen (magic and silver still bite)
+                resist += (("slashing", True),)
+        elif k == "ranger":
+            if n >= 3:
+                features.append("colossus_slayer")
+            if n >= 15:
+                features.append("evasion")   # Superior Hunter's Defense: Evasion chosen
+        elif k == "druid" and n >= 2:
+            features += ["wild_shape", "natural_recovery"]
+            resources["natural_recovery"] = 1
+            resources["natural_recovery_levels"] = (n + 1) // 2
+            resources["wild_shape"] = resources["wild_shape_max"] = 2 if n < 20 else 99
+            resources["wild_shape_cr"] = cn.get("wild_shape_max_cr", 0.25)
+        if k in ("barbarian", "paladin", "ranger", "monk") and n >= 5:   # Extra Attack at 5
             features.append("extra_attack")
-    elif arch["class"] == "rogue":
-        features.append("sneak_attack")
-        resources["sneak_attack_dice"] = lv.counters["sneak_attack"]
-        if level >= 2:
-            features.append("cunning_action")
-        if level >= 5:
-            features.append("uncanny_dodge")
-    elif arch["class"] in ("wizard", "cleric"):
-        resources["slots"] = tuple(lv.slots[:5])
-        max_slot = max((i + 1 for i, n in enumerate(lv.slots) if n), default=0)
-        spells = tuple(k for k in arch["spells"] if content.spell(k).level <= max_slot)
-        ab = cls.spellcasting_ability
+        if k == "fighter" and cn.get("extra_attacks", 0):
+            features.append("extra_attack")
+            resources["extra_attacks"] = max(resources.get("extra_attacks", 0), cn["extra_attacks"])
+    if "extra_attack" in features:
+        resources.setdefault("extra_attacks", 1)
+    features = list(dict.fromkeys(features))   # Extra Attack from two classes does not stack (SRD)
+    spells: tuple = ()
+    slots = tuple(_multiclass_slots(lvls))
+    casting = [k for k in lvls if content.class_spec(k).spellcasting_ability]
+    if any(slots) or "pact_slots" in resources or arch.get("spells"):
+        if "pact_slots" in resources and not any(slots):
+            slots = resources.pop("pact_slots")   # Pact Magic alone: these are the slots
+            resources["pact_magic_only"] = True
+        resources["slots"] = slots
+        resources["slots_max"] = slots
+        max_slot = max((i + 1 for i, n in enumerate(slots) if n), default=0)
+        spells = tuple(k for k in arch.get("spells", ()) if content.spell(k).level <= max_slot)
+        ab = content.class_spec(casting[-1] if casting else main).spellcasting_ability or arch["primary"]
         resources["spell_attack"] = prof + ability_mod(abilities[ab])
         resources["spell_dc"] = 8 + prof + ability_mod(abilities[ab])
         resources["spell_mod"] = ability_mod(abilities[ab])
-        resources["slots_max"] = tuple(lv.slots[:5])
-        if arch["class"] == "wizard":   # SRD Arcane Recovery: once a day, after a short rest
-            features.append("arcane_recovery")
-            resources["arcane_recovery"] = 1
-            resources["arcane_recovery_levels"] = lv.counters.get("arcane_recovery_levels", (level + 1) // 2)
-        elif level >= 2:   # SRD Channel Divinity: Turn Undead at 2, Destroy Undead at 5
-            features.append("channel_divinity")
-            resources["channel_divinity"] = lv.counters.get("channel_divinity_charges", 1)
-            resources["channel_divinity_max"] = resources["channel_divinity"]
-            if lv.counters.get("destroy_undead_cr"):
-                resources["destroy_undead_cr"] = lv.counters["destroy_undead_cr"]
-    saves = {ab: ability_mod(abilities[ab]) + (prof if ab in cls.saving_throws else 0) for ab in ABILITIES}
+    saves = {ab: ability_mod(abilities[ab]) + (prof if ab in cls.saving_throws or ab in saves_extra else 0)
+             for ab in ABILITIES}
+    if split[0][0] != main:
+        raise ValueError(f"{archetype}: the first class taken must be {main}")
     return Combatant(
-        cid=cid, name=name or f"{cls.name} {level}", side=side, kind="pc", size="medium", ac=ac,
-        max_hp=hp, hp=hp, pos=tuple(pos), speed=30, abilities=abilities, saves=saves, prof=prof,
-        attacks=tuple(attacks), pc_class=arch["class"], level=level, resources=resources,
+        cid=cid, name=name or " / ".join(f"{content.class_spec(k).name} {n}" for k, n in split),
+        side=side, kind="pc", size="medium", ac=ac,
+        max_hp=hp, hp=hp, pos=tuple(pos), speed=speed, abilities=abilities, saves=saves, prof=prof,
+        attacks=tuple(attacks), pc_class=main, level=level, resources=resources,
         features=tuple(features), spells=spells, style=style, armored=armored,
-        metal_armor=arch["armor"] in METAL_ARMOR)
+        metal_armor=arch["armor"] in METAL_ARMOR, immune=immune, resist=resist,
+        condition_immunities=tuple(sorted(set(condition_immunities))))
+
+
+def _martial_arts(p: AttackProfile, abilities: dict, monk_level: int) -> AttackProfile:
+    """SRD Martial Arts on a monk weapon: the martial arts die when it is larger than the weapon's
+    (the monk weapons here are finesse, so the better of Str and Dex is already used)."""
+    die = content.class_spec("monk").level(monk_level).counters["martial_arts"]
+    head = p.damage[0].dice
+    dice, sign, rest = head.partition("+") if "+" in head else head.partition("-")
+    if int(die.split("d")[1]) > int(dice.split("d")[1]):
+        dice = die
+    return p._replace(damage=(DamagePart(dice + sign + rest, p.damage[0].type),) + p.damage[1:])
 
 
 def arcane_recovery(pc: Combatant, levels: tuple[int, ...] | None = None) -> tuple[int, ...]:
@@ -201,9 +506,19 @@ def arcane_recovery(pc: Combatant, levels: tuple[int, ...] | None = None) -> tup
     none of 6th level or higher. ``levels`` names the slots to recover (one entry per slot);
     by default the highest expended slots that fit are chosen. Returns the recovered levels (empty
     when the feature is spent or nothing is expended); raises ``ValueError`` on an illegal choice."""
-    if "arcane_recovery" not in pc.features or pc.resources.get("arcane_recovery", 0) <= 0:
+    return _recover_slots(pc, "arcane_recovery", levels)
+
+
+def natural_recovery(pc: Combatant, levels: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """SRD Natural Recovery (Circle of the Land, druid 2+): as Arcane Recovery, once a day during a
+    short rest, slots totalling at most half the druid level (rounded up), none of 6th level or higher."""
+    return _recover_slots(pc, "natural_recovery", levels)
+
+
+def _recover_slots(pc: Combatant, feature: str, levels: tuple[int, ...] | None) -> tuple[int, ...]:
+    if feature not in pc.features or pc.resources.get(feature, 0) <= 0:
         return ()
-    budget = pc.resources.get("arcane_recovery_levels", (pc.level + 1) // 2)
+    budget = pc.resources.get(f"{feature}_levels", (pc.level + 1) // 2)
     slots = list(pc.resources["slots"])
     top = list(pc.resources.get("slots_max", slots))
     expended = {lv: top[lv - 1] - slots[lv - 1] for lv in range(1, min(len(slots), 5) + 1)}
@@ -218,27 +533,71 @@ def arcane_recovery(pc: Combatant, levels: tuple[int, ...] | None = None) -> tup
     else:
         chosen = list(levels)
         if sum(chosen) > budget or any(not 1 <= lv <= 5 for lv in chosen):
-            raise ValueError(f"Arcane Recovery: slots {chosen} exceed {budget} levels or include 6th+")
+            raise ValueError(f"{feature}: slots {chosen} exceed {budget} levels or include 6th+")
         for lv in chosen:
             if expended.get(lv, 0) <= 0:
-                raise ValueError(f"Arcane Recovery: no expended level-{lv} slot")
+                raise ValueError(f"{feature}: no expended level-{lv} slot")
             expended[lv] -= 1
     if not chosen:
         return ()
     for lv in chosen:
         slots[lv - 1] += 1
     pc.resources["slots"] = tuple(slots)
-    pc.resources["arcane_recovery"] = 0
+    pc.resources[feature] = 0
     return tuple(chosen)
 
 
+# what a short rest gives back (SRD: "regain ... when you finish a short or long rest")
+SHORT_REST = ("channel_divinity", "action_surge", "ki", "wild_shape")
+
+
 def short_rest(pc: Combatant) -> None:
-    """What a short rest restores here: Channel Divinity uses (SRD: regained on a short or long
-    rest) and Second Wind / Action Surge. Arcane Recovery is a choice: call :func:`arcane_recovery`."""
+    """What a short rest restores here: Channel Divinity, Second Wind, Action Surge, ki, Wild Shape,
+    Pact Magic slots, Bardic Inspiration (Font of Inspiration, 5+), Stroke of Luck, Dark One's Own
+    Luck, 4 sorcery points (Sorcerous Restoration). Arcane Recovery is a choice: call
+    :func:`arcane_recovery`."""
     r = pc.resources
-    if "channel_divinity_max" in r:
-        r["channel_divinity"] = r["channel_divinity_max"]
+    for k in SHORT_REST:
+        if f"{k}_max" in r:
+            r[k] = r[f"{k}_max"]
     if "second_wind" in pc.features:
         r["second_wind"] = 1
-    if "action_surge" in pc.features:
-        r["action_surge"] = 1 if pc.level < 17 else 2
+    if "pact_magic" in pc.features and r.get("pact_magic_only"):
+        r["slots"] = r["slots_max"]
+    elif "pact_slots_max" in r:
+        r["pact_slots"] = r["pact_slots_max"]
+    if "font_of_inspiration" in pc.features:
+        r["bardic_inspiration"] = r["bardic_inspiration_max"]
+    for k in ("stroke_of_luck", "dark_ones_own_luck"):
+        if k in pc.features:
+            r[k] = 1
+    if "sorcerous_restoration" in pc.features:
+        r["sorcery_points"] = min(r["sorcery_points_max"], r["sorcery_points"] + 4)
+
+
+def long_rest(pc: Combatant) -> None:
+    """SRD long rest: all hit points, every spell slot and every use back (each ``<name>_max`` in
+    the resources), one level of exhaustion less, death saves cleared; potions are not restored."""
+    from .features import revert
+    r = pc.resources
+    revert(None, pc)   # out of a Wild Shape form
+    short_rest(pc)
+    for k in [k for k in r if k.endswith("_max")]:
+        r[k[:-4]] = r[k]
+    for k in ("arcane_recovery", "natural_recovery", "wholeness_of_body"):
+        if k in r:
+            r[k] = 1
+    if "base_max_hp" in r and pc.exhaustion <= 4:
+        pc.max_hp = r.pop("base_max_hp")
+    level = pc.exhaustion
+    if level > 1:
+        pc.conditions["exhaustion"] = {"level": level - 1}
+    else:
+        pc.conditions.pop("exhaustion", None)
+    if "base_max_hp" in r and level - 1 < 4:
+        pc.max_hp = r.pop("base_max_hp")
+    pc.hp, pc.temp_hp = pc.max_hp, 0
+    pc.death_successes = pc.death_failures = 0
+    pc.stable = False
+    for k in ("raging", "frenzied", "sacred_weapon", "inspired"):
+        pc.conditions.pop(k, None)

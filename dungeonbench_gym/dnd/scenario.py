@@ -8,6 +8,7 @@ the field and the fix)::
     round_limit = 10
     description = "..."
     seeds = [0, 1, 2]               # optional: the evaluation seeds (default 0, 1, 2)
+    underwater = false              # optional: SRD underwater combat rules (Battle.underwater)
 
     [map]
     layout = ["#######", "#.....#", "#######"]   # one string per row, north first
@@ -24,6 +25,7 @@ the field and the fix)::
     archetype = "fighter"           # a key of pcs.ARCHETYPES
     level = 3
     at = [2, 1]
+    items = ["potion-of-healing-common*2", "longsword-plus-1"]   # optional: dnd/items.py keys
 
     [[enemies]]
     id = "goblin_1"
@@ -61,6 +63,7 @@ class Scenario:
     enemies: tuple
     path: str
     seeds: tuple = (0, 1, 2)
+    underwater: bool = False   # SRD underwater combat (engine: Battle.underwater)
 
     def build(self, seed: int, max_options: int = 64):
         """A fresh Battle (initiative rolled from ``seed``)."""
@@ -71,11 +74,17 @@ class Scenario:
         bmap = _map_cache(self)
         fighters = []
         for p in self.party:
-            fighters.append(build_pc(p["archetype"], p["level"], p["id"], _pos(bmap, p), p.get("name")))
+            pc = build_pc(p["archetype"], p["level"], p["id"], _pos(bmap, p), p.get("name"))
+            if p.get("items"):
+                from .items import equip
+                equip(pc, p["items"])
+            fighters.append(pc)
         for e in self.enemies:
             fighters.append(monster_combatant(e["monster"], e["id"], "enemies", _pos(bmap, e), e.get("name")))
-        return Battle(bmap, fighters, seed=seed, objective=self.objective, round_limit=self.round_limit,
-                      max_options=max_options)
+        b = Battle(bmap, fighters, seed=seed, objective=self.objective, round_limit=self.round_limit,
+                   max_options=max_options)
+        b.underwater = self.underwater
+        return b
 
 
 _MAPS: dict = {}
@@ -130,7 +139,8 @@ def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scen
             raise FileFormatError(path, where + field, f"must be {_kind_name(kind)}, got {v!r}", fix)
         return v
 
-    allowed = {"name", "family", "round_limit", "description", "map", "objective", "party", "enemies", "seeds"}
+    allowed = {"name", "family", "round_limit", "description", "map", "objective", "party", "enemies", "seeds",
+               "underwater"}
     for k in data:
         if k not in allowed:
             raise FileFormatError(path, k, "is not a known field", f"use only {sorted(allowed)}")
@@ -206,10 +216,12 @@ def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scen
                 if arch not in ARCHETYPES:
                     raise FileFormatError(path, where + "archetype", f"{arch!r} is not a PC archetype",
                                           f"use one of {sorted(ARCHETYPES)}")
-                level = need(e, "level", int, "a level from 1 to 5", where)
-                if not 1 <= level <= 5:
-                    raise FileFormatError(path, where + "level", f"{level} is out of range", "use 1 to 5")
+                level = need(e, "level", int, "a level from 1 to 20", where)
+                if not 1 <= level <= 20:
+                    raise FileFormatError(path, where + "level", f"{level} is out of range", "use 1 to 20")
                 size = "medium"
+                if "items" in e:   # optional kit: item keys of dnd/items.py ("key*N" for N of them)
+                    _check_items(path, where, e["items"])
             else:
                 key = need(e, "monster", str, 'an SRD monster key, e.g. monster = "goblin"', where)
                 try:
@@ -236,7 +248,32 @@ def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scen
         objective["creature"] = ward
     return Scenario(Path(str(path)).stem, name, family, str(data.get("description", "")), limit, dict(mp),
                     objective, tuple(dict(p) for p in party), tuple(dict(e) for e in enemies), str(path),
-                    tuple(seeds))
+                    tuple(seeds), _underwater(path, data))
+
+
+def _underwater(path, data: dict) -> bool:
+    v = data.get("underwater", False)
+    if not isinstance(v, bool):
+        raise FileFormatError(path, "underwater", f"must be true or false, got {v!r}",
+                              "write underwater = true for a fight under water (or leave it out)")
+    return v
+
+
+def _check_items(path, where: str, keys) -> None:
+    from . import items
+    if not (isinstance(keys, list) and all(isinstance(k, str) for k in keys)):
+        raise FileFormatError(path, where + "items", f"{keys!r} is not a list of item keys",
+                              'list item keys, e.g. items = ["potion-of-healing-common*2", "longsword-plus-1"]')
+    for k in keys:
+        try:
+            (key, _), = items.parse_entries([k])
+        except (KeyError, ValueError) as exc:
+            raise FileFormatError(path, where + "items", str(exc.args[0]),
+                                  "use a key from dungeonbench_gym.dnd.items.items(), optionally with *N") from None
+        st, why = items.status(key)
+        if st != "executable":
+            raise FileFormatError(path, where + "items", f"{key!r} is {st} ({why})",
+                                  "use an executable item (dungeonbench_gym.dnd.items.coverage())")
 
 
 def _kind_name(kind) -> str:

@@ -13,6 +13,7 @@ small dict of details (who grapples, the escape DC).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -23,6 +24,7 @@ INCAPACITATING = ("incapacitated", "paralyzed", "petrified", "stunned", "unconsc
 METAL_ARMOR = frozenset({"ring-mail", "chain-shirt", "scale-mail", "breastplate", "half-plate", "chain-mail",
                          "splint-armor", "splint", "plate-armor", "plate"})
 SIDES = ("party", "enemies")
+MAGIC_WEAPON_TRAITS = ("magic-weapons", "angelic-weapons", "hellish-weapons")
 
 
 def ability_mod(score: int) -> int:
@@ -79,6 +81,7 @@ class Economy:
     levelled_action_spell: bool = False  # a levelled action spell was cast: no bonus-action spell
     light_attack: str | None = None      # the light melee weapon attacked with (two-weapon fighting)
     loading_fired: bool = False          # a loading weapon was fired in the current Attack action
+    extra: dict = field(default_factory=dict)   # class features' per-turn state (features.py)
 
 
 @dataclass
@@ -211,14 +214,71 @@ class Combatant:
 SAVE_SHAPES = ("cone", "line", "cube", "sphere", "cylinder", "emanation", "own_space")
 
 
-def engine_runs_save_action(a) -> bool:
+def engine_runs_save_action(a, allow_move: bool = False) -> bool:
     """Whether the engine offers this monster save action: single-target, or an area of one of
     :data:`SAVE_SHAPES`, with damage or conditions, usable at will, on a recharge or n/day, not
-    bound to a shape and not followed by a move."""
+    bound to a shape and not followed by a move (``allow_move``: a legendary wing attack, whose
+    flight afterwards is not run)."""
     from . import content
-    return (a.executable and isinstance(a, content.SaveActionSpec) and not a.forms and not a.then_move
+    return (a.executable and isinstance(a, content.SaveActionSpec) and not a.forms
+            and (allow_move or not a.then_move)
             and (a.area is None or a.area.shape in SAVE_SHAPES) and bool(a.save.damage or a.save.conditions)
             and (a.usage is None or a.usage.type in ("recharge", "per_day")))
+
+
+@functools.cache
+def breath_rider(monster: str, key: str):
+    """A metallic dragon's second breath (repulsion, slowing, weakening) as a cone save action
+    built from our data (``monster_traits.json``); None when there is none."""
+    from . import content
+    d = content.load_json("monster_traits")["breath-weapons"].get(monster, {}).get(key)
+    if d is None:
+        return None
+    cond = (d["condition"],) if "condition" in d else ()
+    shape = "cone" if "cone" in d else "emanation"
+    return content.SaveActionSpec(
+        key=key, name=key.replace("-", " ").title(), kind="save", executable=True,
+        usage=next((a.usage for a in content.monster(monster).actions if a.key == key), None),
+        save=content.SaveEffectSpec(d["ability"], d["dc"], conditions=cond, rounds=10 if cond else None,
+                                    repeat_save="end_of_turn" if cond else None),
+        area=content.AreaSpec(shape, d[shape]), chosen_creatures=d.get("chosen_creatures", False))
+
+
+@functools.cache
+def castable_spells() -> frozenset:
+    """The SRD spells the engine casts (the spell table's executable rows)."""
+    from . import spellbook
+    return frozenset(r["key"] for r in spellbook.coverage() if r["status"] == "executable")
+
+
+def _monster_spells(spec, resources: dict) -> tuple[tuple, int]:
+    """A Spellcasting / Innate Spellcasting block as the spell options a PC caster gets: the
+    block's spells the engine casts, its slots, its save DC and attack bonus; innate spells
+    are cast at their own level, at will or with uses per day (``resources["innate"]``: spell ->
+    uses left, -1 at will). Returns (spells, caster level for cantrip dice)."""
+    spells, level, slots, innate = [], 0, [0] * 9, {}
+    for block in spec.spellcasting:
+        mod = ability_mod(spec.abilities[block.ability])
+        resources["spell_mod"] = mod
+        resources["spell_dc"] = block.dc if block.dc is not None else 8 + spec.proficiency_bonus + mod
+        resources["spell_attack"] = (block.attack_bonus if block.attack_bonus is not None
+                                     else spec.proficiency_bonus + mod)
+        level = max(level, block.caster_level or 0)
+        for lv, n in block.slots.items():
+            slots[lv - 1] += n
+        for s in block.spells:
+            if s.spell not in castable_spells() or s.spell in spells:
+                continue
+            spells.append(s.spell)
+            if s.usage is not None and s.usage.type == "per_day":
+                innate[s.spell] = s.usage.times or 1
+            elif block.key == "innate-spellcasting" or (s.usage is not None and s.usage.type == "at_will"):
+                innate[s.spell] = -1
+    if any(slots):
+        resources["slots"] = tuple(slots)
+    if innate:
+        resources["innate"] = innate
+    return tuple(spells), level or (1 if spells else 0)   # no caster level given: cantrips at their base dice
 
 
 def _duration(s) -> tuple:
@@ -233,6 +293,8 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
 
     spec = content.monster(key)
     attacks = []
+    # "its weapon attacks are magical" (resistance to nonmagical damage does not apply)
+    magic_weapons = any(t.key in MAGIC_WEAPON_TRAITS for t in spec.traits)
     for a in spec.actions:
         if not a.executable or not isinstance(a, content.AttackSpec) or not a.damage:
             continue
@@ -251,16 +313,24 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
             a.key, a.name, a.bonus, tuple(DamagePart(d.dice, d.type) for d in a.damage),
             melee, a.reach or 5 if melee else 0,
             a.range_normal or 0, a.range_long or a.range_normal or 0,
-            spell=a.is_spell, on_hit=tuple(on_hit)))
+            spell=a.is_spell or magic_weapons, on_hit=tuple(on_hit)))
+    for a in spec.actions:   # Web (Recharge): a ranged attack that restrains until an ability check bursts it
+        esc = getattr(a, "on_hit_escape_check", None)
+        if isinstance(a, content.AttackSpec) and a.executable and not a.damage and esc and not a.forms \
+                and "restrained" in a.on_hit_conditions and a.usage is not None and a.usage.type == "recharge":
+            attacks.append(AttackProfile(
+                a.key, a.name, a.bonus, (), False, 0, a.range_normal or 0, a.range_long or a.range_normal or 0,
+                on_hit=(("webbed", esc["ability"], esc["dc"], a.target_restriction.get("size_max")),)))
     keys = {a.key for a in attacks}
-    save_actions = tuple(a.key for a in spec.actions if engine_runs_save_action(a))
+    save_actions = tuple(a.key for a in spec.actions if engine_runs_save_action(a)
+                         or (not a.executable and breath_rider(key, a.key) is not None))   # a stone golem's Slow
     multi: tuple = ()
     for a in spec.actions:
         if isinstance(a, content.MultiattackSpec) and a.executable:
             for alt in a.alternatives:
                 steps = []
                 for ref in alt:
-                    if ref.action in keys:
+                    if ref.action in keys or ref.action in save_actions:   # a mummy's glare is a step too
                         steps.extend([ref.action] * (ref.count or 1))
                 if len(steps) >= 2:
                     multi = tuple(steps)
@@ -271,8 +341,16 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
             continue
         if isinstance(la, content.UseActionSpec) and any(k in keys for k in la.actions):
             legendary.append((la.key, la.cost, "attack", next(k for k in la.actions if k in keys)))
+        elif isinstance(la, content.UseActionSpec) and any(k in save_actions for k in la.actions):
+            legendary.append((la.key, la.cost, "save", next(k for k in la.actions if k in save_actions)))
         elif isinstance(la, content.HealSpec) and la.self_only:
             legendary.append((la.key, la.cost, "heal", la.dice))
+        elif isinstance(la, content.MoveSpec) and not la.forms:
+            legendary.append((la.key, la.cost, "move", (la.fraction, la.provokes_opportunity_attacks)))
+        elif isinstance(la, content.TeleportSpec) and not la.forms:
+            legendary.append((la.key, la.cost, "teleport", la.distance))
+        elif engine_runs_save_action(la, allow_move=True):   # a wing attack, a gaze, a cloud: a save action off-turn
+            legendary.append((la.key, la.cost, "save", la.key))
     resources = {}
     for t in spec.traits:
         if t.key == "legendary-resistance" and t.executable:
@@ -281,13 +359,110 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
                      if any(x.key == t and x.executable for x in spec.traits))
     if any(x.key == "turn-resistance" for x in spec.traits):   # advantage against Turn Undead
         features += ("turn_resistance",)
+    for trait, feature in (("pack-tactics", "pack_tactics"), ("nimble-escape", "nimble_escape"),
+                           ("flyby", "flyby"), ("blood-frenzy", "blood_frenzy")):
+        if any(x.key == trait and x.executable for x in spec.traits):
+            features += (feature,)
+    for trait in ("charge", "pounce", "trampling-charge"):   # a bonus after a run at the target
+        t = spec.trait(trait)
+        if t is not None and t.executable and t.params["attack"] in {a.key for a in attacks} \
+                and t.params.get("bonus_attack", t.params["attack"]) in {a.key for a in attacks}:
+            resources["charge"] = {k: (list(v) if isinstance(v, (list, tuple)) else dict(v) if hasattr(v, "keys") else v)
+                                   for k, v in t.params.items()}
+            resources["charge"]["extra_damage"] = [dict(d) for d in t.params.get("extra_damage", ())]
+    if any(x.key == "swarm" for x in spec.traits):   # through others' spaces, no healing, weaker when hurt
+        features += ("swarm",)
+        resources["swarm_half_hp"] = {a.key: [(d.dice, d.type) for d in alt]
+                                      for a in spec.actions if isinstance(a, content.AttackSpec)
+                                      for when, alt in a.alt_damage if when == "swarm_half_hp"}
+    for trait, feature, dice_key in (("sneak-attack", "sneak_attack", "sneak_attack_dice"),
+                                     ("martial-advantage", "martial_advantage", "martial_advantage_dice")):
+        t = spec.trait(trait)
+        if t is not None and t.executable:
+            features += (feature,)
+            resources[dice_key] = t.params["extra_dice"]
+    if spec.trait("cunning-action") is not None:   # bonus-action Dash, Disengage or Hide
+        features += ("cunning_action",)
+    absorb = [d for d in ("fire", "lightning") if spec.trait(f"{d}-absorption") is not None]
+    if absorb:
+        resources["absorb"] = absorb
+    spells, caster_level = _monster_spells(spec, resources)
+    hot = spec.trait("heated-body")
+    if hot is not None and hot.damage:   # burns whoever hits it in melee from within 5 ft
+        resources["heated_body"] = [(d.dice, d.type) for d in hot.damage]
+    if spec.trait("sure-footed") is not None:
+        features += ("sure_footed",)
+    if spec.trait("reckless") is not None and any(a.melee for a in attacks):
+        features += ("reckless",)
+    rampage = spec.trait("rampage")
+    if rampage is not None and rampage.params.get("attack") in {a.key for a in attacks}:
+        resources["rampage"] = rampage.params["attack"]
+    if any(a.key == "invisibility" and a.reason == "invisibility effect" and a.usage is None for a in spec.actions):
+        features += ("invisibility_action",)   # turns invisible until it attacks (concentration)
+    touch = next((a for a in spec.actions if isinstance(a, content.HealSpec) and a.key == "healing-touch"
+                  and a.usage is not None and a.usage.type == "per_day"), None)
+    if touch is not None:
+        resources["healing_touch"], resources["uses:healing-touch"] = touch.dice, touch.usage.times
+    if any(t.key == "aggressive" and t.executable for t in spec.traits):   # a bonus-action move at a foe
+        features += ("aggressive",)
+    for trait, feature in (("evasion", "evasion"), ("gnome-cunning", "gnome_cunning"), ("reactive", "reactive"),
+                           ("turn-defiance", "turn_defiance"), ("assassinate", "assassinate")):
+        if spec.trait(trait) is not None:
+            features += (feature,)
+    for trait, res in (("barbed-hide", "barbed_hide"), ("fire-aura", "fire_aura")):
+        t = spec.trait(trait)
+        if t is not None and t.damage:   # damage to whoever grapples it / stands next to it
+            resources[res] = [(d.dice, d.type) for d in t.damage]
+    if "fire_aura" in resources:   # a Fire Aura also burns whoever touches or hits it in melee
+        resources["heated_body"] = resources["fire_aura"]
+    mech = content.load_json("monster_traits")
+    for trait, res in (("death-burst", "death_burst"), ("death-throes", "death_burst"), ("stench", "stench"),
+                       ("fear-aura", "fear_aura"), ("petrifying-gaze", "gaze")):
+        t = spec.trait(trait)
+        if t is not None and t.save and key in mech[trait]:
+            resources[res] = {**mech[trait][key], "ability": t.save["ability"], "dc": t.save["dc"],
+                              "damage": [(d.dice, d.type) for d in t.damage]}
+    fort = spec.trait("undead-fortitude")
+    if fort is not None and fort.executable:
+        resources["undead_fortitude"] = {"dc_base": fort.params["dc_base"], "except": list(fort.params["except"])}
+    relentless = spec.trait("relentless")
+    if relentless is not None and relentless.executable:
+        resources["relentless"] = relentless.params["max_damage"]
+    regen = spec.trait("regeneration")
+    if regen is not None and regen.executable:
+        features += ("regeneration",)
+        resources["regeneration"] = {"hp": regen.params["hp"], "stop": list(regen.params.get("disabled_by", ())),
+                                     "at_zero": not regen.params.get("requires_hp_above_zero", True)}
+    parry = next((r for r in spec.reactions if isinstance(r, content.ParrySpec) and r.executable), None)
+    if parry is not None and any(a.melee for a in attacks):   # it needs a melee weapon in hand
+        features += ("parry",)
+        resources["parry"] = parry.ac_bonus
     if legendary:
         resources["legendary_left"] = spec.legendary_actions_per_round or 3
-    recharge = {k: True for k in save_actions
+    recharge = {k: True for k in (*save_actions, *keys)
                 if spec.action(k).usage is not None and spec.action(k).usage.type == "recharge"}
     for k in save_actions:   # "1/Day" save actions: uses left
         if spec.action(k).usage is not None and spec.action(k).usage.type == "per_day":
             resources[f"uses:{k}"] = spec.action(k).usage.times or 1
+    for a in spec.actions:   # "Breath Weapons (Recharge 5-6)": one of two breaths, one shared recharge
+        if isinstance(a, content.ChoiceSpec) and a.executable and a.usage is not None \
+                and a.usage.type == "recharge" and not a.forms:
+            runs = [o.key for o in a.options if (engine_runs_save_action(o) and o.usage is None)
+                    or breath_rider(key, o.key) is not None]
+            for o in a.options:   # a repulsion breath's push
+                push = content.load_json("monster_traits")["breath-weapons"].get(key, {}).get(o.key, {}).get("push")
+                if push:
+                    resources["breath_push"] = {o.key: push}
+            if runs:
+                save_actions += tuple(runs)
+                recharge[a.key] = True
+                resources["recharge_of"] = {**resources.get("recharge_of", {}), **{k: a.key for k in runs}}
+
+    teleports = {a.key: a.distance for a in spec.actions if isinstance(a, content.TeleportSpec) and a.executable
+                 and not a.forms and (a.usage is None or a.usage.type == "recharge")}
+    if teleports:
+        resources["teleports"] = teleports
+        recharge.update({k: True for k in teleports if spec.action(k).usage is not None})
 
     def mods(items):
         return tuple((m.type, m.nonmagical_only) for m in items if not m.from_spells_only)
@@ -303,4 +478,6 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
         save_actions=save_actions, multiattack=multi, recharge=recharge, resources=resources, features=features,
         fly=spec.speed.fly or 0, hover=bool(spec.speed.hover),
         creature_type=spec.type, metal_armor=any(a in METAL_ARMOR for a in spec.armor),
-        legendary=tuple(legendary), legendary_per_round=spec.legendary_actions_per_round or 3 if legendary else 0)
+        legendary=tuple(legendary), legendary_per_round=spec.legendary_actions_per_round or 3 if legendary else 0,
+        conditions={"invisible": {}} if spec.trait("invisibility") is not None else {},   # always invisible
+        spells=spells, level=caster_level)

@@ -13,7 +13,8 @@ fraction, alive, hit dice left (/level), spell slots left (/max), potions left (
 Reward: 1/N for each of the N encounters won (so an episode's return is the share won).
 Progress: encounters won / N (1 = a full clear, the paper's Day success). Metrics: full_clear,
 encounters_won, encounters, party_hp_fraction and survivors at the end, decisions,
-short_rests_used, options_mean/options_max over the day's decisions.
+short_rests_used, options_mean/options_max over the day's decisions, legal_options_max (before
+splitting into groups of 64).
 """
 
 from __future__ import annotations
@@ -62,13 +63,13 @@ class DnDDayEnv(DnDEncounterEnv):
         self._won_before = 0
         self._options_seen = 0
         self._options_max = 0
-        self._counted = 0
+        self._legal_max = 0
 
     # ------------------------------------------------------------------ game hooks
     def _game_reset(self, seed: int, options: dict | None) -> None:
         self.run = DayRun(self.day, seed, rested=self.rested, max_options=views.N_OPTIONS)
         self._won_before = 0
-        self._options_seen = self._options_max = 0
+        self._options_seen = self._options_max = self._legal_max = 0
         self._agent_decisions = 0
         self._play_enemies()
 
@@ -84,6 +85,7 @@ class DnDDayEnv(DnDEncounterEnv):
         d = self.run.decision
         self._options_seen += len(d.options)
         self._options_max = max(self._options_max, len(d.options))
+        self._legal_max = max(self._legal_max, self.run.legal_count())
         self.run.choose(int(action))
         self._agent_decisions += 1
         self._play_enemies()
@@ -224,6 +226,7 @@ class DnDDayEnv(DnDEncounterEnv):
             "short_rests_used": r.short_rests_used,
             "options_mean": self._options_seen / self._agent_decisions if self._agent_decisions else 0.0,
             "options_max": self._options_max,
+            "legal_options_max": self._legal_max,   # before splitting into groups of 64
         }
 
     # ------------------------------------------------------------------ text

@@ -174,6 +174,7 @@ class DnDEncounterEnv(DecisionEnv):
             "decisions": self._agent_decisions,
             "options_mean": b.options_seen / b.decisions if b.decisions else 0.0,
             "options_max": b.options_max,
+            "legal_options_max": b.legal_max,   # before splitting into groups of 64
             "objective_progress": round(self._objective_progress(), 4),
         }
 

@@ -1,0 +1,729 @@
+"""Data-driven spells: the interpreter the engine calls for every spell without bespoke code.
+
+What each SRD spell does in a battle is one row of ``content/data/spell_mechanics.json`` (our own
+authored facts, one entry per SRD spell). Dice, save ability, half-on-success, area, range,
+casting time, concentration and duration come from the SRD data (:func:`content.spell`); the
+table adds what the data lacks: the mechanism, the condition a failed save imposes, how many
+targets (and how many more per slot level), who is exempt, a zone's behaviour. A row is either
+
+* ``{"mech": ...}``: a mechanism this module runs (``engine``: bespoke code in engine.py),
+* ``{"not_yet": why}``: combat-relevant, but its mechanism is not built,
+* ``{"out": reason}``: out of scope (see :data:`OUT_REASONS`).
+
+Mechanisms: ``attack`` (spell attack rolls, Eldritch Blast beams, Vampiric Touch's healing),
+``save`` (one or more targets, damage half/none and/or a condition with a repeat save), ``word``
+(no save under an HP threshold), ``area`` (the SRD shape placed by a point or a direction, damage
+and/or a condition; ``zone``: it stays, hurting those who start a turn in it, and may drift away
+from the caster), ``pool`` (Color Spray's HP pool), ``heal``, ``temp_hp``, ``max_hp``,
+``stabilize``, ``cure``, ``revive``, ``buff`` and ``mark`` (a condition with flags the engine reads:
+``ac``, ``ac_min``, ``speed``, ``speed_double``, ``speed_half``, ``speed_zero``, ``attacked_adv``,
+``attacked_adv_by_caster``, ``attacked_dis``, ``attacked_dis_types``, ``attack_dis``, ``resist``,
+``resist_nonmagical``, ``save``, ``ends_on_attack``, ``ends_on_damage``, ``temp_each_turn``),
+``dispel`` (Dispel Magic), ``summon`` (Conjure Animals: new combatants on the caster's side),
+``tiers`` (Divine Word). Walls (``wall``: Wall of Fire) are placed by a point, then a direction.
+``repeat_damage``: the repeat save hurts on a failure (Phantasmal Killer). Counterspell (``counter``)
+lives in :mod:`.spell_counter`.
+
+The engine reaches this module through :func:`handles`; options and decisions stay the engine's
+(action -> slot level -> target(s) / point_x, point_y / direction).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from . import areas
+from .grid import SQUARE_FT, Cover
+from .state import AttackProfile, DamagePart
+
+_DATA = Path(__file__).parent / "content" / "data" / "spell_mechanics.json"
+
+GENERIC = ("attack", "save", "word", "area", "pool", "heal", "temp_hp", "max_hp", "stabilize", "cure", "buff",
+           "dispel", "summon", "revive", "tiers", "mark")
+OUT_REASONS = {
+    "illusion": "its value depends on what creatures believe (illusion)",
+    "ruling": "open-ended effect that needs a DM's ruling (commands, emotions, bargains)",
+    "utility": "no effect on a battle (exploration, information, travel, rituals or long castings)",
+}
+# conditions that stop a creature's concentration and its grapples
+_HELPLESS = ("incapacitated", "paralyzed", "stunned", "unconscious", "petrified")
+
+
+@functools.cache
+def table() -> dict:
+    return json.loads(_DATA.read_text())
+
+
+def mech(key: str) -> dict:
+    return table().get(key, {})
+
+
+def handles(key: str) -> bool:
+    """Whether this module (not bespoke engine code) runs the spell."""
+    return mech(key).get("mech") in GENERIC
+
+
+def _spell(key: str):
+    from . import content
+    return content.spell(key)
+
+
+def _dc(c) -> int:
+    return c.resources["spell_dc"]
+
+
+def dice(c, key: str, level: int) -> str | None:
+    """Damage dice at this slot level: the SRD table, its highest entry at or below the level
+    when the table stops short (no scaling), plus the authored per-level dice (Disintegrate)."""
+    sp, m = _spell(key), mech(key)
+    if sp.damage_at_character_level or not sp.damage_at_slot_level:
+        return sp.damage_for(slot_level=level or None, character_level=c.level)
+    table_ = sp.damage_at_slot_level
+    base = table_[max(k for k in table_ if k <= max(level, sp.level))]
+    if m.get("upcast_dice") and level > max(table_):
+        n, die = m["upcast_dice"].split("d")
+        base = f"{base}+{int(n) * (level - max(table_))}d{die}"
+    return base
+
+
+def extra_targets(key: str, level: int) -> int:
+    """Targets beyond the first at this slot level."""
+    m, sp = mech(key), _spell(key)
+    return m.get("targets", 1) - 1 + m.get("per_level", 0) * (level - sp.level if sp.level else 0)
+
+
+# ================================================================ who and where
+def placement(key: str) -> str:
+    """How the spell is aimed: "target", "point", "direction" or "self"."""
+    m, sp = mech(key), _spell(key)
+    if m["mech"] == "pool":
+        return "direction"
+    if m["mech"] in ("summon", "tiers"):
+        return "self"
+    if m["mech"] != "area":
+        return "target"
+    shape = m.get("shape") or sp.area.shape
+    if sp.range_kind == "self":
+        return "self" if shape in ("sphere", "cylinder", "emanation") else "direction"
+    return "point"
+
+
+def _shape(key: str) -> tuple:
+    m, sp = mech(key), _spell(key)
+    if "shape" in m:
+        return m["shape"], m["size"]
+    return sp.area.shape, sp.area.size
+
+
+def area(b, c, key: str, where, anchor=None) -> areas.Area:
+    """The area a placement covers: a sphere/cylinder (as a sphere of its radius) on a point, a
+    placed cube from a point (its corner), a cone/line/cube from the caster in a direction, a wall
+    (a line) from its anchor point in a direction."""
+    shape, size = _shape(key)
+    if where is None:
+        return areas.emanation(c.cells, size, c.pos[2])
+    if mech(key).get("wall"):
+        if where not in areas.DIRECTIONS_8:   # a point (the planner's look-ahead): face east from it
+            anchor, where = where[:2], (1, 0, 0)
+        cells = [tuple(anchor[:2])] if anchor is not None else c.cells
+        z = areas.ground_z_at_point(b.map, *cells[0]) if anchor is not None else c.pos[2]
+        return areas.line(cells, size, where, 5, z)
+    if placement(key) == "direction":
+        if shape == "cone":
+            return areas.cone(c.cells, size, where, c.pos[2])
+        if shape == "line":
+            return areas.line(c.cells, size, where, 5, c.pos[2])
+        if shape == "cube":
+            return areas.cube_from(c.cells, size, where, c.pos[2])
+        return areas.cone(c.cells, size, where, c.pos[2])   # Color Spray's cone
+    if shape == "cube":
+        z = where[2] if len(where) > 2 else areas.ground_z_at_point(b.map, where[0], where[1])
+        return areas.cube_at((where[0], where[1]), size, z)
+    return areas.sphere(where, size, b.map)
+
+
+def _exempt(key: str, t) -> bool:
+    m = mech(key)
+    if t.creature_type in m.get("not_types", ()) or ("types" in m and t.creature_type not in m["types"]):
+        return True
+    if t.abilities.get("int", 10) < m.get("min_int", 0):
+        return True
+    cond = m.get("condition")
+    return bool(cond and cond in t.condition_immunities and not m.get("flags"))
+
+
+def targets(b, c, key: str) -> list:
+    """Creatures the spell may target now (in range, not behind total cover, not exempt)."""
+    m, sp = mech(key), _spell(key)
+    kind = m["mech"]
+    rng = m.get("range") or (SQUARE_FT if sp.range_kind == "touch" else (sp.range_feet or 0))
+    if kind == "revive":   # Revivify: a PC ally dead for at most a minute (10 rounds)
+        pool = [o for o in b.creatures.values() if o.side == c.side and o.dead and o.is_pc
+                and o.creature_type not in ("undead", "construct") and b.round - _died_round(b, o) <= 10]
+    elif kind in ("heal", "temp_hp", "max_hp", "buff", "stabilize", "cure"):
+        pool = [o for o in b.creatures.values() if o.side == c.side and not o.dead]
+        if kind == "heal":
+            pool = [o for o in pool if o.hp < o.max_hp and "no_heal" not in o.conditions]
+        elif kind == "stabilize":
+            pool = [o for o in pool if o.hp == 0 and not o.stable]
+        elif kind == "cure":
+            pool = [o for o in pool if any(k in o.conditions for k in m["cures"]) or
+                    (m.get("exhaustion") and o.exhaustion)]
+        elif kind in ("buff", "max_hp"):
+            tag = m.get("condition", key)
+            pool = [o for o in pool if tag not in o.conditions and key not in o.conditions]
+            if m.get("self") or sp.range_kind == "self":
+                pool = [o for o in pool if o is c]
+        elif kind == "temp_hp" and sp.range_kind == "self":
+            pool = [c]
+    elif kind == "dispel":   # a creature carrying a spell from the other side (or this side's foes' buffs)
+        pool = [o for o in b.creatures.values() if not o.dead and _spells_on(b, o, c)]
+    else:
+        pool = [o for o in b.enemies_of(c) if b._may_target(c, o) and not _exempt(key, o)]
+        if m.get("condition") and not sp.damage_at_slot_level and not sp.damage_at_character_level:
+            pool = [o for o in pool if m["condition"] not in o.conditions]   # a pure debuff: not twice
+    return [t for t in pool if (t is c or b.distance(c, t) <= rng) and b.cover(c, t) != Cover.TOTAL]
+
+
+def _died_round(b, t) -> int:
+    """The round t died in (from the event log); far in the past when unknown."""
+    rnd, out = 0, -10 ** 6
+    for e in b.log:
+        if e.get("event") == "round":
+            rnd = e["round"]
+        elif e.get("event") == "death" and e.get("creature") == t.cid:
+            out = rnd
+    return out
+
+
+def _spells_on(b, t, c) -> list:
+    """The spell effects on t worth dispelling for c: those kept up by c's foes."""
+    out = []
+    for k, v in sorted(t.conditions.items()):
+        by = b.creatures.get(v.get("by"))
+        if v.get("spell") and by is not None and by.side != c.side:
+            out.append(k)
+    return out
+
+
+def available(b, c, key: str, level: int) -> bool:
+    """Whether the spell can be cast usefully now (someone to target, somewhere to place it)."""
+    if _spell(key).casting_time not in ("action", "bonus_action"):   # a minute or more: not in a battle
+        return False
+    if mech(key)["mech"] == "summon":
+        return bool(_free_squares(b, c, 1, 2))
+    if mech(key)["mech"] == "tiers":
+        return bool(targets(b, c, key))
+    where = placement(key)
+    if where == "target":
+        return bool(targets(b, c, key))
+    if where == "point":
+        return b.point_ok(c, c.pos[0], c.pos[1], _spell(key).range_feet or 0)
+    return True
+
+
+def begin(b, c, key: str, level: int) -> None:
+    """The cast option was chosen: ask for the target or the placement, or resolve at once."""
+    use = ("spell", key, level)
+    where = placement(key)
+    if where == "target":
+        b.pending = {"kind": "target", "actor": c.cid, "use": use}
+    elif where == "point":
+        b.pending = {"kind": "point_x", "actor": c.cid, "use": use}
+    elif where == "direction":
+        b.pending = {"kind": "direction", "actor": c.cid, "use": use}
+    else:
+        resolve_area(b, c, use, None)
+
+
+def summary(c, key: str, level: int) -> str:
+    m, sp = mech(key), _spell(key)
+    bits = []
+    dmg = dice(c, key, level)
+    if m["mech"] == "attack":
+        bits.append(f"{c.resources['spell_attack']:+d}, {dmg} {sp.damage_type}")
+        if "beams" in m:
+            bits.append(f"{beams(key, c.level)} beams")
+    elif m["mech"] in ("save", "area"):
+        ability = m.get("save") or sp.save_ability
+        bits.append(f"DC {_dc(c)} {ability.upper()}")
+        if dmg:
+            bits.append(f"{dmg} {sp.damage_type}" + (" (half on a save)" if sp.save_success == "half" else ""))
+        if m.get("condition"):
+            bits.append(m["condition"])
+        if m["mech"] == "area":
+            shape, size = _shape(key)
+            bits.append(f"{size}-ft {shape}")
+    elif m["mech"] == "word":
+        bits.append(f"{'dies' if m.get('kill') else m['condition']} at {m['hp_max']} HP or fewer, no save")
+    elif m["mech"] == "pool":
+        bits.append(f"{_pool_dice(key, level)} HP of creatures {m['condition']}")
+    elif m["mech"] in ("heal", "temp_hp", "max_hp"):
+        what = {"heal": "heal", "temp_hp": "temporary HP", "max_hp": "+max HP"}[m["mech"]]
+        add = f"{c.resources['spell_mod']:+d}" if sp.heal_adds_modifier else ""
+        bits.append(f"{what} {sp.heal_for(level)}{add}")
+    elif m["mech"] == "buff":
+        bits.append(m["condition"])
+    elif m["mech"] == "cure":
+        bits.append("ends " + "/".join(m["cures"]))
+    elif m["mech"] == "dispel":
+        bits.append(f"ends spells of level {level} or lower on a creature, a check for higher ones")
+    elif m["mech"] == "summon":
+        count = m["count"] * m.get("upcast", {}).get(str(level), 1)
+        bits.append(f"conjures {count} {m['monster']}")
+    elif m["mech"] == "mark":
+        bits.append(f"{m['condition']} (no save)")
+    elif m["mech"] == "tiers":
+        bits.append(f"DC {_dc(c)} {sp.save_ability.upper()}, each foe within {sp.range_feet} ft: by its HP, "
+                    + "; ".join(f"<={hp} {'/'.join(cs)}" for hp, cs, _ in m["tiers"]))
+    elif m["mech"] == "revive":
+        bits.append("a creature dead for at most a minute returns with 1 HP")
+    else:
+        bits.append("stabilize a dying creature")
+    n = extra_targets(key, level)
+    if n > 0 and placement(key) == "target":
+        bits.append(f"up to {n + 1} targets")
+    if sp.concentration:
+        bits.append("concentration")
+    return ", ".join(bits)
+
+
+# ================================================================ resolving
+def beams(key: str, character_level: int) -> int:
+    table_ = mech(key).get("beams")
+    if not table_:
+        return 1
+    return table_[max((k for k in table_ if int(k) <= max(1, character_level)), key=int)]
+
+
+def cast_at(b, c, key: str, level: int, t):
+    """The first target was chosen: pay, resolve, and ask for further targets if any. Returns
+    like the engine's ``_cast_at``: True when done, None when a further decision is pending."""
+    b._pay_spell(c, key, level)
+    _reveal(c)
+    m = mech(key)
+    left = beams(key, c.level) - 1 if m["mech"] == "attack" else extra_targets(key, level)
+    hit = effect(b, c, key, level, t)
+    if hit is None:
+        return None   # a reaction (Shield) interrupts; further beams are lost
+    if left > 0 and b.outcome is None:
+        b._more_targets(c, key, level, left, () if m["mech"] == "attack" else (t.cid,))
+        return None
+    return True
+
+
+def more(b, c, use: tuple, t) -> None:
+    """A further target (the engine's "more" decision)."""
+    _, key, level, left, chosen = use
+    if effect(b, c, key, level, t) is None:
+        return
+    chosen = chosen if mech(key)["mech"] == "attack" else chosen + (t.cid,)
+    b._more_targets(c, key, level, left - 1, chosen)
+
+
+def _reveal(c) -> None:
+    """Casting ends invisibility that ends on an attack or a spell (Invisibility)."""
+    for k in [k for k, v in c.conditions.items() if v.get("ends_on_attack")]:
+        del c.conditions[k]
+
+
+def effect(b, c, key: str, level: int, t):
+    """One target's share of the spell; None when the engine waits on a reaction."""
+    m, sp = mech(key), _spell(key)
+    kind = m["mech"]
+    dmg = dice(c, key, level)
+    if kind == "attack":
+        rng = m.get("range") or sp.range_feet or 0
+        profile = AttackProfile(key, sp.name, c.resources["spell_attack"], (DamagePart(dmg, sp.damage_type),),
+                                sp.attack_type == "melee", SQUARE_FT, rng, rng,
+                                spell=True)
+        before = t.hp
+        out = b.make_attack(c, profile, t, melee=sp.attack_type == "melee", then="menu")
+        if out and m.get("heal_half") and before > t.hp:   # Vampiric Touch: half the damage dealt
+            b.heal(c, (before - t.hp) // 2, key)
+        return out
+    if kind == "save":
+        ok = b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=level > 0 or bool(m.get("condition")))
+        if dmg and not m.get("repeat_damage"):
+            amount = b.roller.roll_damage(dmg, what=f"damage {key} {sp.damage_type}")
+            if ok:
+                amount = amount // 2 if sp.save_success == "half" else 0
+            if m.get("leave_at_least") and amount:   # Harm can't reduce it below 1 HP
+                amount = min(amount, max(0, t.hp - m["leave_at_least"]) + t.temp_hp)
+            if amount:
+                b.damage(t, amount, sp.damage_type, magical=True, source=c.cid)
+        if not ok and m.get("condition"):
+            impose(b, c, key, t, sp.save_ability, level)
+        return True
+    if kind == "word":
+        if t.hp > m["hp_max"]:
+            b.event("spell", f"{t.cid} has too many hit points for {key}", creature=t.cid)
+        elif m.get("kill"):
+            b._die(t, key)
+        else:
+            impose(b, c, key, t, m["repeat"], level)
+        return True
+    if kind == "heal":
+        amount = max(1, b.roller.roll(sp.heal_for(level), what=f"heal {key}")
+                     + (c.resources["spell_mod"] if sp.heal_adds_modifier else 0))
+        b.heal(t, amount, key)
+        _cure(b, t, m.get("cures", ()))
+        return True
+    if kind == "temp_hp":   # temporary HP don't stack: keep the higher
+        amount = b.roller.roll(sp.heal_for(level), what=f"temp hp {key}")
+        t.temp_hp = max(t.temp_hp, amount)
+        b.event("temp_hp", f"{t.cid} has {t.temp_hp} temporary HP ({key})", creature=t.cid, amount=t.temp_hp)
+        return True
+    if kind == "max_hp":   # Aid: maximum and current HP rise for the duration
+        amount = int(sp.heal_for(level))
+        t.max_hp += amount
+        t.hp += amount
+        t.conditions[key] = {"by": c.cid, "spell": key, "max_hp": amount}   # 8 hours: the whole battle
+        b.event("condition", f"{t.cid}'s HP maximum rises by {amount} ({key})", creature=t.cid, condition=key)
+        return True
+    if kind == "stabilize":
+        t.stable = True
+        t.death_successes = t.death_failures = 0
+        b.event("stable", f"{t.cid} is stable ({key})", creature=t.cid)
+        return True
+    if kind == "cure":
+        _cure(b, t, m["cures"])
+        if m.get("exhaustion") and t.exhaustion:
+            lvl = t.exhaustion - m["exhaustion"]
+            if lvl > 0:
+                t.conditions["exhaustion"]["level"] = lvl
+            else:
+                del t.conditions["exhaustion"]
+            b.event("condition_end", f"{t.cid}'s exhaustion falls to {max(0, lvl)}", creature=t.cid,
+                    condition="exhaustion")
+        return True
+    if kind == "buff":
+        impose(b, c, key, t, None, level)
+        return True
+    if kind == "dispel":
+        dispel(b, c, t, level)
+        return True
+    if kind == "mark":   # no save: True Strike's insight into a foe's defences
+        impose(b, c, key, t, None, level)
+        return True
+    if kind == "revive":
+        t.dead, t.hp, t.stable = False, 1, False
+        t.death_successes = t.death_failures = 0
+        t.conditions.pop("unconscious", None)
+        b.event("revive", f"{t.cid} returns to life with 1 HP ({key})", creature=t.cid)
+        return True
+    raise ValueError(f"{key}: mechanism {kind!r} has no single-target effect")
+
+
+def _cure(b, t, conditions) -> None:
+    for k in conditions:
+        if k in t.conditions:
+            del t.conditions[k]
+            b.event("condition_end", f"{t.cid} is no longer {k}", creature=t.cid, condition=k)
+
+
+def impose(b, c, key: str, t, repeat_ability, level: int | None = None) -> None:
+    """Put the spell's condition on t: ended by the caster's concentration (tagged with the spell),
+    its duration, a repeat save at the end of each of t's turns, or "until the end of a turn"."""
+    m, sp = mech(key), _spell(key)
+    cond = m["condition"]
+    if t.dead or (cond in t.condition_immunities and not m.get("flags")):
+        return
+    entry = {"by": c.cid, "spell": key, "dc": _dc(c), "round": b.round, "turn_of": t.cid, "level": level,
+             **m.get("flags", {})}
+    if entry.get("temp_each_turn") == "mod":   # Heroism: the caster's spellcasting modifier
+        entry["temp_each_turn"] = c.resources.get("spell_mod", 0)
+        t.temp_hp = max(t.temp_hp, entry["temp_each_turn"])
+    rep = m.get("repeat")
+    if rep:
+        entry.update(repeat=rep if isinstance(rep, str) else repeat_ability, magic=True)
+    rounds = m.get("rounds") or (None if sp.concentration else sp.duration_rounds)
+    if rounds and not m.get("lasting"):   # "lasting": knocked prone stays prone until it stands
+        entry["until_round"] = b.round + rounds
+    if m.get("until"):
+        entry["until"] = m["until"]
+        entry["turn_of"] = c.cid if m["until"] == "end_of_source_next_turn" else t.cid
+    if m.get("ends_on_damage"):
+        entry["ends_on_damage"] = True
+    if m.get("repeat_damage"):   # its own repeat save, with damage on a failure (see end_of_turn)
+        entry.pop("repeat", None)
+        entry.update(repeat_damage=dice(c, key, level or sp.level) or m["damage_dice"],
+                     dtype=sp.damage_type or m["damage_type"],
+                     save_ability=m.get("save") or sp.save_ability)
+    if m.get("lasting"):
+        entry = {}
+    t.conditions[cond] = entry
+    for k in m.get("also", ()):   # Hideous Laughter: it also falls prone (standing up ends that)
+        t.conditions.setdefault(k, {})
+    b.event("condition", f"{t.cid} is {cond} ({key})", creature=t.cid, condition=cond, spell=key)
+    if cond in _HELPLESS:
+        b.end_concentration(t)
+        b._release_grapples_by(t)
+
+
+def _pool_dice(key: str, level: int) -> str:
+    m, sp = mech(key), _spell(key)
+    n, die = m["dice"].split("d")
+    extra = int(m["pool_per_level"].split("d")[0]) * (level - sp.level)
+    return f"{int(n) + extra}d{die}"
+
+
+def area_hits(b, c, key: str, where, anchor=None) -> list:
+    a = area(b, c, key, where, anchor)
+    return [o for o in b.creatures.values()
+            if not o.dead and o is not c and areas.affects(a, b.map, o.cells, o.pos[2])]
+
+
+def resolve_area(b, c, use: tuple, where) -> None:
+    """An area spell lands: damage rolled once for all, a save each (half or none), the
+    condition on a failure; a zone is recorded on the caster; Color Spray's HP pool."""
+    key, level = use[1], use[2]
+    m, _sp = mech(key), _spell(key)
+    if m["mech"] == "summon":
+        summon(b, c, key, level)
+        return
+    if m["mech"] == "tiers":
+        _tiers(b, c, key, level)
+        return
+    if m.get("wall") and len(use) == 3:   # the anchor point is chosen: now the wall's direction
+        b.pending = {"kind": "direction", "actor": c.cid, "use": use + (tuple(where[:2]),)}
+        b._cache = None
+        return
+    anchor = use[3] if len(use) > 3 else None
+    hits = area_hits(b, c, key, where, anchor)
+    b._pay_spell(c, key, level)
+    _reveal(c)
+    if m["mech"] == "pool":
+        pool = b.roller.roll(_pool_dice(key, level), what=f"{key} hit points")
+        b.event("spell", f"{key} affects {pool} hit points of creatures", creature=c.cid, pool=pool)
+        for t in sorted(hits, key=lambda o: (o.hp, o.cid)):
+            if not t.conscious or m["condition"] in t.conditions or m["condition"] in t.condition_immunities:
+                continue
+            if t.hp > pool:
+                break
+            pool -= t.hp
+            impose(b, c, key, t, None, level)
+        b._back_to_menu(c)
+        return
+    hits = [o for o in hits if not _exempt(key, o)]
+    if m.get("max_targets"):   # Slow: the caster's choice of up to N: its foes, nearest first
+        hits = sorted([o for o in hits if o.side != c.side], key=lambda o: (b.distance(c, o), o.cid))
+        hits = hits[:m["max_targets"]]
+    if "zone" in m and where is not None:
+        c.resources["zone"] = {"spell": key, "level": level, "at": list(anchor or where), "dc": _dc(c)}
+        if anchor is not None:
+            c.resources["zone"]["dir"] = list(where)
+    _strike(b, c, key, level, hits, push=m.get("push", 0))
+    b._back_to_menu(c)
+
+
+def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
+    m, sp = mech(key), _spell(key)
+    ability = m.get("save") or sp.save_ability
+    dmg = dice(c, key, level)
+    amount = b.roller.roll_damage(dmg, what=f"damage {key} {sp.damage_type}") if dmg else 0
+    for t in hits:
+        if t.dead:
+            continue
+        ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True)
+        if amount and not m.get("repeat_damage"):
+            dealt = (amount // 2 if sp.save_success == "half" else 0) if ok else amount
+            if dealt:
+                b.damage(t, dealt, sp.damage_type, magical=True, source=c.cid)
+        if ok or t.dead:
+            continue
+        if m.get("condition"):
+            impose(b, c, key, t, ability, level)
+        for _ in range(push // SQUARE_FT):   # Gust of Wind: pushed away from the caster
+            to = b._push_square(c, t)
+            if to is None:
+                break
+            t.pos = to
+            b._release(t)
+            b._enter_hazards(t, t.pos)
+        if push:
+            b.event("push", f"{t.cid} is pushed to ({t.pos[0]}, {t.pos[1]})", creature=t.cid)
+
+
+def dispel(b, c, t, level: int) -> None:
+    """SRD Dispel Magic: every spell on t of the slot's level or lower ends; a higher one ends on
+    an ability check (spellcasting ability) against DC 10 + its level."""
+    from . import content
+    for k in list(t.conditions):
+        v = t.conditions.get(k)
+        if not v or not v.get("spell"):
+            continue
+        lv = v.get("level") or content.spell(v["spell"]).level
+        if lv > level:
+            roll = b.roller.roll_d20(bonus=c.resources.get("spell_mod", 0), what=f"dispel check {c.cid}")
+            if roll.total < 10 + lv:
+                b.event("dispel", f"{c.cid} fails to dispel {v['spell']} on {t.cid} ({roll.total})", creature=t.cid)
+                continue
+        del t.conditions[k]
+        if v.get("max_hp"):   # Aid's extra hit points go with it
+            t.max_hp -= v["max_hp"]
+            t.hp = min(t.hp, t.max_hp)
+        b.event("condition_end", f"{v['spell']} on {t.cid} is dispelled", creature=t.cid, condition=k)
+
+
+def _tiers(b, c, key: str, level: int) -> None:
+    """Divine Word: each foe in range saves; on a failure its current HP pick the effect (the
+    lowest tier it is in): death, or conditions for a number of rounds."""
+    m, sp = mech(key), _spell(key)
+    hits = targets(b, c, key)
+    b._pay_spell(c, key, level)
+    _reveal(c)
+    for t in hits:
+        if t.dead or b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=True):
+            continue
+        for hp_max, conds, rounds in m["tiers"]:
+            if t.hp > hp_max:
+                continue
+            if conds == ["dead"]:
+                b._die(t, key)
+                break
+            for k in conds:
+                if k not in t.condition_immunities:
+                    t.conditions[k] = {"by": c.cid, "spell": key, "level": level, "until_round": b.round + rounds}
+                    b.event("condition", f"{t.cid} is {k} ({key})", creature=t.cid, condition=k, spell=key)
+            if any(k in _HELPLESS for k in conds):
+                b.end_concentration(t)
+                b._release_grapples_by(t)
+            break
+    b._back_to_menu(c)
+
+
+# ================================================================ summons
+def _free_squares(b, c, n: int, squares: int = 1) -> list:
+    """Up to n spaces (of squares x squares) for new creatures, nearest the caster first: on the
+    map, unoccupied, within 60 ft."""
+    from .grid import footprint
+    taken = {cell for o in b.creatures.values() if not o.dead for cell in o.cells}
+    out = []
+    for r in range(1, 13):
+        for y in range(c.pos[1] - r, c.pos[1] + c.squares + r):
+            for x in range(c.pos[0] - r, c.pos[0] + c.squares + r):
+                if max(abs(x - c.pos[0]), abs(y - c.pos[1])) != r or not b.map.fits(x, y, squares):
+                    continue
+                cells = footprint(x, y, squares)
+                if any(cell in taken for cell in cells):
+                    continue
+                taken.update(cells)
+                out.append((x, y))
+                if len(out) == n:
+                    return out
+    return out
+
+
+def summon(b, c, key: str, level: int) -> None:
+    """Conjure: new combatants on the caster's side, each taking a turn right after the caster's
+    (simplification: no initiative roll of their own); played by whoever plays that side. They
+    vanish when the caster's concentration on the spell ends (at their next turn)."""
+    from . import content
+    from .grid import SIZE_SQUARES
+    from .state import monster_combatant
+    m = mech(key)
+    count = m["count"] * m.get("upcast", {}).get(str(level), 1)
+    squares = SIZE_SQUARES[content.monster(m["monster"]).size]
+    b._pay_spell(c, key, level)
+    _reveal(c)
+    idx = b.order.index(c.cid)
+    n0 = sum(1 for o in b.creatures.values() if o.resources.get("summoned_by") == c.cid)
+    for i, (x, y) in enumerate(_free_squares(b, c, count, squares)):
+        s = monster_combatant(m["monster"], f"{c.cid}_{m['monster']}_{n0 + i + 1}", c.side,
+                              (x, y, b.map.standing_z(x, y, squares)))
+        s.conditions["summoned"] = {"by": c.cid, "spell": key}
+        s.resources["summoned_by"] = c.cid
+        s.initiative = c.initiative
+        b.creatures[s.cid] = s
+        b.order.insert(idx + 1 + i, s.cid)
+        b.event("summon", f"{c.cid} conjures {s.cid} at ({x}, {y})", creature=s.cid, by=c.cid, spell=key)
+    b._reach_cache = None
+    b._back_to_menu(c)
+
+
+# ================================================================ zones
+def zone_of(b, c) -> dict | None:
+    """The caster's live zone (it lasts while the caster concentrates on that spell)."""
+    z = c.resources.get("zone")
+    if z and (c.dead or c.concentration != z["spell"]):
+        del c.resources["zone"]
+        return None
+    return z
+
+
+def end_of_turn(b, c) -> None:
+    """Phantasmal Killer, Weird: at the end of each of its turns the target saves again; a
+    success ends the effect, a failure deals the spell's damage."""
+    for k in sorted(c.conditions):
+        v = c.conditions.get(k)
+        if not v or not v.get("repeat_damage") or c.dead:
+            continue
+        if b.saving_throw(c, v["save_ability"], v["dc"], magic=True):
+            del c.conditions[k]
+            b.event("condition_end", f"{c.cid} is no longer {k}", creature=c.cid, condition=k)
+        else:
+            amount = b.roller.roll_damage(v["repeat_damage"], what=f"damage {v['spell']} {v['dtype']}")
+            b.damage(c, amount, v["dtype"], magical=True, source=v["by"])
+
+
+def start_of_turn(b, c) -> None:
+    """Zones: the caster's zone drifts away from it (Cloudkill: 10 ft) at the start of its turn;
+    a creature that starts its turn inside a zone makes the save against its damage."""
+    if c.resources.get("summoned_by") and "summoned" not in c.conditions:
+        c.dead = True   # the conjuring ended: it vanishes
+        b.event("vanish", f"{c.cid} vanishes", creature=c.cid)
+        return
+    for v in list(c.conditions.values()):   # Heroism: temporary HP at the start of each turn
+        if v.get("temp_each_turn"):
+            c.temp_hp = max(c.temp_hp, v["temp_each_turn"])
+            if c.conditions.pop("frightened", None) is not None:
+                b.event("condition_end", f"{c.cid} is no longer frightened", creature=c.cid, condition="frightened")
+    z = zone_of(b, c)
+    if z and mech(z["spell"])["zone"].get("moves"):
+        steps = mech(z["spell"])["zone"]["moves"] // SQUARE_FT
+        cx, cy = c.pos[0] + c.squares / 2, c.pos[1] + c.squares / 2
+        dx = (z["at"][0] > cx) - (z["at"][0] < cx)
+        dy = (z["at"][1] > cy) - (z["at"][1] < cy)
+        if (dx, dy) == (0, 0):
+            dx = 1
+        x = min(max(0, z["at"][0] + dx * steps), b.map.width)
+        y = min(max(0, z["at"][1] + dy * steps), b.map.height)
+        z["at"] = [x, y] + list(z["at"][2:])
+        b.event("zone_move", f"{c.cid}'s {z['spell']} drifts to ({x}, {y})", creature=c.cid, at=[x, y])
+    for o in list(b.creatures.values()):
+        oz = o.resources.get("zone")
+        if not oz or zone_of(b, o) is None or c.dead:
+            continue
+        where, anchor = (tuple(oz["dir"]), tuple(oz["at"])) if "dir" in oz else (tuple(oz["at"]), None)
+        if c in area_hits(b, o, oz["spell"], where, anchor) and not _exempt(oz["spell"], c):
+            b.event("zone", f"{c.cid} starts its turn in {o.cid}'s {oz['spell']}", creature=c.cid, source=o.cid)
+            _strike(b, o, oz["spell"], oz["level"], [c])
+
+
+# ================================================================ coverage
+def coverage() -> list[dict]:
+    """One row per SRD spell: executable (a mechanism runs it; :func:`probe` shows it), out of
+    scope or not yet, with the reason."""
+    from . import content
+    rows = []
+    for key, m in sorted(table().items()):
+        sp = content.spell(key)
+        if "mech" in m:
+            status, reason = "executable", ""
+        elif "out" in m:
+            status, reason = "out of scope", OUT_REASONS[m["out"]]
+        else:
+            status, reason = "not yet", m["not_yet"]
+        rows.append({"key": key, "name": sp.name, "status": status, "reason": reason, "level": sp.level,
+                     "mechanism": m.get("mech", ""), "class": ", ".join(sorted(sp.classes))})
+    return rows
+
+
+def probe(key: str) -> None:
+    """Cast the spell through the engine's real options in a small battle and check that
+    something observable happened; AssertionError otherwise."""
+    from .spell_probe import run_probe
+    run_probe(key)

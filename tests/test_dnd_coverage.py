@@ -1,0 +1,74 @@
+"""The coverage tables: the generated docs are current, and every row a table lists as
+executable really happens through the engine's decision options (its probe)."""
+
+from pathlib import Path
+
+import pytest
+
+from dungeonbench_gym.dnd import coverage, engine
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _executable_rows():
+    out = []
+    for name in coverage.TABLES:
+        rows, _ = coverage.table(name)
+        for r in rows or ():
+            if r["status"] == "executable":
+                out.append(pytest.param(name, r["key"], id=f"{name}:{r['key']}"))
+    return out
+
+
+EXECUTABLE = _executable_rows()
+
+
+def test_generated_docs_are_up_to_date():
+    stale = coverage.stale(ROOT / "docs")
+    assert not stale, f"regenerate with `python scripts/dnd_coverage.py`: stale {stale}"
+
+
+def test_rows_follow_the_protocol():
+    for name in coverage.TABLES:
+        rows, note = coverage.table(name)
+        if rows is None:
+            assert note
+            continue
+        keys = [r["key"] for r in rows]
+        assert len(keys) == len(set(keys)), f"{name}: duplicate keys"
+        for r in rows:
+            assert r["status"] in coverage.STATUSES, (name, r)
+            assert bool(r["reason"]) == (r["status"] != "executable"), (name, r["key"], r["reason"])
+
+
+@pytest.mark.parametrize("table,key", EXECUTABLE)
+def test_executable_entry_can_be_executed(table, key):
+    coverage.probe(table, key)
+
+
+def test_monster_status_follows_its_parts():
+    rows = {r["key"]: r for r in coverage.monster_coverage()}
+    assert len(rows) == 334
+    wolf = {p["key"]: p["status"] for p in coverage.monster_parts("wolf")}
+    assert wolf == {"bite": "executable", "keen-hearing-and-smell": "out of scope", "pack-tactics": "executable"}
+    assert rows["wolf"]["status"] == "executable"
+    acolyte = coverage.monster_parts("acolyte")
+    assert any(p["key"] == "spellcasting" and p["status"] == "not yet" for p in acolyte)
+    assert rows["acolyte"]["status"] == "not yet" and "Spellcasting" in rows["acolyte"]["reason"]
+    dragon = {p["key"]: p["status"] for p in coverage.monster_parts("adult-red-dragon")}
+    assert dragon["wing-attack"] == dragon["tail-attack"] == dragon["fire-breath"] == "executable"
+    assert dragon["detect"] == "out of scope"
+
+
+def test_a_probe_fails_when_the_engine_does_not_offer_the_action(monkeypatch):
+    coverage.probe_monster("adult-red-dragon")
+    monkeypatch.setattr(engine.Battle, "_save_action_options", lambda self, c: [])
+    with pytest.raises(AssertionError, match="not offered"):
+        coverage.probe_monster("adult-red-dragon")
+
+
+def test_combatant_count_adds_executable_monsters_and_pc_builds():
+    rows = coverage.monster_coverage()
+    n = coverage.combatants(rows)
+    assert n["monsters"] == sum(r["status"] == "executable" for r in rows) > 150
+    assert n["total"] == n["monsters"] + n["pc_builds"] and n["pc_builds"] >= n["archetypes"] >= 4

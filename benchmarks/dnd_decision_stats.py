@@ -4,8 +4,9 @@ Plays every registered ``DnD-*`` id through the Gym layer with two party agents,
 baseline (``games/dnd/agent.py``) and the random masked agent, over N seeds each, and prints one
 Markdown table per agent: for each family (the encounter file's ``family``: duel, objective,
 boss; ``day`` for the Day track) the decisions per episode (mean), options per decision (mean of
-the episodes' ``options_mean``), the largest option count seen (``options_max``), the win rate,
-and the episodes played. The figures come from the env's end-of-episode ``info["metrics"]``.
+the episodes' ``options_mean``: option slots shown, i.e. after splitting at 64), the largest
+number of legal choices any decision had before splitting (``legal_options_max``: the paper's
+"max options"), the win rate (the share of a day's fights won for days), and the episodes played. The figures come from the env's end-of-episode ``info["metrics"]``.
 
 Usage: python benchmarks/dnd_decision_stats.py [--seeds 5] [--ids DnD-Encounter-WolfPack-v0 ...]
        [--json results/dnd_decision_stats.json]
@@ -71,7 +72,8 @@ def summarise(episodes: list[dict]) -> dict:
         "envs": len({e["id"] for e in episodes}),
         "decisions_per_episode": statistics.fmean(e["decisions"] for e in episodes),
         "options_per_decision": statistics.fmean(e["options_mean"] for e in episodes),
-        "max_options": max(e["options_max"] for e in episodes),
+        "max_options": max(e["legal_options_max"] for e in episodes),
+        "max_slots": max(e["options_max"] for e in episodes),
         "win": statistics.fmean(float(e.get("win", e.get("encounters_won", 0) / max(1, e.get("encounters", 1))))
                                 for e in episodes),
     }
@@ -82,12 +84,13 @@ def markdown(results: dict, seeds: int, seconds: float) -> str:
             f"Python {platform.python_version()}; {seeds} seeds per env and agent; {seconds:.0f} s."), ""]
     for agent_name, fams in results.items():
         out += [f"### Party agent: {agent_name}", "",
-                "| Family | Envs | Episodes | Decisions / episode | Options / decision | Max options | Win |",
-                "|---|---|---|---|---|---|---|"]
+                "| Family | Envs | Episodes | Decisions / episode | Options / decision | Max options (legal) "
+                "| Max slots shown | Win |",
+                "|---|---|---|---|---|---|---|---|"]
         for fam in sorted(fams, key=lambda f: (FAMILY_ORDER.index(f) if f in FAMILY_ORDER else 99, f)):
             s = summarise(fams[fam])
             out.append(f"| {fam} | {s['envs']} | {s['episodes']} | {s['decisions_per_episode']:.1f} | "
-                       f"{s['options_per_decision']:.1f} | {s['max_options']} | {s['win']:.2f} |")
+                       f"{s['options_per_decision']:.1f} | {s['max_options']} | {s['max_slots']} | {s['win']:.2f} |")
         out.append("")
     return "\n".join(out)
 

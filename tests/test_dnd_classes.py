@@ -33,7 +33,7 @@ def test_every_archetype_builds_at_every_level_and_plays_a_turn(arch, level):
         b.choose(heuristic.choose(b))
         steps += 1
     did = [e for e in b.log if e.get("creature") == "p" or e.get("attacker") == "p"]
-    assert any(e["event"] in ("attack", "cast", "rage", "dodge", "dash", "smite") for e in did), \
+    assert any(e["event"] in ("attack", "cast", "rage", "dodge", "dash", "smite", "wild_shape") for e in did), \
         [e["text"] for e in b.log[-10:]]
 
 
@@ -905,3 +905,293 @@ def test_purity_of_spirit_gives_undead_and_fiends_disadvantage_against_the_palad
     b = arena(p, z, o, layout=WIDE)
     assert "purity of spirit" in b.attack_modifiers(z, p, True)[2]
     assert "purity of spirit" not in b.attack_modifiers(o, p, True)[2]
+
+
+# ------------------------------------------------------------------ the planner plays the party's features
+def _planned(b):
+    return b.decision.options[heuristic.choose(b)]
+
+
+def test_planner_rages_before_its_first_melee_attack_then_attacks_recklessly():
+    c = build_pc("barbarian", 3, "p", (2, 2, 0))
+    b = arena(c, mon("ogre", (3, 2), "o"), layout=WIDE, first="p")
+    o = _planned(b)
+    assert o.kind == "feature" and o.data == ("rage",), o.label   # plain Rage, not Frenzy
+    b.choose(heuristic.choose(b))
+    assert "raging" in c.conditions
+    assert _planned(b).data == ("reckless",)
+
+
+def test_planner_without_features_neither_rages_nor_smites(monkeypatch):
+    monkeypatch.setattr(heuristic, "PARTY_FEATURES", False)
+    c = build_pc("barbarian", 3, "p", (2, 2, 0))
+    b = arena(c, mon("ogre", (3, 2), "o"), layout=WIDE, first="p")
+    assert _planned(b).kind == "attack"
+    p = build_pc("paladin", 5, "p", (2, 2, 0))
+    b = arena(p, mon("ogre", (3, 2), "o"), layout=WIDE, first="p")
+    script(b, 20)
+    pick(b, "attack", "Longsword")
+    pick(b, "target")
+    assert _planned(b).label == "No rider on this hit"
+
+
+@pytest.mark.parametrize("d20,hp,ctype,want", [
+    (15, 59, None, "level-1 slot"),     # a sturdy foe: the lowest slot
+    (20, 59, None, "level-2 slot"),     # a critical hit: the highest slot that adds a die
+    (15, 20, None, "level-2 slot"),     # 8.5 + 3d8 (13.5) falls short of 20; 4d8 finishes it
+    (15, 15, None, "level-1 slot"),     # 8.5 + 2d8 finishes it
+    (15, 8, None, "No rider"),          # the longsword alone drops it (8.5 on average)
+    (15, 59, "undead", "level-2 slot"),
+])
+def test_planner_smites_on_a_crit_to_finish_or_against_undead(d20, hp, ctype, want):
+    p = build_pc("paladin", 5, "p", (2, 2, 0))   # Str 18: longsword 1d8+4; slots 4 + 2
+    g = mon("ogre", (3, 2), "o")
+    g.hp = hp
+    if ctype:
+        g.creature_type = ctype
+    b = arena(p, g, layout=WIDE, first="p")
+    script(b, d20)
+    pick(b, "attack", "Longsword")
+    pick(b, "target")
+    assert b.decision.kind == "reaction"
+    assert want in _planned(b).label
+
+
+def test_planner_lays_hands_on_a_dying_ally():
+    p = build_pc("paladin", 3, "p", (2, 2, 0))
+    f = build_pc("fighter", 3, "f", (2, 3, 0))
+    b = arena(p, f, mon("ogre", (8, 6), "o"), layout=WIDE, first="p")
+    f.hp = 0
+    b._cache = None
+    o = _planned(b)
+    assert o.data == ("lay_on_hands",), o.label
+    b.choose(heuristic.choose(b))
+    assert _planned(b).data == ("f",)
+    b.choose(heuristic.choose(b))
+    assert f.hp == 15 and p.resources["lay_on_hands"] == 0
+
+
+@pytest.mark.parametrize("hp,want", [(59, "Stunning Strike"), (3, "No rider")])
+def test_planner_stuns_a_foe_the_hit_leaves_standing(hp, want):
+    m = build_pc("monk", 5, "p", (2, 2, 0))
+    g = mon("ogre", (3, 2), "o")
+    g.hp = hp
+    b = arena(m, g, layout=WIDE, first="p")
+    script(b, 15)
+    pick(b, "attack", "Shortsword")
+    pick(b, "target")
+    assert want in _planned(b).label
+
+
+@pytest.mark.parametrize("ki,flurry", [(5, True), (1, False)])
+def test_planner_flurries_while_ki_is_left_for_stunning_strike(ki, flurry):
+    m = build_pc("monk", 5, "p", (2, 2, 0))
+    b = arena(m, mon("ogre", (3, 2), "o"), layout=WIDE, first="p")
+    m.resources["ki"] = ki
+    script(b, 1)   # a miss
+    pick(b, "attack", "Shortsword")
+    pick(b, "target")
+    assert _planned(b).label.startswith("Flurry of Blows") == flurry
+
+
+def test_planner_inspires_the_next_ally_to_act():
+    bard = build_pc("bard", 3, "b", (2, 2, 0))
+    f1, f2 = build_pc("fighter", 3, "f1", (2, 4, 0)), build_pc("fighter", 3, "f2", (2, 6, 0))
+    b = arena(bard, f1, f2, mon("ogre", (12, 2), "o"), layout=WIDE)
+    b.order = ["b", "o", "f2", "f1"]
+    turn(b, "b")
+    steps = 0
+    while b.decision.actor == "b" and steps < 30:
+        b.choose(heuristic.choose(b))
+        steps += 1
+    assert "inspired" in f2.conditions and "inspired" not in f1.conditions
+
+
+def test_planner_wild_shapes_when_nothing_better_is_on_offer():
+    d = build_pc("druid", 2, "d", (2, 2, 0))
+    b = arena(d, mon("ogre", (8, 2), "o"), layout=WIDE, first="d")
+    steps = 0
+    while b.decision.actor == "d" and steps < 30:
+        b.choose(heuristic.choose(b))
+        steps += 1
+    # the form with the most HP plus three rounds of damage: a draft horse (19 HP, hooves 2d4+4)
+    assert d.resources.get("wild_shape_form") == "draft-horse" and events(b, "wild_shape")
+
+
+# ------------------------------------------------------------------ fighting styles (loadout overrides)
+def test_great_weapon_fighting_rerolls_each_1_or_2_once_on_a_critical_too():
+    c = build_pc("fighter", 1, "p", (2, 2, 0), style="great_weapon_fighting", weapons=("greatsword",), shield=False)
+    g = mon("ogre", (3, 2), "o")
+    b = arena(c, g, layout=WIDE, first="p")
+    script(b, 20, 2, 6, 1, 6, 4, 1)   # a crit: 4d6 -> 2 and 1 rerolled (4, then a 1 that stands)
+    pick(b, "attack", "Greatsword")
+    pick(b, "target")
+    assert g.hp == 59 - (4 + 6 + 1 + 6 + _mod(c, "str"))
+
+
+@pytest.mark.parametrize("shield,rolls,dmg", [(False, (15, 2, 7), 7), (True, (15, 2), 2)])
+def test_great_weapon_fighting_needs_the_weapon_in_two_hands(shield, rolls, dmg):
+    c = build_pc("fighter", 1, "p", (2, 2, 0), style="great_weapon_fighting", shield=shield)
+    g = mon("ogre", (3, 2), "o")
+    b = arena(c, g, layout=WIDE, first="p")
+    assert c.attack("longsword").damage[0].dice.startswith("1d10" if not shield else "1d8")
+    script(b, *rolls)
+    pick(b, "attack", "Longsword")
+    pick(b, "target")
+    assert g.hp == 59 - (dmg + _mod(c, "str"))
+
+
+def test_two_weapon_fighting_style_adds_the_modifier_to_the_off_hand():
+    plain = build_pc("fighter_rogue", 1, "p", (2, 2, 0))
+    styled = build_pc("fighter_rogue", 1, "p", (2, 2, 0), style="two_weapon_fighting")
+    dex = _mod(styled, "dex")
+    assert plain.attack("dagger").offhand[0].dice == "1d4"
+    assert styled.attack("dagger").offhand[0].dice == f"1d4+{dex}"
+
+
+def test_loadout_rejects_unknown_fields_and_hunter_may_choose_uncanny_dodge():
+    with pytest.raises(KeyError):
+        build_pc("fighter", 1, "p", (2, 2, 0), colour="red")
+    r = build_pc("ranger", 15, "p", (2, 2, 0), choices=("uncanny_dodge",))
+    assert "uncanny_dodge" in r.features and "evasion" not in r.features
+    assert "evasion" in build_pc("ranger", 15, "p", (2, 2, 0)).features
+
+
+# ------------------------------------------------------------------ Quivering Palm, Empty Body, invocations, Preserve Life
+def _palm_set(hp=59):
+    m = build_pc("monk", 17, "p", (2, 2, 0))
+    g = mon("ogre", (3, 2), "o")
+    g.hp = hp
+    b = arena(m, g, layout=WIDE, first="p")
+    script(b, 15, 5)
+    pick(b, "attack", "Attack with Unarmed Strike")
+    pick(b, "target")
+    pick(b, "reaction", "Quivering Palm")
+    return b, m, g
+
+
+def test_quivering_palm_on_a_successful_save_deals_10d10_necrotic():
+    b, m, g = _palm_set()
+    assert g.hp == 59 - (5 + _mod(m, "dex"))
+    turn(b, "p")
+    script(b, 19, *([2] * 10))   # the ogre's Con save (+3) succeeds: 10d10 necrotic
+    pick(b, "feature", "Quivering Palm: end")
+    assert g.hp == 59 - (5 + _mod(m, "dex")) - 20 and not g.dead
+    assert "quivering_palm_on" not in m.resources
+    assert not labels(b, "feature") or not any("Quivering Palm: end" in x for x in labels(b))
+
+
+def test_quivering_palm_costs_3_ki_and_holds_one_creature_at_a_time():
+    b, m, _ = _palm_set()
+    assert m.resources["ki"] == m.resources["ki_max"] - 3
+    g2 = mon("ogre", (2, 3), "o2")
+    b.creatures["o2"] = g2
+    b.order.append("o2")
+    script(b, 15, 5)
+    pick(b, "attack", "Attack with Unarmed Strike")
+    pick(b, "target", "o2")
+    pick(b, "reaction", "Quivering Palm")
+    assert m.resources["quivering_palm_on"] == "o2" and m.resources["ki"] == m.resources["ki_max"] - 6
+
+
+def test_planner_sets_quivering_palm_on_a_big_foe_and_ends_it_next_turn():
+    m = build_pc("monk", 17, "p", (2, 2, 0))
+    g = mon("ogre", (3, 2), "o")
+    b = arena(m, g, layout=WIDE, first="p")
+    script(b, 15, 5)
+    pick(b, "attack", "Attack with Unarmed Strike")
+    pick(b, "target")
+    assert "Quivering Palm" in _planned(b).label
+    b.choose(heuristic.choose(b))
+    turn(b, "p")
+    assert _planned(b).data == ("palm_end",)
+
+
+def test_empty_body_resists_everything_but_force():
+    m = build_pc("monk", 18, "p", (2, 2, 0))
+    b = arena(m, mon("ogre", (8, 2), "o"), layout=WIDE, first="p")
+    pick(b, "feature", "Empty Body")
+    assert m.resources["ki"] == m.resources["ki_max"] - 4
+    b.damage(m, 10, "force")
+    b.damage(m, 10, "fire")
+    assert m.hp == m.max_hp - 15
+
+
+def test_eldritch_blast_pushes_only_with_repelling_blast():
+    for choices, x in (((), 6), (("repelling_blast",), 8)):
+        w = build_pc("warlock", 2, "p", (2, 2, 0), choices=choices)
+        o = mon("orc", (6, 2), "o")
+        b = arena(w, o, layout=WIDE, first="p")
+        script(b, 15, 5)
+        pick(b, "spell", "Eldritch Blast")
+        pick(b, "target")
+        assert o.pos[:2] == (x, 2)
+
+
+def test_preserve_life_needs_someone_below_half_and_the_planner_uses_it_for_two():
+    c, f = build_pc("cleric", 2, "p", (2, 2, 0)), build_pc("fighter", 1, "f", (2, 4, 0))
+    b = arena(c, f, mon("ogre", (12, 2), "o"), layout=WIDE, first="p")
+    assert not any("Preserve Life" in x for x in labels(b, "feature"))
+    c.hp, f.hp = 3, 1
+    b._cache = None
+    assert _planned(b).data == ("preserve_life",)
+
+
+@pytest.mark.parametrize("choices,d20s,frightened", [((), (5,), True), (("steel_will",), (5, 19), False)])
+def test_steel_will_gives_advantage_against_a_fear_aura(choices, d20s, frightened):
+    r = build_pc("ranger", 7, "p", (2, 2, 0), choices=choices)   # Wis save +2 against DC 21
+    b = arena(r, mon("pit-fiend", (4, 2), "f"), layout=WIDE)
+    script(b, *d20s)
+    turn(b, "p")
+    assert ("frightened" in r.conditions) == frightened
+
+
+def test_heightened_spell_gives_the_first_save_disadvantage_and_needs_3_points():
+    s, o = build_pc("sorcerer", 10, "p", (2, 2, 0)), mon("orc", (5, 2), "o")
+    b = arena(s, o, layout=WIDE, first="p", max_options=10 ** 6)
+    assert "heightened_spell" not in build_pc("sorcerer", 9, "q", (2, 2, 0)).features
+    script(b, 19, 3)
+    pick(b, "spell", "Heightened Spell (3 sorcery points): cast Hold Person at level 2")
+    pick(b, "target")
+    assert "paralyzed" in o.conditions and s.resources["sorcery_points"] == 7
+    s.resources["sorcery_points"] = 2
+    turn(b, "p")
+    assert not any("Heightened" in x for x in labels(b))
+
+
+def test_mystic_arcanum_is_once_a_long_rest_without_a_slot():
+    w = build_pc("warlock", 13, "p", (2, 2, 0))
+    g = mon("ogre", (5, 2), "o")
+    b = arena(w, g, mon("ogre", (13, 9), "o2"), layout=WIDE, first="p")
+    script(b, 2, *([5] * 7))   # the ogre's Con save (+3) fails: 7d8+30 necrotic
+    pick(b, "spell", "Cast Finger of Death at level 7")
+    pick(b, "target", "o ")
+    assert g.dead and w.resources["slots"][4] == 3 and w.resources["innate"]["finger-of-death"] == 0
+    assert "Finger of Death" not in " ".join(labels(b, "spell"))
+    long_rest(w)
+    assert w.resources["innate"] == {"circle-of-death": 1, "finger-of-death": 1}
+    w.resources["innate"]["circle-of-death"] = 0
+    assert w.resources["innate_max"]["circle-of-death"] == 1   # the rest restored a copy
+    assert "finger-of-death" not in build_pc("warlock", 12, "q", (2, 2, 0)).spells
+
+
+def test_jack_of_all_trades_and_remarkable_athlete_add_to_untrained_checks():
+    bard, champ = build_pc("bard", 5, "b", (2, 2, 0)), build_pc("fighter", 7, "f", (2, 4, 0))
+    b = arena(bard, champ, mon("ogre", (9, 2), "o"), layout=WIDE)
+    assert b._athletics(bard) == _mod(bard, "str") + 1            # +3 proficiency: half rounded down
+    assert b._stealth(bard) == _mod(bard, "dex") + 1
+    assert b._athletics(champ) == _mod(champ, "str") + 3          # trained: the full bonus, nothing more
+    assert b._stealth(champ) == _mod(champ, "dex") + 2            # Remarkable Athlete: half rounded up
+    assert features.check_bonus(champ, "wis") == 0 and features.check_bonus(bard, "wis") == 1
+
+
+def test_careful_spell_spares_allies_only_and_comes_at_17():
+    assert "careful_spell" not in build_pc("sorcerer", 16, "q", (2, 2, 0)).features
+    s, f, g = build_pc("sorcerer", 17, "p", (2, 2, 0)), build_pc("fighter", 5, "f", (9, 6, 0)), mon("ogre", (10, 6), "o")
+    b = arena(s, f, g, layout=WIDE, first="p", max_options=10 ** 6)
+    pick(b, "spell", "Careful Spell (1 sorcery point): cast Fireball at level 3")
+    pick(b, "point_x", "x = 9")
+    script(b, *([1] * 8), 20)   # 8d6 = 8; only the ogre rolls its save (a 20: half)
+    pick(b, "point_y", "(9, 6) (hits")
+    assert f.hp == f.max_hp - 4 and g.hp == 59 - 4
+    assert any("Careful Spell" in e.get("text", "") for e in events(b, "save"))

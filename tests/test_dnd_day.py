@@ -399,3 +399,19 @@ def test_a_frenzy_still_running_when_the_fight_ends_costs_a_level_of_exhaustion(
     run.battle.outcome = "win"
     run._after_choice()
     assert "raging" not in b.conditions and b.exhaustion == 1
+
+
+def test_the_baseline_finds_its_choice_through_member_groups():
+    run = _to_intermission("dragon_hunt")
+    run.party["fighter"].hp = 3
+    run.short_rests_left = 0   # no rest to take: a potion for the fighter, inside a member's group
+    run._menu = None
+    whole = copy.deepcopy(run)
+    want = whole._options()[plan_intermission(whole)]   # the choice with every option on show
+    assert want.kind == "potion" and want.data[1] == "fighter"
+    run.max_options = 6
+    i = plan_intermission(run)
+    assert run.decision.options[i].kind == "group"
+    run.choose(i)
+    i = plan_intermission(run)
+    assert run.decision.options[i] == want

@@ -691,3 +691,458 @@ def test_mummy_multiattack_is_its_dreadful_glare_then_its_rotting_fist():
     pick(b, "target", "f")
     assert "frightened" in f.conditions and m.economy.attack_queue == ("rotting-fist",)
     assert any(x.startswith("Multiattack: attack with Rotting Fist") for x in labels(b))
+
+
+# ----------------------------------------------------------------- saves against a named condition
+def _glare_at(target_key):
+    """A mummy next to a monster fighting on the party's side; the mummy's turn."""
+    m, t = mon("mummy", (3, 2), "m"), mon(target_key, (2, 2), "t")
+    t.side = "party"
+    return arena(t, m, layout=WIDE, first="m"), m, t
+
+
+def test_cultist_dark_devotion_advantage_on_the_save_against_being_frightened():
+    b, _, t = _glare_at("cultist")
+    script(b, 2, 15)                                     # Wis +0: the 2 fails DC 11, the 15 succeeds
+    pick(b, "save_action", "Dreadful Glare")
+    pick(b, "target", "t")
+    assert events(b, "save")[-1]["success"] and "frightened" not in t.conditions   # advantage: the better die counts
+    b2, _, t2 = _glare_at("bandit")
+    script(b2, 2, 15)
+    pick(b2, "save_action", "Dreadful Glare")
+    pick(b2, "target", "t")
+    assert "frightened" in t2.conditions                 # no trait: one die, the 2
+
+
+def test_condition_advantage_applies_only_to_its_conditions():
+    b, _, t = _glare_at("gladiator")                     # Brave: frightened only
+    script(b, 3, 18)
+    assert b.saving_throw(t, "wis", 12, condition="frightened") is True
+    script(b, 3, 18)
+    assert b.saving_throw(t, "wis", 12, condition="charmed") is False
+    script(b, 3, 18)
+    assert b.saving_throw(t, "wis", 12) is False
+    e = mon("ettin", (6, 6), "e")                        # Two Heads: stunned and unconscious too, not poisoned
+    script(b, 3, 18)
+    assert b.saving_throw(e, "con", 15, condition=("stunned",)) is True
+    script(b, 3, 18)
+    assert b.saving_throw(e, "con", 15, condition=("poisoned",)) is False
+    assert set(mon("death-dog", (1, 1)).resources["save_adv_vs"]) >= {"blinded", "deafened", "unconscious"}
+    assert mon("drow", (1, 1)).resources["save_adv_vs"] == ["charmed"]
+
+
+def test_repeat_save_against_a_condition_also_gets_the_advantage():
+    b, _, t = _glare_at("cultist")
+    t.conditions["charmed"] = {"by": "m", "repeat": "wis", "dc": 13, "magic": False}
+    script(b, 4, 13)                                     # end of its turn: Wis +0, the 13 ends it
+    turn(b, "t")
+    pick(b, "end_turn")
+    assert "charmed" not in t.conditions
+
+
+def test_bearded_devil_steadfast_not_frightened_while_it_sees_an_ally_within_30_ft():
+    b, _, t = _glare_at("bearded-devil")
+    ally = mon("goblin", (2, 8), "ally")                 # 30 ft away, in sight
+    ally.side = "party"
+    b.creatures["ally"] = ally
+    script(b, 1)                                         # the save fails (magic resistance does not apply)
+    pick(b, "save_action", "Dreadful Glare")
+    pick(b, "target", "t")
+    assert not events(b, "save")[-1]["success"] and "frightened" not in t.conditions
+    ally.pos = (2, 9, 0)                                 # 35 ft: too far
+    turn(b, "m")
+    script(b, 1)
+    pick(b, "save_action", "Dreadful Glare")
+    pick(b, "target", "t")
+    assert "frightened" in t.conditions
+
+
+# ----------------------------------------------------------------- Incorporeal Movement
+def test_specter_moves_through_a_foe_as_difficult_terrain_under_a_low_ceiling():
+    s, f = mon("specter", (1, 1), "s"), pc("fighter", 5, (2, 1), "f")
+    b = arena(f, s, layout=CORRIDOR, first="s", max_altitude_ft=0)   # no room to fly over the fighter
+    costs = b._reach(s).costs
+    assert costs[(3, 1, 0)] == 15                        # 10 ft through the fighter's square + 5 ft
+    assert (2, 1, 0) not in costs                        # it cannot end its move inside the fighter
+    h, f2 = mon("harpy", (1, 1), "h"), pc("fighter", 5, (2, 1), "f")
+    b2 = arena(f2, h, layout=CORRIDOR, first="h", max_altitude_ft=0)
+    assert (3, 1, 0) not in b2._reach(h).costs           # a corporeal flyer is stopped
+
+
+# ----------------------------------------------------------------- Swallow
+def test_giant_toad_swallows_only_a_creature_it_grapples_then_digests_it():
+    t, f, w = mon("giant-toad", (2, 2), "t"), pc("fighter", 5, (4, 2), "f"), pc("wizard", 5, (6, 6), "w")
+    b = arena(f, w, t, layout=WIDE, first="t")
+    assert not any("Swallow" in x for x in labels(b, "attack"))          # nobody held yet
+    f.conditions.update(grappled={"by": "t", "dc": 13}, restrained={"by": "t", "dc": 13})
+    b._open_menu(t)
+    script(b, 19, 3, 5, 5)                               # restrained: advantage, 19+4 hits; 7 piercing, 5 poison
+    pick(b, "attack", "Swallow")
+    pick(b, "target", "f")
+    assert f.hp == f.max_hp - 12 and f.conditions["swallowed"]["by"] == "t"
+    assert "blinded" in f.conditions and "grappled" not in f.conditions and f.pos == t.pos
+    assert f.conditions["restrained"].get("swallowed")   # restrained by the stomach, not the grapple
+    assert b.cover(w, f).name == "TOTAL" and b.cover(f, w).name == "TOTAL"   # nothing reaches in or out
+    assert b.cover(f, t).name != "TOTAL"                 # but it can hit the toad from inside
+    hp = f.hp
+    script(b, 1, 2, 3)                                   # the toad's next turn: 3d6 acid = 6
+    turn(b, "t")
+    assert f.hp == hp - 6 and events(b, "damage")[-1]["type"] == "acid"
+    b.damage(t, 500, "slashing")                         # the toad dies: out, prone, beside the corpse
+    assert "swallowed" not in f.conditions and "blinded" not in f.conditions and "restrained" not in f.conditions
+    assert "prone" in f.conditions and f.pos != t.pos and b.distance(f, t) <= 5
+
+
+def test_giant_frog_swallows_small_creatures_only_and_one_at_a_time():
+    fr = mon("giant-frog", (2, 2), "fr")
+    g1, g2 = mon("goblin", (3, 2), "g1"), mon("goblin", (2, 3), "g2")
+    f = pc("fighter", 5, (1, 2), "f")
+    for x in (g1, g2, f):
+        x.side = "party"
+        x.conditions["grappled"] = {"by": "fr", "dc": 11}
+    b = arena(g1, g2, f, fr, layout=WIDE, first="fr")
+    assert not b._can_swallow(fr, f)                     # a Medium fighter is too big
+    b._swallow(fr, g1)
+    assert "swallowed" in g1.conditions and not b._can_swallow(fr, g2)   # room for one only
+
+
+def test_remorhaz_regurgitates_after_30_damage_from_inside_and_a_failed_con_save():
+    r, f = mon("remorhaz", (2, 2), "r"), pc("fighter", 5, (5, 2), "f")
+    b = arena(f, r, layout=WIDE, first="f")
+    f.conditions["grappled"] = {"by": "r", "dc": 17}
+    b._swallow(r, f)
+    b.damage(r, 29, "slashing", source="f")             # 29 from inside: no save at the end of the turn
+    pick(b, "end_turn")
+    assert "swallowed" in f.conditions and not events(b, "spit_out")
+    turn(b, "f")
+    b.damage(r, 30, "slashing", source="f")
+    script(b, 5)                                         # Con 5+5 < DC 15
+    pick(b, "end_turn")
+    assert "swallowed" not in f.conditions and "prone" in f.conditions and 0 < b.distance(f, r) <= 10
+
+
+# ----------------------------------------------------------------- Split
+def test_ochre_jelly_splits_on_slashing_or_lightning_with_its_reaction_halving_hp_and_size():
+    j, f = mon("ochre-jelly", (2, 2), "j"), pc("fighter", 5, (5, 2), "f")
+    b = arena(f, j, layout=WIDE, first="f")
+    b.damage(j, 12, "bludgeoning")                       # not a splitting type: 45 -> 33
+    assert j.hp == 33 and set(b.creatures) == {"f", "j"}
+    b.damage(j, 8, "slashing")                           # immune to slashing, yet it splits
+    twin = b.creatures["j_2"]
+    assert j.hp == twin.hp == twin.max_hp == 16 and j.size == twin.size == "medium"
+    assert b.order.index("j_2") == b.order.index("j") + 1 and not set(j.cells) & set(twin.cells)
+    b.damage(j, 8, "lightning")                          # its reaction is spent until its turn
+    assert set(b.creatures) == {"f", "j", "j_2"}
+    b.damage(twin, 8, "lightning")                       # the new jelly has its own reaction
+    assert twin.hp == b.creatures["j_2_2"].hp == 8 and twin.size == "small"
+    turn(b, "j")                                         # its reaction is back
+    b.damage(j, 3, "slashing")
+    assert j.hp == b.creatures["j_3"].hp == 8
+    turn(b, "j_2")
+    b.damage(twin, 3, "slashing")                        # under 10 HP: no more splitting
+    assert len(b.creatures) == 5 and twin.hp == 8
+    twin.hp = twin.max_hp = 30
+    b.damage(twin, 3, "slashing")                        # Small: too small to split
+    assert len(b.creatures) == 5
+
+
+# ----------------------------------------------------------------- counted multiattacks, Multiple Heads
+def test_violet_fungus_multiattack_rolls_1d4_rotting_touches():
+    v, f = mon("violet-fungus", (2, 2), "v"), pc("fighter", 5, (3, 2), "f")
+    b = arena(f, v, first="v")
+    script(b, 3)                                         # 1d4 = 3
+    pick(b, "multiattack")
+    assert v.economy.attack_queue == ("rotting-touch",) * 3
+
+
+def _hydra():
+    h, f = mon("hydra", (2, 2), "h"), pc("fighter", 5, (4, 2), "f")
+    return arena(f, h, layout=WIDE, first="f"), h, f
+
+
+def test_hydra_loses_a_head_to_25_damage_in_one_turn_and_grows_two_back_at_its_turn_end():
+    b, h, _ = _hydra()
+    b.damage(h, 15, "slashing")
+    assert h.resources["heads"] == 5
+    b.damage(h, 10, "slashing")                          # 25 this turn: a head dies
+    b.damage(h, 30, "slashing")                          # more in the same turn: still one head
+    assert h.resources["heads"] == 4
+    pick(b, "end_turn")                                  # the fighter's turn ends; the tally restarts
+    b.damage(h, 24, "slashing")                          # 24 in the next turn: no head
+    assert h.resources["heads"] == 4 and h.hp == h.max_hp - 79
+    turn(b, "h")
+    pick(b, "multiattack")                               # a bite per head
+    assert h.economy.attack_queue == ("bite",) * 4
+    h.economy.attack_queue = ()
+    b._open_menu(h)
+    pick(b, "end_turn")                                  # its turn ends: two heads for the dead one, 20 HP
+    assert h.resources["heads"] == 6 and h.hp == h.max_hp - 59
+
+
+def test_hydra_heads_do_not_grow_after_fire_and_the_last_head_kills_it():
+    b, h, _ = _hydra()
+    b.damage(h, 25, "slashing")
+    b.damage(h, 1, "fire")                               # fire since its last turn
+    turn(b, "h")
+    pick(b, "end_turn")
+    assert h.resources["heads"] == 4 and h.hp == h.max_hp - 26
+    h.resources["heads"] = 1
+    turn(b, "f")
+    script(b, 3, 18)                                     # one head: no advantage against stunning
+    assert b.saving_throw(h, "con", 15, condition="stunned") is False
+    h.resources["heads"] = 2
+    script(b, 3, 18)
+    assert b.saving_throw(h, "con", 15, condition="stunned") is True
+    h.resources["heads"] = 1
+    b.damage(h, 25, "slashing")                          # its last head: the hydra dies
+    assert h.dead
+
+
+def test_hydra_reactive_heads_opportunity_attacks_keep_its_reaction():
+    b, h, f = _hydra()
+    assert h.resources["oa_extra"] == 4
+    h.economy.reaction = False                           # its own reaction is spent
+    f.pos = (4, 2, 0)
+    turn(b, "f")
+    b._choose_destination(f, (9, 2, 0))                  # leaves the 10-ft reach
+    assert b.decision.kind == "reaction" and b.decision.actor == "h"
+    script(b, 1)                                         # a miss
+    b.choose(next(i for i, o in enumerate(b.decision.options) if o.data[0] is True))
+    assert h.resources["oa_extra"] == 3 and f.pos[:2] == (9, 2)
+
+
+def test_mimic_grappler_advantage_only_against_the_creature_it_holds():
+    m, f, g = mon("mimic", (2, 2), "m"), pc("fighter", 5, (3, 2), "f"), pc("fighter", 5, (2, 3), "g")
+    b = arena(f, g, m, first="m")
+    f.conditions["grappled"] = {"by": "m", "dc": 13}
+    adv, _, why = b.attack_modifiers(m, f, True, m.attack("bite"))
+    assert adv and "grappler" in why
+    assert not b.attack_modifiers(m, g, True, m.attack("bite"))[0]
+
+
+# ----------------------------------------------------------------- Engulf
+def test_shambling_mound_engulfs_after_both_slams_hit_then_crushes_until_escape():
+    m, f = mon("shambling-mound", (2, 2), "m"), pc("fighter", 5, (4, 2), "f")
+    b = arena(f, m, layout=WIDE, first="m")
+    pick(b, "multiattack")
+    script(b, 15, 3, 3)                                  # 15+7 hits AC 19; 2d8+4 = 10
+    pick(b, "attack", "Multiattack")
+    pick(b, "target", "f")
+    assert "engulfed" not in f.conditions                # one slam is not enough
+    script(b, 15, 3, 3)
+    pick(b, "attack", "Multiattack")
+    pick(b, "target", "f")
+    assert f.conditions["engulfed"]["by"] == "m" and f.conditions["grappled"]["dc"] == 14
+    assert "blinded" in f.conditions and "restrained" in f.conditions and f.hp == f.max_hp - 20
+    script(b, 2, 3, 3)                                   # its next turn: Con 2+save bonus < 14; 2d8+4 = 10
+    turn(b, "m")
+    assert f.hp == f.max_hp - 30
+    script(b, 19)                                        # Con 19: no damage
+    turn(b, "m")
+    assert f.hp == f.max_hp - 30
+    turn(b, "f")
+    script(b, 15)                                        # escape: 15 + Athletics >= DC 14
+    pick(b, "escape")
+    assert not {"engulfed", "blinded", "restrained", "grappled"} & set(f.conditions)
+
+
+def test_mound_slams_on_two_different_targets_engulf_nobody():
+    m, f, g = mon("shambling-mound", (2, 2), "m"), pc("fighter", 5, (4, 2), "f"), pc("fighter", 5, (4, 3), "g")
+    b = arena(f, g, m, layout=WIDE, first="m")
+    pick(b, "multiattack")
+    script(b, 15, 3, 3, 15, 3, 3)
+    pick(b, "attack", "Multiattack")
+    pick(b, "target", "f")
+    pick(b, "attack", "Multiattack")
+    pick(b, "target", "g")
+    assert "engulfed" not in f.conditions and "engulfed" not in g.conditions
+
+
+def test_green_hag_invisible_passage_lasts_until_it_attacks():
+    h, f = mon("green-hag", (3, 2), "h"), pc("fighter", 5, (2, 2), "f")
+    b = arena(f, h, first="h")
+    pick(b, "monster_invisibility")
+    assert "invisible" in h.conditions and "target invisible" in b.attack_modifiers(f, h, True)[2]
+    turn(b, "h")
+    script(b, 2, 1, 1, 1)                                # advantage (unseen): both dice miss
+    b.make_attack(h, h.attack("claws"), f)
+    assert "invisible" not in h.conditions
+
+
+def test_lamia_intoxicating_touch_curses_wis_saves_and_ability_checks_with_disadvantage():
+    l, f = mon("lamia", (3, 2), "l"), pc("fighter", 5, (2, 2), "f")
+    b = arena(f, l, first="l")
+    script(b, 15)                                        # 15+5 hits AC 19 with no damage
+    b.make_attack(l, l.attack("intoxicating-touch"), f)
+    assert f.hp == f.max_hp and f.conditions["intoxicated"]["until_round"] == b.round + 600
+    script(b, 18, 2)                                     # a Wis save: the lower die counts
+    assert b.saving_throw(f, "wis", 10) is False
+    script(b, 12, 1)
+    assert b.saving_throw(f, "con", 10) is True          # other saves as usual: one die, the 12
+    f.conditions["grappled"] = {"by": "l", "dc": 10}
+    turn(b, "f")
+    script(b, 18, 1)                                     # the escape check: disadvantage too
+    pick(b, "escape")
+    assert "grappled" in f.conditions
+
+
+def test_stone_giant_catches_a_hurled_rock_on_a_dex_save_with_its_reaction():
+    s = mon("stone-giant", (2, 2), "s")
+    g = mon("hill-giant", (8, 2), "g")
+    g.side = "party"
+    b = arena(g, s, layout=WIDE, first="g")
+    script(b, 18, 8)                                     # the rock hits (18+8); Dex 8+5 >= 10: caught
+    assert b.make_attack(g, g.attack("rock"), s, melee=False) is False
+    assert s.hp == s.max_hp and not s.economy.reaction
+    script(b, 18, 6, 6, 6)                               # no reaction left: 3d10+5 = 23
+    assert b.make_attack(g, g.attack("rock"), s, melee=False) is True
+    assert s.hp == s.max_hp - 23
+    s.economy.reaction = True
+    script(b, 18, 1, 6, 6, 6)                            # Dex 1+5 < 10: the rock lands
+    b.make_attack(g, g.attack("rock"), s, melee=False)
+    assert s.hp == s.max_hp - 46 and events(b, "rock_catching")[-1]["success"] is False
+
+
+# ----------------------------------------------------------------- Divine Eminence, Leadership
+def test_priest_divine_eminence_spends_a_slot_for_radiant_dice_on_melee_hits_this_turn():
+    p, w = mon("priest", (3, 2), "p"), pc("wizard", 5, (2, 2), "w")
+    b = arena(w, p, first="p")
+    pick(b, "divine_eminence", "level 2")
+    assert p.resources["slots"][1] == 2 and not p.economy.bonus
+    hp = w.hp
+    script(b, 18, 4, 1, 2, 3, 4)                         # mace hits; 1d6 = 4 bludgeoning, 4d6 = 10 radiant
+    b.make_attack(p, p.attack("mace"), w)
+    assert w.hp == hp - 14 and events(b, "damage")[-1]["type"] == "radiant"
+    pick(b, "end_turn")
+    assert "eminence" not in p.conditions                # only until the end of its turn
+
+
+def test_knight_leadership_adds_a_d4_to_allies_attacks_and_saves_within_30_ft():
+    k, a, far = mon("knight", (3, 2), "k"), mon("bandit", (3, 3), "a"), mon("bandit", (12, 9), "far")
+    f = pc("fighter", 5, (2, 2), "f")
+    b = arena(f, k, a, far, layout=WIDE, first="k")
+    pick(b, "leadership")
+    assert k.resources["uses:leadership"] == 0 and not any(o.kind == "leadership" for o in b.decision.options)
+    script(b, 3, 10)                                     # the d4 (3) comes before the d20 (10)
+    b.make_attack(a, a.attack("scimitar"), f)
+    assert events(b, "attack")[-1]["total"] == 10 + 3 + 3
+    script(b, 2, 10)                                     # a save: 10 + Dex +1 + 2
+    assert b.saving_throw(a, "dex", 13) is True
+    script(b, 10)                                        # more than 30 ft away: no die
+    b.make_attack(far, far.attack("scimitar"), f)
+    assert events(b, "attack")[-1]["total"] == 13
+    k.conditions["stunned"] = {}                         # an incapacitated knight: it ends
+    script(b, 10)
+    b.make_attack(a, a.attack("scimitar"), f)
+    assert events(b, "attack")[-1]["total"] == 13 and "leading" not in k.conditions
+
+
+def test_chain_devil_unnerving_mask_frightens_a_creature_starting_its_turn_within_30_ft():
+    d, f = mon("chain-devil", (2, 2), "d"), pc("fighter", 5, (6, 2), "f")
+    b = arena(f, d, layout=WIDE, first="d")
+    script(b, 3)                                         # Wis 3+1 < 14
+    turn(b, "f")
+    assert f.conditions["frightened"]["by"] == "d" and not d.economy.reaction
+    pick(b, "end_turn")
+    assert "frightened" not in f.conditions              # only until the end of its turn
+    d.economy.reaction = True
+    f.pos = (9, 2, 0)                                    # 35 ft away next time: nothing
+    turn(b, "f")
+    assert len(events(b, "unnerving_mask")) == 1
+
+
+# ----------------------------------------------------------------- Create Specter
+def test_wraith_raises_a_humanoid_dead_within_a_minute_and_10_ft_as_its_specter():
+    w = mon("wraith", (2, 2), "w")
+    f, g, far = pc("fighter", 5, (3, 2), "f"), pc("fighter", 5, (3, 3), "g"), pc("fighter", 5, (9, 8), "far")
+    b = arena(f, g, far, w, layout=WIDE, first="w")
+    assert not any(o.kind == "create_specter" for o in b.decision.options)   # nobody dead yet
+    b._die(f, "test")
+    b._die(far, "test")                                  # too far away
+    b.round = 5
+    b._open_menu(w)
+    assert [o.data for o in b.decision.options if o.kind == "create_specter"] == [("f",)]
+    pick(b, "create_specter")
+    s = b.creatures["w_specter_1"]
+    assert s.side == w.side and s.monster == "specter" and s.pos == f.pos and w.economy.actions == 0
+    assert b.order.index("w_specter_1") == b.order.index("w") + 1
+    b._die(g, "test")
+    b.round = 16                                         # more than 1 minute (10 rounds) after it died
+    w.economy.actions = 1
+    b._open_menu(w)
+    assert not any(o.kind == "create_specter" for o in b.decision.options)
+
+
+# ----------------------------------------------------------------- Children of the Night
+def test_vampire_children_of_the_night_arrive_after_the_rolled_rounds_once_a_day():
+    v, f = mon("vampire-vampire", (5, 5), "v"), pc("fighter", 5, (2, 2), "f")
+    b = arena(f, v, layout=WIDE, first="v")
+    script(b, 2, 2, 1)                                   # arrive in 1d4 = 2 rounds; 2d4 = 3 swarms
+    pick(b, "children_of_the_night")
+    assert v.resources["children_due"] == (b.round + 2, 3) and v.economy.actions == 0
+    assert not any(o.kind == "children_of_the_night" for o in b.decision.options)
+    start = b.round
+    b.round = start + 1
+    b._start_turn(v)
+    assert not events(b, "summon")                       # not yet
+    b.round = start + 2
+    b._start_turn(v)
+    kids = [b.creatures[e["creature"]] for e in events(b, "summon")]
+    assert len(kids) == 3 and all(k.monster == "swarm-of-bats" and k.side == v.side for k in kids)
+    assert all(b.distance(k, v) <= 5 for k in kids)
+    assert b.order[b.order.index("v") + 1:b.order.index("v") + 4] == [k.cid for k in kids]
+
+
+def test_will_o_wisp_consume_life_kills_a_dying_creature_on_a_failed_save_and_heals():
+    w, f = mon("will-o-wisp", (3, 2), "w"), pc("fighter", 5, (2, 2), "f")
+    b = arena(f, w, first="w")
+    assert not any(o.kind == "consume_life" for o in b.decision.options)   # nobody dying
+    b.damage(f, f.hp, "lightning")                       # down to 0, dying
+    w.hp = 10
+    b._open_menu(w)
+    script(b, 2, 3, 3, 3)                                # Con 2 + save < 10: dies; 3d6 = 9 back
+    pick(b, "consume_life")
+    assert f.dead and w.hp == 19 and not w.economy.bonus
+
+
+# ----------------------------------------------------------------- Smother, Damage Transfer
+def test_rug_smothers_one_medium_target_which_takes_damage_each_turn_and_shares_the_rugs_hurts():
+    r, f, g = mon("rug-of-smothering", (2, 2), "r"), pc("fighter", 5, (4, 2), "f"), pc("fighter", 5, (4, 3), "g")
+    b = arena(f, g, r, layout=WIDE, first="r")
+    script(b, 18)                                        # 18+5 hits AC 19
+    b.make_attack(r, r.attack("smother"), f)
+    assert f.conditions["grappled"]["dc"] == 13 and {"restrained", "blinded", "smothered"} <= set(f.conditions)
+    assert b._targets_for_attack(r, r.attack("smother")) == []   # it can't smother another
+    hp_r, hp_f = r.hp, f.hp
+    b.damage(r, 11, "slashing", source="g")              # Damage Transfer: 5 to the rug, 6 to the fighter
+    assert r.hp == hp_r - 5 and f.hp == hp_f - 6
+    script(b, 2, 3, 15)                                  # the fighter's turn: 2d6+3 = 8 first
+    turn(b, "f")
+    assert f.hp == hp_f - 14
+    pick(b, "escape")                                    # 15 + Athletics >= 13: free, sees again
+    assert not {"grappled", "restrained", "blinded", "smothered"} & set(f.conditions)
+    b.damage(r, 10, "slashing", source="g")              # nobody held: all of it
+    assert r.hp == hp_r - 15
+
+
+# ----------------------------------------------------------------- Air / Water Form, Freeze
+def test_air_elemental_moves_through_a_foe_and_a_water_elemental_freezes_in_the_cold():
+    hall = ["##########", "#........#", "#........#", "##########"]   # two squares wide, a low ceiling
+    a, f, f2 = mon("air-elemental", (1, 1), "a"), pc("fighter", 5, (3, 1), "f"), pc("fighter", 5, (3, 2), "f2")
+    b = arena(f, f2, a, layout=hall, first="a", max_altitude_ft=0)
+    assert (5, 1, 0) in b._reach(a).costs               # through the fighters' squares
+    o, h, h2 = mon("ogre", (1, 1), "o"), pc("fighter", 5, (3, 1), "h"), pc("fighter", 5, (3, 2), "h2")
+    assert (5, 1, 0) not in arena(h, h2, o, layout=hall, first="o")._reach(o).costs   # an ogre is stopped
+    w, g, g2 = mon("water-elemental", (1, 1), "w"), pc("fighter", 5, (3, 1), "g"), pc("fighter", 5, (3, 2), "g2")
+    b2 = arena(g, g2, w, layout=hall, first="w", max_altitude_ft=0)
+    assert (5, 1, 0) in b2._reach(w).costs
+    left = w.economy.movement
+    b2.damage(w, 4, "cold")                              # on its own turn: 20 ft less now and next turn
+    assert w.economy.movement == left - 20 and b2._speed(w) == w.speed - 20
+    pick(b2, "end_turn")
+    assert "frozen" in w.conditions                      # lasts until the end of its next turn
+    turn(b2, "w")
+    b2.round = 2                                         # (turn() restarts the round count)
+    assert w.economy.movement == w.speed - 20
+    pick(b2, "end_turn")
+    assert "frozen" not in w.conditions

@@ -62,7 +62,7 @@ def test_save_mechanisms_know_their_save_ability():
 def test_executable_count_and_bespoke_rows():
     rows = spellbook.coverage()
     executable = [r for r in rows if r["status"] == "executable"]
-    assert len(executable) >= 87
+    assert len(executable) >= 123
     assert sum(r["mechanism"] == "engine" for r in rows) == 26   # the spells with bespoke engine code
     assert not any(spellbook.handles(r["key"]) for r in rows if r["mechanism"] == "engine")
 
@@ -775,3 +775,325 @@ def test_true_strike_gives_the_caster_advantage_against_that_foe_only():
     assert b.attack_modifiers(c, orc, False)[0]
     assert not b.attack_modifiers(b.creatures["f1"], orc, True)[0]
     assert c.concentration == "true-strike"
+
+
+# ================================================================ weapon riders, Fly, Resistance (wave 2)
+def test_hunters_mark_adds_1d6_to_the_casters_weapon_hits_on_that_foe_only():
+    b, c = setup("hunters-mark", mon("orc", (4, 5)), mon("ogre", (4, 6)), allies=[pc("fighter", 5, (2, 5), "f1")])
+    cast(b, "hunters-mark")
+    at(b, "orc")
+    assert c.concentration == "hunters-mark" and not c.economy.bonus and c.economy.actions == 1
+    orc, ogre = b.creatures["orc"], b.creatures["ogre"]
+    script(b, 15, 3, 4)   # hit; dagger 1d4+2 = 5, the mark's 1d6 = 4
+    b.make_attack(c, c.attacks[0], orc, melee=True)
+    assert orc.hp == 15 - 9
+    script(b, 15, 3)   # the unmarked ogre: the dagger alone
+    b.make_attack(c, c.attacks[0], ogre, melee=True)
+    assert ogre.hp == 59 - 5
+    b.end_concentration(c)
+    script(b, 15, 1)
+    b.make_attack(c, c.attacks[0], orc, melee=True)
+    assert orc.hp == 6 - 3
+
+
+def test_hunters_mark_dice_double_on_a_critical_hit():
+    b, c = setup("hunters-mark", mon("ogre", (4, 5)))
+    cast(b, "hunters-mark")
+    at(b, "ogre")
+    script(b, 20, 1, 1, 6, 6)   # a natural 20: 2d4+2 and 2d6
+    b.make_attack(c, c.attacks[0], b.creatures["ogre"], melee=True)
+    assert b.creatures["ogre"].hp == 59 - (1 + 1 + 2 + 12)
+
+
+def test_divine_favor_adds_radiant_to_every_weapon_hit_but_not_spell_attacks():
+    b, c = setup("divine-favor", mon("ogre", (4, 5)))
+    c.spells = ("divine-favor", "fire-bolt")
+    cast(b, "divine-favor", 2)   # upcasting does not add dice (the SRD has no higher-level entry)
+    at(b, "caster")
+    ogre = b.creatures["ogre"]
+    for left in (59 - 5 - 4, 59 - 10 - 8):
+        script(b, 15, 3, 4)
+        b.make_attack(c, c.attacks[0], ogre, melee=True)
+        assert ogre.hp == left
+    assert any("adds 1d4" in e["text"] for e in events(b, "spell_rider"))
+    bolt = spellbook.AttackProfile("fire-bolt", "Fire Bolt", 7, (spellbook.DamagePart("2d10", "fire"),), False, 0,
+                                   120, 120, spell=True)
+    assert spellbook.hit_parts(b, c, ogre, bolt) == []
+
+
+def test_branding_smite_adds_its_slot_dice_once_then_ends_and_reveals():
+    b, c = setup("branding-smite", mon("ogre", (4, 5)))
+    cast(b, "branding-smite", 3)
+    at(b, "caster")
+    ogre = b.creatures["ogre"]
+    ogre.conditions["invisible"] = {}
+    assert c.conditions["branding_smite"]["hit_dice"] == "3d6" and c.concentration == "branding-smite"
+    script(b, 15, 15, 3, 1, 2, 3)   # two d20s (the target is invisible: disadvantage); dagger 5, 3d6 = 6
+    b.make_attack(c, c.attacks[0], ogre, melee=True)
+    assert ogre.hp == 59 - 5 - 6
+    assert "branding_smite" not in c.conditions and c.concentration is None
+    assert "invisible" not in ogre.conditions
+    script(b, 15, 3)
+    b.make_attack(c, c.attacks[0], ogre, melee=True)
+    assert ogre.hp == 48 - 5
+
+
+def test_fly_gives_60_ft_of_flight_per_target_and_its_end_drops_them():
+    b, c = setup("fly", mon("orc", (12, 8)), allies=[pc("fighter", 5, (4, 6), "f1")])
+    f = b.creatures["f1"]
+    assert not b._flying(f) and b._speed(f) == 30
+    cast(b, "fly", 4)   # a 4th-level slot: two creatures
+    at(b, "caster")
+    at(b, "f1")
+    assert b._flying(f) and b._speed(f) == 60 and b._speed(c) == 60
+    f.pos = (f.pos[0], f.pos[1], 20)
+    b.end_concentration(c)
+    assert not b._flying(f) and b._speed(f) == 30
+    script(b, 3, 4)   # a 20-ft fall: 2d6 bludgeoning, landing prone
+    b._falls()
+    assert f.pos[2] == 0 and f.hp == f.max_hp - 7 and "prone" in f.conditions
+
+
+def test_resistance_adds_1d4_to_one_save_then_ends():
+    b, c = setup("resistance", mon("orc", (12, 8)), allies=[pc("fighter", 5, (4, 6), "f1")])
+    cast(b, "resistance")
+    at(b, "f1")
+    f = b.creatures["f1"]
+    script(b, 3, 9)   # the 1d4 (3), then the d20: 9 + Wis +1 + 3 = 13 >= 13
+    assert b.saving_throw(f, "wis", 13)
+    assert "resistance" not in f.conditions and c.concentration is None
+    script(b, 9)
+    assert not b.saving_throw(f, "wis", 13)
+
+
+def test_light_and_other_trick_cantrips_are_out_of_scope_as_no_combat_effect():
+    rows = {r["key"]: r for r in spellbook.coverage()}
+    for key in ("light", "dancing-lights", "continual-flame", "daylight"):
+        assert rows[key]["status"] == "out of scope" and "no effect on combat" in rows[key]["reason"], key
+    for key in ("mage-hand", "message", "prestidigitation", "thaumaturgy", "druidcraft", "mending",
+                "minor-illusion"):
+        assert rows[key]["status"] == "out of scope", key
+
+
+def test_mirror_image_duplicates_draw_attacks_by_a_d20_and_break_when_hit():
+    b, c = setup("mirror-image", mon("orc", (4, 5)))
+    cast(b, "mirror-image", 2)
+    at(b, "caster")
+    orc = b.creatures["orc"]
+    hp = c.hp
+    script(b, 6, 7)   # 6: a duplicate (three left); 7 + 5 = 12 vs its AC 10 + Dex 2: destroyed
+    assert b.make_attack(orc, orc.attacks[0], c, melee=True) is False
+    assert c.conditions["mirror_image"]["images"] == 2 and c.hp == hp
+    script(b, 7, 20, 6, 6)   # 7 < 8 with two left: the caster is attacked (a crit: 2d12+3)
+    b.make_attack(orc, orc.attacks[0], c, melee=True)
+    assert c.conditions["mirror_image"]["images"] == 2 and c.hp == hp - 15
+    c.conditions["mirror_image"]["images"] = 1
+    script(b, 11, 6)   # 11: the last duplicate; 6 + 5 = 11 < 12 misses it
+    assert b.make_attack(orc, orc.attacks[0], c, melee=True) is False
+    script(b, 11, 7)
+    b.make_attack(orc, orc.attacks[0], c, melee=True)
+    assert "mirror_image" not in c.conditions
+
+
+def test_death_ward_leaves_1_hp_the_first_time_only():
+    b, _c = setup("death-ward", mon("orc", (12, 8)), allies=[pc("fighter", 5, (4, 6), "f1")])
+    cast(b, "death-ward", 4)
+    at(b, "f1")
+    f = b.creatures["f1"]
+    f.hp = 5
+    b.damage(f, 20, "slashing")
+    assert f.hp == 1 and "death_ward" not in f.conditions and events(b, "death_ward")
+    b.damage(f, 20, "slashing")
+    assert f.hp == 0
+
+
+def test_feeblemind_always_deals_4d6_and_a_failed_int_save_ends_spellcasting():
+    foe = make_caster("fire-bolt", 5, "mage", (8, 5))
+    foe.side = "enemies"
+    b, c = setup("feeblemind", foe, mon("orc", (12, 8)))
+    cast(b, "feeblemind", 8)
+    script(b, 20, 1, 2, 3, 4)   # the Int save succeeds; the 4d6 (10) still lands
+    at(b, "mage")
+    assert foe.hp == foe.max_hp - 10 and "feebleminded" not in foe.conditions
+    turn(b, "caster")
+    cast(b, "feeblemind", 8)
+    script(b, 2, 1, 1, 1, 1)   # 2 + 7 = 9 < 15
+    at(b, "mage")
+    assert foe.conditions["feebleminded"]["no_spells"]
+    turn(b, "mage")
+    assert not [o for o in b.decision.options if o.kind == "spell"]
+
+
+def test_giant_insect_brings_three_giant_spiders_on_the_casters_side():
+    b, c = setup("giant-insect", mon("orc", (12, 8)))
+    cast(b, "giant-insect", 4)
+    spiders = [o for o in b.creatures.values() if o.monster == "giant-spider"]
+    assert len(spiders) == 3 and all(o.side == "party" for o in spiders)
+    assert b.order[1:4] == [o.cid for o in spiders] and c.concentration == "giant-insect"
+
+
+def test_the_heuristic_values_spellbook_spells_from_their_mechanics():
+    ranger = pc("ranger", 5, (3, 5), "caster")
+    ranger.spells = ("hunters-mark",)
+    b = arena(ranger, mon("orc", (5, 5)), layout=WIDE, first="caster")
+    assert b.decision.options[heuristic.choose(b)].data[0] == "hunters-mark"   # a bonus action: free value
+    b.choose(heuristic.choose(b))
+    b.choose(heuristic.choose(b))   # its target: the orc
+    assert "hunters_mark" in b.creatures["orc"].conditions
+    assert not any(o.kind == "spell" for o in b.decision.options) or \
+        b.decision.options[heuristic.choose(b)].kind != "spell"   # concentrating: not again
+    wiz = make_caster("giant-insect", 9, "caster", (3, 5))
+    wiz.spells = ("giant-insect", "feeblemind")
+    b = arena(wiz, mon("orc", (9, 5), "o1"), mon("ogre", (11, 5)), layout=WIDE, first="caster")
+    assert b.decision.options[heuristic.choose(b)].data[0] == "giant-insect"   # 3 spiders beat a dagger
+    wiz.concentration = "giant-insect"
+    b._cache = None
+    assert b.decision.options[heuristic.choose(b)].kind != "spell"   # feeblemind's 4d6 does not pay an 8th slot
+
+
+def test_see_invisibility_cancels_the_invisible_creatures_edge_both_ways():
+    b, c = setup("see-invisibility", mon("orc", (4, 5)))
+    orc = b.creatures["orc"]
+    orc.conditions["invisible"] = {}
+    assert b.attack_modifiers(c, orc, True)[1] and b.attack_modifiers(orc, c, True)[0]
+    cast(b, "see-invisibility", 2)
+    at(b, "caster")
+    assert "target invisible" not in b.attack_modifiers(c, orc, True)[2]
+    assert "attacker invisible" not in b.attack_modifiers(orc, c, True)[2]
+
+
+def test_magic_weapon_adds_its_slot_bonus_to_attack_and_damage():
+    b, _c = setup("magic-weapon", mon("ogre", (5, 6)), allies=[pc("fighter", 5, (4, 6), "f1")])
+    cast(b, "magic-weapon", 4)   # a 4th-level slot: +2
+    at(b, "f1")
+    f, ogre = b.creatures["f1"], b.creatures["ogre"]
+    script(b, 2, 3)   # 2 + 7 + 2 = 11 hits AC 11 (it would miss without the spell); 1d8+4 = 7, +2
+    assert b.make_attack(f, f.attacks[0], ogre, melee=True)
+    assert ogre.hp == 59 - 9
+
+
+def test_protection_from_poison_ends_poisoned_resists_poison_and_favours_its_saves():
+    b, _c = setup("protection-from-poison", mon("orc", (12, 8)), allies=[pc("fighter", 5, (4, 6), "f1")])
+    f = b.creatures["f1"]
+    f.conditions["poisoned"] = {"by": "orc"}
+    cast(b, "protection-from-poison", 2)
+    at(b, "f1")
+    assert "poisoned" not in f.conditions
+    assert b.modified_damage(f, 10, "poison") == 5
+    script(b, 2, 15)   # advantage against being poisoned: the higher d20 counts
+    assert b.saving_throw(f, "con", 15, condition="poisoned")
+    script(b, 2)   # any other Con save: one d20
+    assert not b.saving_throw(f, "con", 15)
+
+
+def test_irresistible_dance_needs_no_save_hinders_the_dancer_and_spares_the_charm_immune():
+    b, c = setup("irresistible-dance", mon("ogre", (5, 5)), mon("ghoul", (6, 6)))
+    ogre = b.creatures["ogre"]
+    assert {t.cid for t in spellbook.targets(b, c, "irresistible-dance")} == {"ogre"}   # a ghoul can't be charmed
+    cast(b, "irresistible-dance", 6)
+    at(b, "ogre")
+    assert "dancing" in ogre.conditions and c.concentration == "irresistible-dance"
+    assert b.attack_modifiers(c, ogre, True)[0] and b.attack_modifiers(ogre, c, True)[1]
+    assert b._speed(ogre) == 0
+    script(b, 18, 3)   # Dex save at disadvantage: the lower d20 (3) counts
+    assert not b.saving_throw(ogre, "dex", 10)
+    script(b, 19)   # the end of its turn: a Wis save (19 - 2 = 17 >= 15) ends the dance
+    b._end_of_turn_effects(ogre)
+    assert "dancing" not in ogre.conditions
+
+
+def test_holy_aura_gives_chosen_allies_advantage_on_saves_and_attackers_disadvantage():
+    b, c = setup("holy-aura", mon("orc", (12, 8)), allies=[pc("fighter", 5, (6, 6), "f1")])
+    cast(b, "holy-aura", 8)
+    at(b, "caster")
+    at(b, "f1")   # 15 ft away: within the aura's 30 ft
+    f, orc = b.creatures["f1"], b.creatures["orc"]
+    assert "holy_aura" in c.conditions and "holy_aura" in f.conditions
+    assert b.attack_modifiers(orc, f, True)[1]
+    script(b, 2, 14)
+    assert b.saving_throw(f, "wis", 15)
+
+
+def test_fire_shield_burns_a_melee_attacker_that_hits_and_resists_cold():
+    b, c = setup("fire-shield", mon("orc", (4, 5)))
+    cast(b, "fire-shield", 4)
+    at(b, "caster")
+    orc = b.creatures["orc"]
+    assert b.modified_damage(c, 10, "cold") == 5
+    script(b, 15, 6, 2, 3)   # the greataxe hits (1d12+3 = 9); the shield's 2d8 = 5 fire back
+    b.make_attack(orc, orc.attacks[0], c, melee=True)
+    assert orc.hp == 15 - 5
+    script(b, 2)   # a miss: nothing back
+    b.make_attack(orc, orc.attacks[0], c, melee=True)
+    assert orc.hp == 10
+
+
+def test_bestow_curse_adds_1d8_necrotic_to_the_casters_attacks_after_a_failed_wis_save():
+    b, c = setup("bestow-curse", mon("ogre", (4, 5)), allies=[pc("fighter", 5, (4, 6), "f1")])
+    script(b, 1)   # Wis save 1 - 2 fails
+    cast(b, "bestow-curse", 3)
+    at(b, "ogre")
+    ogre = b.creatures["ogre"]
+    assert "cursed" in ogre.conditions
+    script(b, 15, 3, 8)   # dagger 5, the curse's 1d8 = 8 necrotic
+    b.make_attack(c, c.attacks[0], ogre, melee=True)
+    assert ogre.hp == 59 - 13
+    f = b.creatures["f1"]
+    script(b, 15, 3)   # another attacker: no curse damage
+    b.make_attack(f, f.attacks[0], ogre, melee=True)
+    assert ogre.hp == 46 - 7
+
+
+def test_expeditious_retreat_dashes_when_cast_and_offers_a_bonus_dash_each_turn():
+    b, c = setup("expeditious-retreat", mon("orc", (12, 8)))
+    moved = c.economy.movement
+    cast(b, "expeditious-retreat")
+    at(b, "caster")
+    assert c.economy.movement == moved + 30 and not c.economy.bonus
+    turn(b, "caster")
+    pick(b, "cunning_dash", "Expeditious Retreat")
+    assert c.economy.movement == 60 and not c.economy.bonus and c.economy.actions == 1
+
+
+def test_dispel_evil_and_good_hinders_undead_attackers_only():
+    b, c = setup("dispel-evil-and-good", mon("zombie", (4, 5)), mon("orc", (4, 4)))
+    cast(b, "dispel-evil-and-good", 5)
+    at(b, "caster")
+    assert b.attack_modifiers(b.creatures["zombie"], c, True)[1]
+    assert not b.attack_modifiers(b.creatures["orc"], c, True)[1]
+
+
+def test_call_lightning_strikes_a_5_ft_point_and_again_each_turn_with_the_action_only():
+    b, c = setup("call-lightning", mon("ogre", (8, 5)), mon("orc", (12, 8)))
+    ogre = b.creatures["ogre"]
+    cast(b, "call-lightning", 3)
+    script(b, 5, 5, 5, 1)   # 3d10 = 15 lightning; the ogre's Dex save 1 - 1 fails
+    place(b, 8, 5)
+    assert ogre.hp == 59 - 15 and b.creatures["orc"].hp == 15   # the orc is outside the 5-ft radius
+    slots = c.resources["slots"]
+    turn(b, "caster")
+    pick(b, "recall", "Call Lightning again")
+    script(b, 4, 4, 4, 20)   # 12; a save (20 - 1) halves it
+    place(b, 8, 5)
+    assert ogre.hp == 44 - 6 and c.resources["slots"] == slots and c.economy.actions == 0
+    assert not [o for o in b.decision.options if o.kind == "recall"]   # no action left
+    b.end_concentration(c)
+    turn(b, "caster")
+    assert not [o for o in b.decision.options if o.kind == "recall"]
+
+
+def test_shillelagh_turns_a_quarterstaff_into_a_spell_ability_d8_magic_weapon():
+    druid = mon("druid", (3, 5), "caster")
+    druid.side, druid.spells = "party", ("shillelagh",)
+    b = arena(druid, mon("ogre", (4, 5)), layout=WIDE, first="caster")
+    cast(b, "shillelagh")
+    at(b, "caster")
+    ogre = b.creatures["ogre"]
+    staff = druid.attack("quarterstaff")
+    script(b, 7, 5)   # 7 + 4 (the SRD druid's "+4 to hit with shillelagh") = 11 hits AC 11; 1d8+2 = 7
+    assert b.make_attack(druid, staff, ogre, melee=True)
+    assert ogre.hp == 59 - 7
+    assert druid.conditions["shillelagh"]["until_round"] == b.round + 10 and druid.concentration is None
+    del druid.conditions["shillelagh"]   # its minute is over
+    script(b, 7)   # 7 + 2 misses without it
+    assert not b.make_attack(druid, staff, ogre, melee=True)

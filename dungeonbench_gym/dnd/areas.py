@@ -333,15 +333,30 @@ def affects(area: Area, battle_map: BattleMap, creature_cells, z_ft: float | Non
     if z_ft is None:
         z_ft = battle_map.standing_z(x, y, n)
     layer0 = int(z_ft // SQUARE_FT)
-    c = area.cubes
+    # membership relative to the area's base: no need to build the placed area's cube set
+    bx, by, bl = area.base
+    offs = _offset_set(area.offsets)
     for k in range(n):
         for j in range(n):
             for i in range(n):
-                cube = (x + i, y + j, layer0 + k)
-                if cube in c and (not line_of_effect or
-                                  _reaches(battle_map, area, cube[0], cube[1], cube[2])):
+                if (x + i - bx, y + j - by, layer0 + k - bl) in offs and (
+                        not line_of_effect or _reaches(battle_map, area, x + i, y + j, layer0 + k)):
                     return True
     return False
+
+
+_OFFSET_SETS: dict = {}
+
+
+def _offset_set(offsets: tuple) -> frozenset:
+    """The set of a template's offsets, kept per template (keyed by identity; the entry holds
+    the template so its id is not reused while cached)."""
+    rec = _OFFSET_SETS.get(id(offsets))
+    if rec is None or rec[0] is not offsets:
+        if len(_OFFSET_SETS) > 4096:
+            _OFFSET_SETS.clear()
+        rec = _OFFSET_SETS[id(offsets)] = (offsets, frozenset(offsets))
+    return rec[1]
 
 
 # ----------------------------------------------------------------------------- bulk placements

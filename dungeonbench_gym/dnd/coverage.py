@@ -69,6 +69,31 @@ _TRAIT_RUN = {
     "magic-weapons": lambda c: all(a.spell for a in c.attacks),
     "angelic-weapons": lambda c: all(a.spell for a in c.attacks),
     "hellish-weapons": lambda c: all(a.spell for a in c.attacks),
+    # advantage on saves against named conditions (Battle.saving_throw's ``condition``)
+    "dark-devotion": lambda c: {"charmed", "frightened"} <= set(c.resources.get("save_adv_vs", ())),
+    "brave": lambda c: "frightened" in c.resources.get("save_adv_vs", ()),
+    "two-headed": lambda c: "stunned" in c.resources.get("save_adv_vs", ()),
+    "two-heads": lambda c: "stunned" in c.resources.get("save_adv_vs", ()),
+    "fey-ancestry": lambda c: "charmed" in c.resources.get("save_adv_vs", ()),
+    "incorporeal-movement": lambda c: "incorporeal" in c.features,
+    "grappler": lambda c: "grappler" in c.features,
+    "air-form": lambda c: "enters_foes" in c.features,
+    "water-form": lambda c: "enters_foes" in c.features,
+    "freeze": lambda c: "freeze" in c.features,
+    "damage-transfer": lambda c: "damage_transfer" in c.features,
+    "consume-life": lambda c: "consume_life" in c.resources,
+    "divine-eminence": lambda c: "divine_eminence" in c.features,
+    "multiple-heads": lambda c: c.resources.get("heads", 0) > 1 and "heads_rule" in c.resources,
+    "reactive-heads": lambda c: c.resources.get("oa_extra", 0) > 0,
+    "steadfast": lambda c: "frightened" in c.resources.get("ally_ward", {}).get("conditions", ()),
+}
+
+
+# reactions the engine runs besides Parry: what shows in the combatant that it does
+_REACTION_RUN = {
+    "split": lambda c: "split" in c.features,
+    "rock-catching": lambda c: "rock_catching" in c.features,
+    "unnerving-mask": lambda c: "unnerving_mask" in c.resources,
 }
 
 
@@ -90,8 +115,12 @@ def monster_parts(key: str) -> list[dict]:
     spec, c = content.monster(key), _combatant(key)
     scope = _scope()
     runs = {a.key for a in c.attacks} | set(c.save_actions) | set(c.resources.get("teleports", ()))
-    runs |= {"invisibility"} if "invisibility_action" in c.features else set()
+    runs |= {"invisibility", "invisible-passage"} if "invisibility_action" in c.features else set()
     runs |= {"healing-touch"} if "healing_touch" in c.resources else set()
+    runs |= {"engulf"} if "engulf" in c.resources else set()   # a shambling mound (its slams' rider)
+    runs |= {"leadership"} if "leadership" in c.features else set()   # a knight
+    runs |= {"create-specter"} if "create_specter" in c.resources else set()   # a wraith
+    runs |= {"children-of-the-night"} if "children" in c.resources else set()   # a vampire
     legendary = {x[0] for x in c.legendary}
     out = []
 
@@ -116,12 +145,14 @@ def monster_parts(key: str) -> list[dict]:
     for a in spec.legendary_actions:
         if a.key in legendary:
             add("legendary", a, "executable")
+        elif f"{key}/{a.key}" in scope["legendary"]:
+            add("legendary", a, "out of scope", scope["legendary"][f"{key}/{a.key}"])
         elif a.executable and a.kind in scope["legendary_kinds"]:
             add("legendary", a, "out of scope", scope["legendary_kinds"][a.kind])
         else:
             add("legendary", a, "not yet", a.reason or _why_not(a))
     for a in spec.reactions:
-        if isinstance(a, content.ParrySpec) and "parry" in c.features:
+        if (isinstance(a, content.ParrySpec) and "parry" in c.features) or (a.key in _REACTION_RUN and _REACTION_RUN[a.key](c)):
             add("reaction", a, "executable")
         elif not a.executable and a.reason in scope["action_reasons"]:
             add("reaction", a, "out of scope", scope["action_reasons"][a.reason])
@@ -195,8 +226,18 @@ def probe_monster(key: str) -> None:
         if p["part"] == "trait" and p["key"] in ("spellcasting", "innate-spellcasting"):
             for sp in {s.spell for b in spec.spellcasting if b.key == p["key"] for s in b.spells} & set(c.spells):
                 _probe_spell(key, sp)
+        elif p["part"] == "trait" and p["key"] == "consume-life":
+            _probe_consume_life(key)
+        elif p["part"] == "trait" and p["key"] == "divine-eminence":   # offered and spent as a bonus action
+            _probe_turn(key, "divine_eminence", None, "divine_eminence")
         elif p["part"] == "trait":
             assert _TRAIT_RUN[p["key"]](c), f"{key}: trait {p['key']} not compiled"
+        elif p["part"] == "reaction" and p["key"] == "split":
+            _probe_split(key)
+        elif p["part"] == "reaction" and p["key"] == "rock-catching":
+            _probe_rock_catching(key)
+        elif p["part"] == "reaction" and p["key"] == "unnerving-mask":
+            _probe_mask(key)
         elif p["part"] == "reaction":
             _probe_parry(key)
         elif p["part"] == "legendary":
@@ -209,10 +250,18 @@ def probe_monster(key: str) -> None:
                     _probe_turn(key, "save_action", o.key, "save_action")
         elif p["key"] in c.save_actions:
             _probe_turn(key, "save_action", p["key"], "save_action")
-        elif p["key"] == "invisibility":
+        elif p["key"] in ("invisibility", "invisible-passage"):   # an imp; a green hag
             _probe_turn(key, "monster_invisibility", None, "invisibility")
         elif p["key"] == "healing-touch":
             _probe_heal(key)
+        elif p["key"] == "children-of-the-night" and "children" in c.resources:
+            _probe_children(key)
+        elif p["key"] == "create-specter" and "create_specter" in c.resources:
+            _probe_create_specter(key)
+        elif p["key"] == "leadership" and "leadership" in c.features:
+            _probe_turn(key, "leadership", None, "leadership")
+        elif p["key"] == "engulf" and "engulf" in c.resources:
+            _probe_engulf(key)
         elif p["key"] in c.resources.get("teleports", ()):
             _probe_turn(key, "monster_teleport", p["key"], "teleport")
         else:
@@ -254,6 +303,11 @@ def _play_out(b, actor: str) -> None:
 def _probe_turn(key: str, kind: str, action: str | None, event: str) -> None:
     from .engine import _monster_action
     b, m = _duel(key, "m")
+    if action and kind == "attack" and ("swallow",) in m.attack(action).on_hit:   # Swallow: a held victim
+        foe = b.creatures["a"]
+        foe.size = "small"   # small enough for a frog
+        foe.conditions["grappled"] = {"by": "m", "dc": 10}
+        b._open_menu(m)
     if action and kind == "save_action" and _monster_action(m, action).target_filter == "grappled_by_self":
         b.creatures["a"].conditions["grappled"] = {"by": "m", "dc": 10}   # its tentacles need a held victim
         b._open_menu(m)
@@ -285,6 +339,8 @@ def _probe_spell(key: str, spell: str) -> None:
     b, m = _duel(key, "m")
     m.hp = max(1, m.max_hp // 2)
     m.conditions.update(poisoned={}, charmed={"by": "a"})   # something for the restoration spells to end
+    if spell == "dispel-magic":   # a foe's spell on it to dispel
+        m.conditions["baned"] = {"by": "a", "spell": "bane"}
     if spell == "spare-the-dying":   # an ally at 0 HP, dying, beside the caster
         from .pcs import build_pc
         ally = build_pc("fighter", 1, "ally", (2, 2 + m.squares, 0))
@@ -313,7 +369,11 @@ def _probe_heal(key: str) -> None:
 
 
 def _probe_reaction_spell(key: str, spell: str) -> None:
-    """Shield: a hit that +5 AC would turn into a miss offers the reaction; it is cast."""
+    """Shield: a hit that +5 AC would turn into a miss offers the reaction; it is cast.
+    Counterspell: a wizard in sight casts a spell; the monster counters it."""
+    if spell == "counterspell":
+        _probe_counterspell(key)
+        return
     b, m = _duel(key, "a")
     f = b.creatures["a"]
     weapon = next(a for a in f.attacks if a.melee)
@@ -327,6 +387,93 @@ def _probe_reaction_spell(key: str, spell: str) -> None:
             return
         b.pending, b._cache = {"kind": "action", "actor": "a"}, None
     raise AssertionError(f"{key}: reaction spell {spell} never offered")
+
+
+def _probe_rock_catching(key: str) -> None:
+    """Rock Catching: a hill giant on the other side throws rocks until one hits; the reaction comes."""
+    from .state import monster_combatant
+    b, m = _duel(key, "a")
+    g = monster_combatant("hill-giant", "g", "party", (10, 8, 0))
+    b.creatures["g"] = g
+    m.hp = m.max_hp = 10 ** 6
+    for _ in range(100):
+        m.economy.reaction = True
+        b.make_attack(g, g.attack("rock"), m, melee=False)
+        if any(e.get("event") == "rock_catching" for e in b.log):
+            return
+    raise AssertionError(f"{key}: rock catching never came")
+
+
+def _probe_consume_life(key: str) -> None:
+    """Consume Life: the fighter beside it is dying; the bonus action is offered and resolves."""
+    b, m = _duel(key, "m")
+    f = b.creatures["a"]
+    f.hp = 0
+    f.conditions["unconscious"] = {}
+    b._open_menu(m)
+    _choose(b, lambda o: o.kind == "consume_life", f"{key}: consume life")
+    assert any(e.get("event") == "consume_life" for e in b.log)
+
+
+def _probe_children(key: str) -> None:
+    """Children of the Night: called, then on a later turn of the caller they arrive on its side."""
+    b, m = _duel(key, "m")
+    _choose(b, lambda o: o.kind == "children_of_the_night", f"{key}: children of the night")
+    for _ in range(5):
+        b.round += 1
+        b._start_turn(m)
+    came = [e["creature"] for e in b.log if e.get("event") == "summon" and e.get("by") == "m"]
+    assert came and all(b.creatures[x].side == m.side for x in came), f"{key}: nobody came"
+
+
+def _probe_create_specter(key: str) -> None:
+    """Create Specter: the fighter beside it has just died; its spirit rises on the wraith's side."""
+    b, m = _duel(key, "m")
+    b._die(b.creatures["a"], "probe")
+    b._open_menu(m)
+    _choose(b, lambda o: o.kind == "create_specter", f"{key}: create specter")
+    new = [e["new"] for e in b.log if e.get("event") == "create_specter"]
+    assert new and b.creatures[new[0]].side == m.side and b.creatures[new[0]].monster == "specter"
+
+
+def _probe_mask(key: str) -> None:
+    """Unnerving Mask: the fighter's turn starts beside the devil; the reaction comes."""
+    b, _ = _duel(key, "a")
+    assert any(e.get("event") == "unnerving_mask" and e.get("creature") == "m" for e in b.log), \
+        f"{key}: unnerving mask never came"
+
+
+def _probe_engulf(key: str) -> None:
+    """Engulf: multiattacks until both slams of one turn hit the fighter; it is engulfed."""
+    from .dice import Roller
+    for seed in range(1, 41):   # seeded, so repeatable
+        b, m = _duel(key, "m")
+        b.creatures["a"].hp = 10 ** 6
+        b.roller = Roller(seed, log=b.log)
+        _choose(b, lambda o: o.kind == "multiattack", f"{key}: multiattack")
+        while b.decision.actor == "m" and m.economy.attack_queue:
+            _choose(b, lambda o: o.data[1:2] == ("queue",), f"{key}: a multiattack step")
+            _choose(b, lambda o: o.kind == "target" and o.data[0] == "a", f"{key}: the fighter")
+        if any(e.get("event") == "engulf" for e in b.log):
+            assert b.creatures["a"].conditions["engulfed"]["by"] == "m"
+            return
+    raise AssertionError(f"{key}: never engulfed")
+
+
+def _probe_counterspell(key: str) -> None:
+    from .pcs import build_pc
+    b, m = _duel(key, "a")
+    w = build_pc("wizard", 5, "w", (2 + m.squares + 2, 6, 0))
+    b.creatures["w"] = w
+    b.order = ["w"] + list(b.order)
+    b.round, b.turn_index, b.outcome = 0, -1, None
+    b._next_turn()
+    _choose(b, lambda o: o.kind == "spell", f"{key}: a wizard's spell to counter")
+    d = b.decision
+    assert d.kind == "reaction" and d.actor == "m", f"{key}: counterspell not offered: {d.kind} {d.actor}"
+    b.choose(next(i for i, o in enumerate(d.options) if o.data[0] is True))
+    assert any(e.get("event") == "cast" and "counterspell" in e.get("text", "") and e["text"].startswith("m ")
+               for e in b.log), f"{key}: counterspell was not cast"
 
 
 def _choose(b, want, what: str) -> None:
@@ -374,6 +521,18 @@ def _probe_parry(key: str) -> None:
             assert any(e.get("event") == "reaction" and "parries" in e.get("text", "") for e in b.log)
             return
     raise AssertionError(f"{key}: parry never offered")
+
+
+def _probe_split(key: str) -> None:
+    """Split: the fighter's slashing weapon hits it until one hit lands; then there are two."""
+    b, m = _duel(key, "a")
+    f = b.creatures["a"]
+    weapon = next(a for a in f.attacks if a.melee and any(d.type == "slashing" for d in a.damage))
+    for _ in range(100):
+        if b.make_attack(f, weapon, m):
+            break
+    twins = [e["new"] for e in b.log if e.get("event") == "split" and e.get("creature") == "m"]
+    assert twins and b.creatures[twins[0]].hp == m.hp == m.max_hp, f"{key}: no split"
 
 
 # ---------------------------------------------------------------- all tables

@@ -720,10 +720,23 @@ def plan_intermission(run: DayRun) -> int:
     """The baseline's intermission choice (deterministic): rest when someone is badly hurt and a
     rest is left, spend hit dice while they help, recover slots, heal the worst hurt with potions
     and then spells when still low, put all-day buffs up, then go on."""
-    opts = run._visible()
+    shown = run._visible()
+    if any(o.kind == "group" for o in shown) or any(o.kind == "back" for o in shown):
+        # too many options to show at once: decide over all of them, then open the group that
+        # holds the choice (or come back out of a member's group that does not)
+        full = run._options()
+        saved = run._group
+        run._group, run.max_options, limit = None, 10 ** 6, run.max_options
+        try:
+            pick = full[plan_intermission(run)]
+        finally:
+            run._group, run.max_options = saved, limit
+        for i, o in enumerate(shown):
+            if o == pick or (o.kind == "group" and pick.data and o.data[0] == pick.data[0]):
+                return i
+        return next(i for i, o in enumerate(shown) if o.kind == "back")
+    opts = shown
     kinds = [o.kind for o in opts]
-    if "group" in kinds:   # too many options: open the group of the first member with any
-        return kinds.index("group")
     living = [c for c in run.party.values() if not c.dead]
 
     def frac(c):

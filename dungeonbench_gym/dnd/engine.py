@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 from . import areas, features, spell_counter, spellbook
 from .dice import Roller
-from .grid import SQUARE_FT, BattleMap, Cover, box_distance_ft, footprint
+from .grid import SQUARE_FT, BattleMap, Cover, box_distance_ft, footprint, nearest_box_ft
 from .state import INCAPACITATING, AttackProfile, Combatant, DamagePart, Economy
 
 DIRECTION_NAMES = {v: k for k, v in areas.COMPASS.items()}
@@ -120,6 +120,8 @@ class Battle:
         return box_distance_ft(pos[0], pos[1], a.squares, pos[2], pb[0], pb[1], b.squares, pb[2])
 
     def cover(self, attacker: Combatant, target: Combatant) -> Cover:
+        if self._inside_apart(attacker, target):   # Swallow: total cover from outside the swallower
+            return Cover.TOTAL
         pair = (attacker.cid, target.cid)   # a rider and its mount give each other no cover
         others = frozenset(cell for o in self.creatures.values()
                            if not o.dead and o is not attacker and o is not target
@@ -208,6 +210,8 @@ class Battle:
         c.conditions.pop("reckless", None)   # Reckless: attacks against it had advantage until now
         if c.legendary:   # legendary actions come back at the start of its turn
             c.resources["legendary_left"] = c.legendary_per_round
+        if "heads" in c.resources:   # Reactive Heads: an opportunity-attack reaction per extra head
+            c.resources["oa_extra"] = max(0, c.resources["heads"] - 1)
         if c.dying:
             self._death_save(c)
         if "regeneration" in c.features and not c.dead:
@@ -234,6 +238,15 @@ class Battle:
             holder = self.creatures.get(c.conditions.get("grappled", {}).get("by"))
             if holder is not None and not holder.dead:
                 self.damage(holder, self.roller.roll_damage(dice, what=f"barbed hide {c.cid}"), dtype, source=c.cid)
+        if "swallow" in c.resources:   # Swallow: acid for those inside
+            self._digest(c)
+        if "engulf" in c.resources:   # Engulf: a save or be crushed
+            self._engulf_tick(c)
+        if "children_due" in c.resources:   # a vampire's called swarms arrive
+            self._children_arrive(c)
+        sm = c.conditions.get("smothered")
+        if sm:   # under a rug of smothering: crushed at the start of each of its turns
+            self.damage(c, self.roller.roll_damage(sm["dice"], what=f"smother {c.cid}"), sm["type"], source=sm["by"])
         if not c.conscious:
             return
         for key, ready in sorted(c.recharge.items()):
@@ -280,7 +293,7 @@ class Battle:
     def _speed(self, c: Combatant) -> int:
         if any(k in c.conditions for k in ZERO_SPEED) or c.exhaustion >= 5:
             return 0
-        speed = max(c.speed, c.fly) - (10 if "slowed" in c.conditions else 0)   # Ray of Frost
+        speed = max(c.speed, spellbook.fly_speed(c)) - (10 if "slowed" in c.conditions else 0)   # Ray of Frost; Fly
         if "breath_slowed" in c.conditions:   # a copper dragon's Slowing Breath: half speed
             speed //= 2
         for v in c.conditions.values():   # spell flags (spellbook): Longstrider, Haste, Slow
@@ -304,6 +317,10 @@ class Battle:
     def _end_of_turn_effects(self, c: Combatant) -> None:
         """Repeat saves at the end of the creature's turn (Hold Person), riders that end now."""
         spellbook.end_of_turn(self, c)   # repeat saves that also hurt (Phantasmal Killer, Weird)
+        self._regurgitate_check()   # a swallower hurt enough from inside this turn
+        c.conditions.pop("eminence", None)   # Divine Eminence lasts until the end of the turn
+        if "heads" in c.resources:   # a hydra's heads grow back
+            self._regrow_heads(c)
         stone = c.conditions.get("restrained", {})
         if stone.get("petrify") and stone["round"] < self.round and not c.dead:   # Petrifying Gaze
             if self.saving_throw(c, "con", stone["dc"]):
@@ -316,7 +333,7 @@ class Battle:
         for key in sorted(c.conditions):
             cond = c.conditions.get(key)
             if cond and cond.get("repeat") and not c.dead and \
-                    self.saving_throw(c, cond["repeat"], cond["dc"], magic=cond.get("magic", True)):
+                    self.saving_throw(c, cond["repeat"], cond["dc"], magic=cond.get("magic", True), condition=key):
                 del c.conditions[key]
                 self.event("condition_end", f"{c.cid} is no longer {key}", creature=c.cid, condition=key)
                 continue
@@ -692,6 +709,8 @@ class Battle:
             hits = [k for k in c.multiattack if k not in c.save_actions]   # its attack steps
             if hits and self._targets_for_attack(c, c.attack(hits[0])):
                 out.append(Opt(f"Multiattack ({', '.join(c.multiattack)})", "multiattack"))
+        if c.monster:   # a priest's Divine Eminence, a knight's Leadership
+            out.extend(self._monster_boost_options(c, has_action))
         if has_action:
             out.extend(self._save_action_options(c))
             undead = self._turnable(c)
@@ -732,6 +751,7 @@ class Battle:
                 if a.offhand and a.key != e.light_attack and self._targets_for_attack(c, a):
                     out.append(Opt(f"Off-hand attack with {a.name} (bonus action, {a.to_hit:+d}, "
                                    f"{'+'.join(p.dice for p in a.offhand)})", "attack", (a.key, "offhand")))
+        out.extend(spellbook.recall_options(self, c))   # Call Lightning's next bolt
         sw = c.resources.get("spiritual_weapon")
         if sw and e.bonus and self._weapon_targets(c):
             out.append(Opt(f"Spiritual Weapon: move it and attack (bonus action, {c.resources['spell_attack']:+d}, "
@@ -743,6 +763,8 @@ class Battle:
             if "cunning_action" in c.features:
                 out.append(Opt("Cunning Action: Dash", "cunning_dash"))
             out.append(Opt(f"{what}: Disengage", "cunning_disengage"))
+        if e.bonus and "cunning_action" not in c.features and spellbook.bonus_dash(c):
+            out.append(Opt("Expeditious Retreat: Dash (bonus action)", "cunning_dash"))
         if c.resources.get("action_surge", 0) > 0 and not e.surged:
             out.append(Opt("Action Surge (one more action)", "action_surge"))
         out.extend(features.options(self, c))   # Rage, Lay on Hands, Flurry of Blows, Quickened Spell, ...
@@ -840,7 +862,8 @@ class Battle:
             if t.dead or self._save_exempt(c, spec, t):
                 continue
             ability = max(sv.ability_choices, key=lambda a: t.saves[a]) if sv.ability_choices else sv.ability
-            ok = self.saving_throw(t, ability, sv.dc, big=True, adv=self._sure_footed(t, ability, sv.conditions))
+            ok = self.saving_throw(t, ability, sv.dc, big=True, adv=self._sure_footed(t, ability, sv.conditions),
+                                   condition=sv.conditions)
             for dtype, amount in rolled:
                 self.damage(t, features.area_damage(t, ability, ok, sv.half_on_success, amount), dtype,
                             magical=True, source=c.cid)   # (Evasion)
@@ -870,6 +893,9 @@ class Battle:
         if cond in t.condition_immunities or t.dead or (cond != "prone" and not t.conscious):
             return
         if features.blocks_condition(self, t, cond):   # Mindless Rage, Aura of Devotion / Courage
+            return
+        if self._ally_ward(t, cond):   # Steadfast
+            self.event("condition", f"{t.cid} is not {cond}: an ally stands by it", creature=t.cid)
             return
         entry = {"by": c.cid, "round": self.round, "turn_of": self.pending.get("actor") if self.pending else None}
         if repeat == "end_of_turn":
@@ -924,6 +950,8 @@ class Battle:
         out = []
         e = c.economy
         slots = c.resources.get("slots", ())
+        if spellbook.no_spells(c):   # Feeblemind
+            return out
         for key in c.spells:
             sp = content.spell(key)
             if sp.casting_time == "reaction":   # Shield: offered as a reaction decision, not here
@@ -942,7 +970,7 @@ class Battle:
                 if not spellbook.available(self, c, key, levels[0]):
                     continue
             elif key == "misty-step":
-                if not self._teleport_options(c, {"use": ("teleport", key, levels[0])}):
+                if not self._teleport_options(c, {"use": ("teleport", key, levels[0])}, first=True):
                     continue
             elif key == "spirit-guardians":
                 if c.concentration == key:
@@ -983,10 +1011,13 @@ class Battle:
     def _movement_cells(self, c: Combatant) -> tuple[list, list]:
         """(cells that block c's movement, cells it may pass through): foes block, allies do not.
         SRD Swarm: a swarm and other creatures move through each other's spaces (simplified: a
-        move does not end in an occupied space)."""
+        move does not end in an occupied space). Incorporeal Movement: through any creature as
+        difficult terrain (the grid's walls stay solid)."""
         hostile, friends = [], [cell for o in self.allies_of(c) for cell in o.cells]
+        # Air / Water Form may also stop in a foe's space (simplified as for swarms: only through it)
+        through = "swarm" in c.features or "incorporeal" in c.features or "enters_foes" in c.features
         for o in self.enemies_of(c):
-            (friends if "swarm" in c.features or "swarm" in o.features else hostile).extend(o.cells)
+            (friends if through or "swarm" in o.features else hostile).extend(o.cells)
         return hostile, friends
 
     def _can_step(self, c: Combatant) -> bool:
@@ -1015,14 +1046,20 @@ class Battle:
         r = self._reach(c)
         start = tuple(c.pos)
         n = c.squares
-        foes = [(o.cid, o.pos, o.squares) for o in self.enemies_of(c)]
+        foes = sorted(self.enemies_of(c), key=lambda o: o.cid)   # by name: ties go to the first
+        dests = r.destinations
+        # the nearest foe from every destination at once (numpy), for the labels below
+        near_ft, near_i = nearest_box_ft(dests, n, [(o.pos[0], o.pos[1], o.squares, o.pos[2]) for o in foes])
+        standing_z = self.map.standing_z
         out = []
         fear = c.conditions.get("frightened")
         source = self.creatures.get(fear.get("by")) if fear else None
         here = self.distance(c, source) if source is not None and not source.dead else None
         turner = self.creatures.get(c.conditions["turned"]["by"]) if "turned" in c.conditions else None
         away = self.distance(c, turner) if turner is not None else None
-        for pos in r.destinations:
+        aggressive = "aggressive_move" in c.resources
+        costs = r.costs
+        for j, pos in enumerate(dests):
             if pos == start:
                 continue
             if away is not None and self.distance_from(c, pos, turner) <= max(away, 0) and \
@@ -1030,17 +1067,14 @@ class Battle:
                 continue   # SRD turned: only away, never to a space within 30 ft (simplified)
             if here is not None and self.distance_from(c, pos, source) < here:
                 continue   # SRD Frightened: can't willingly move closer to the source of its fear
-            if "aggressive_move" in c.resources and not any(
+            if aggressive and not any(
                     self.distance_from(c, pos, o) < self.distance(c, o) for o in self.enemies_of(c) if o.conscious):
                 continue   # Aggressive: the bonus move goes toward a hostile creature
-            note = ""
-            if foes:   # the nearest foe from there, so a reader can judge the square
-                d, cid = min((box_distance_ft(pos[0], pos[1], n, pos[2], fp[0], fp[1], fn, fp[2]), cid)
-                             for cid, fp, fn in foes)
-                note = f", {d} ft from {cid}"
-            up = pos[2] - self.map.standing_z(pos[0], pos[1], n) if len(pos) == 3 else 0
+            # the nearest foe from there, so a reader can judge the square
+            note = f", {near_ft[j]} ft from {foes[near_i[j]].cid}" if foes else ""
+            up = pos[2] - standing_z(pos[0], pos[1], n) if len(pos) == 3 else 0
             where = f"({pos[0]}, {pos[1]}, {up} ft up)" if up > 0 else f"({pos[0]}, {pos[1]})"
-            out.append(Opt(f"Move to {where} ({r.costs[pos]} ft{note})", "destination",
+            out.append(Opt(f"Move to {where} ({costs[pos]} ft{note})", "destination",
                            (pos,), group=f"row y={pos[1]}"))
         return out
 
@@ -1065,6 +1099,11 @@ class Battle:
         for t in self.enemies_of(c):
             if self._attack_range(c, a, t) and self._may_target(c, t) and self.cover(c, t) != Cover.TOTAL:
                 out.append(t)
+        if ("swallow",) in a.on_hit:   # Swallow: only a creature it grapples and has room for
+            out = [t for t in out if self._can_swallow(c, t)]
+        if any(e[0] == "smother" for e in a.on_hit):   # one smothered target at a time, Medium or smaller
+            busy = any(o.conditions.get("smothered", {}).get("by") == c.cid for o in self.creatures.values())
+            out = [] if busy else [t for t in out if _SIZES.index(t.size) <= _SIZES.index("medium")]
         return out
 
     def _spell_targets(self, c: Combatant, key: str) -> list[Combatant]:
@@ -1105,9 +1144,9 @@ class Battle:
                 out.append(t)
         return out
 
-    def _teleport_options(self, c: Combatant, p: dict) -> list[Opt]:
+    def _teleport_options(self, c: Combatant, p: dict, first: bool = False) -> list[Opt]:
         """Misty Step: an unoccupied space within 30 ft that the caster can see (a monster's
-        Teleport: within the stat block's distance)."""
+        Teleport: within the stat block's distance). ``first``: stop at the first one (is there any?)."""
         taken = {cell for o in self.creatures.values() if not o.dead and o is not c for cell in o.cells}
         n, (x0, y0, z0) = c.squares, c.pos
         reach = p["use"][2] if p["use"][0] == "monster_teleport" else 30
@@ -1125,6 +1164,8 @@ class Battle:
                         not self.map.can_see(c.cells, cells, viewer_z=z0, target_z=z):
                     continue
                 out.append(Opt(f"Teleport to ({x}, {y})", "destination", ((x, y, z),), group=f"row y={y}"))
+                if first:
+                    return out
         return out
 
     def _teleport(self, c: Combatant, use: tuple, dest: tuple) -> None:
@@ -1233,7 +1274,8 @@ class Battle:
         """The creatures (either side, not the user) an area placed there would affect."""
         area = self._area(c, use, where)
         return [o for o in self.creatures.values()
-                if not o.dead and o is not c and areas.affects(area, self.map, o.cells, o.pos[2])]
+                if not o.dead and o is not c and not self._inside_apart(o, c)
+                and areas.affects(area, self.map, o.cells, o.pos[2])]
 
     def _area_label(self, c: Combatant, p: dict, where) -> str:
         hits = self.area_hits(c, p["use"], where)
@@ -1336,6 +1378,11 @@ class Battle:
         elif kind == "multiattack":
             c.economy.actions -= 1
             c.economy.attack_queue = tuple(c.multiattack)
+            count = c.resources.get("multi_count")
+            if count:   # a violet fungus's 1d4 touches, a hydra's bite per head
+                n = c.resources["heads"] if count.get("per_head") else \
+                    self.roller.roll(count["dice"], what=f"attacks {c.cid}")
+                c.economy.attack_queue = (count["action"],) * max(1, n)
             self.event("multiattack", f"{c.cid} makes a multiattack", creature=c.cid)
             self._back_to_menu(c)
         elif kind == "target":
@@ -1345,6 +1392,8 @@ class Battle:
             self._begin_spell(c, opt.data[0], opt.data[1])
         elif kind == "feature":
             features.apply(self, c, opt)
+        elif kind == "recall":
+            spellbook.recall(self, c)
         elif kind == "spiritual_weapon":
             self.pending = {"kind": "target", "actor": c.cid, "use": ("weapon", "spiritual-weapon")}
         elif kind == "monster_invisibility":   # an imp's Invisibility: concentration, ends when it attacks
@@ -1354,6 +1403,34 @@ class Battle:
             c.resources["concentration_until"] = self.round + 600
             c.conditions["invisible"] = {"by": c.cid, "spell": "invisibility", "ends_on_attack": True}
             self.event("invisibility", f"{c.cid} turns invisible", creature=c.cid)
+            self._back_to_menu(c)
+        elif kind == "divine_eminence":   # a bonus action and a slot: radiant dice on its melee hits this turn
+            level = opt.data[0]
+            c.economy.bonus = False
+            slots = list(c.resources["slots"])
+            slots[level - 1] -= 1
+            c.resources["slots"] = tuple(slots)
+            c.conditions["eminence"] = {"dice": f"{2 + level}d6", "until_turn_end": True}
+            self.event("divine_eminence", f"{c.cid} spends a level {level} slot: +{2 + level}d6 radiant on "
+                       "melee hits this turn", creature=c.cid)
+            self._back_to_menu(c)
+        elif kind == "consume_life":   # a will-o'-wisp: a Con save against this magic or die; it heals
+            eat, t = c.resources["consume_life"], self.creatures[opt.data[0]]
+            c.economy.bonus = False
+            self.event("consume_life", f"{c.cid} feeds on {t.cid}'s life", creature=c.cid, target=t.cid)
+            if not self.saving_throw(t, eat["ability"], eat["dc"], magic=True):
+                self._die(t, "Consume Life")
+                self.heal(c, self.roller.roll(eat["heal"], what=f"consume life {c.cid}"), "Consume Life")
+            self._back_to_menu(c)
+        elif kind == "children_of_the_night":   # a vampire
+            self._call_children(c)
+        elif kind == "create_specter":   # a wraith
+            self._create_specter(c, self.creatures[opt.data[0]])
+        elif kind == "leadership":   # 1 minute of a d4 for allies' attack rolls and saves
+            c.economy.actions -= 1
+            c.resources["uses:leadership"] = 0
+            c.conditions["leading"] = {"until_round": self.round + 10}
+            self.event("leadership", f"{c.cid} takes command: allies within 30 ft add a d4", creature=c.cid)
             self._back_to_menu(c)
         elif kind == "monster_heal":
             self.pending = {"kind": "target", "actor": c.cid, "use": ("monster_heal", "healing-touch")}
@@ -1425,7 +1502,7 @@ class Battle:
             self.event("disengage", f"{c.cid} disengages", creature=c.cid)
         elif kind in ("hide", "cunning_hide"):
             self._spend(c, bonus=kind == "cunning_hide")
-            roll = self.roller.roll_d20(bonus=self._stealth(c), what=f"stealth {c.cid}")
+            roll = self.roller.roll_d20(False, self._check_dis(c), bonus=self._stealth(c), what=f"stealth {c.cid}")
             need = max((self._passive_perception(o) for o in self.enemies_of(c) if o.conscious), default=0)
             ok = roll.total >= need   # SRD: Stealth against the passive Perception of those looking
             if ok:
@@ -1434,7 +1511,8 @@ class Battle:
                        creature=c.cid, success=ok)
         elif kind == "ready":
             self._spend(c)
-            best = max((a for a in c.attacks if a.melee), key=lambda a: (_expected(a), a.key))
+            best = max((a for a in c.attacks if a.melee and ("swallow",) not in a.on_hit),
+                       key=lambda a: (_expected(a), a.key))
             c.conditions["readied"] = {"attack": best.key}
             self.event("ready", f"{c.cid} readies an attack with {best.key}", creature=c.cid)
         elif kind == "dodge":
@@ -1447,7 +1525,8 @@ class Battle:
         elif kind == "escape_web":
             self._spend(c)
             ability, dc = c.conditions["restrained"]["escape"]
-            roll = self.roller.roll_d20(bonus=c.mod(ability), what=f"break free {c.cid}")
+            roll = self.roller.roll_d20(False, self._check_dis(c), bonus=c.mod(ability) + features.check_bonus(c, ability),
+                                        what=f"break free {c.cid}")
             if roll.total >= dc:
                 del c.conditions["restrained"]
             self.event("escape", f"{c.cid} {'bursts' if roll.total >= dc else 'fails to burst'} the webbing "
@@ -1455,7 +1534,7 @@ class Battle:
         elif kind == "escape":
             self._spend(c)
             g = c.conditions["grappled"]
-            roll = self.roller.roll_d20(bonus=self._escape_bonus(c), what=f"escape {c.cid}")
+            roll = self.roller.roll_d20(False, self._check_dis(c), bonus=self._escape_bonus(c), what=f"escape {c.cid}")
             if g.get("dc") is None:   # a PC's grapple: contested by the grappler's Athletics
                 grappler = self.creatures[g["by"]]
                 dc = self.roller.roll_d20(bonus=self._athletics(grappler), what=f"hold {grappler.cid}").total
@@ -1493,7 +1572,7 @@ class Battle:
 
     def _stealth(self, c: Combatant) -> int:
         if c.is_pc:   # our builds: rogues are trained in Stealth
-            return c.mod("dex") + (c.prof if c.pc_class == "rogue" else 0)
+            return c.mod("dex") + (c.prof if c.pc_class == "rogue" else features.check_bonus(c, "dex"))
         return self._skill(c, "stealth", "dex")
 
     @staticmethod
@@ -1513,7 +1592,7 @@ class Battle:
 
     def _flying(self, c: Combatant) -> bool:
         """Can fly now: a fly speed, not prone, not held or paralyzed (speed 0)."""
-        return c.fly > 0 and c.conscious and "prone" not in c.conditions and \
+        return spellbook.fly_speed(c) > 0 and c.conscious and "prone" not in c.conditions and \
             not any(k in c.conditions for k in ZERO_SPEED) and c.exhaustion < 5
 
     def _falls(self) -> None:
@@ -1590,9 +1669,11 @@ class Battle:
             c.pos = tuple(here)
             if not c.economy.disengaged and not ("flyby" in c.features and self._flying(c)):   # Flyby: no OAs
                 for o in sorted(self.enemies_of(c), key=lambda o: o.cid):
-                    if o.cid in ms["asked"] or not o.conscious or o.incapacitated or not o.economy.reaction:
+                    if o.cid in ms["asked"] or not o.conscious or o.incapacitated \
+                            or not (o.economy.reaction or o.resources.get("oa_extra", 0) > 0) \
+                            or "swallowed" in o.conditions:   # inside a swallower: it moves along
                         continue
-                    melee = [a for a in o.attacks if a.melee]
+                    melee = [a for a in o.attacks if a.melee and ("swallow",) not in a.on_hit]   # not a Swallow
                     if not melee:
                         continue
                     reach = max(a.reach for a in melee)
@@ -1617,6 +1698,10 @@ class Battle:
             if "ridden" in c.conditions:   # its rider moves with it (dnd/items.py)
                 from . import items as _items
                 _items.carry_rider(self, c)
+            for o in self._swallowed_by(c):   # and those it swallowed
+                o.pos = tuple(c.pos)
+            for o in self._engulfed_by(c):   # an engulfed creature moves with the mound, beside it
+                o.pos = self._free_spot_beside(c, o.squares, exclude=o) or o.pos
         self.move_state = None
         if not self._check_outcome():
             if ms.get("then") == "next_turn":   # a legendary move, between turns
@@ -1629,6 +1714,9 @@ class Battle:
         ms = self.move_state
         for o in sorted(self.enemies_of(c), key=lambda o: o.cid):
             ready = o.conditions.get("readied")
+            if ready and all(a.key != ready["attack"] for a in o.attacks):   # the form that readied it is gone
+                del o.conditions["readied"]                                   # (a druid back from Wild Shape)
+                continue
             if not ready or o.incapacitated or not o.economy.reaction or not c.conscious:
                 continue
             reach = o.attack(ready["attack"]).reach
@@ -1674,7 +1762,10 @@ class Battle:
             return
         mover = self.creatures[p["mover"]]
         if take:
-            reactor.economy.reaction = False
+            if p.get("reaction") != "readied" and reactor.resources.get("oa_extra", 0) > 0:
+                reactor.resources["oa_extra"] -= 1   # Reactive Heads: one for opportunity attacks only
+            else:
+                reactor.economy.reaction = False
             what = "its readied attack" if p.get("reaction") == "readied" else "an opportunity attack"
             reactor.conditions.pop("readied", None)
             self.event("reaction", f"{reactor.cid} makes {what} on {mover.cid}",
@@ -1707,13 +1798,13 @@ class Battle:
             dis.append("attacker frightened")
         if c.exhaustion >= 3:
             dis.append("attacker exhausted")
-        if "invisible" in c.conditions:
+        if "invisible" in c.conditions and not spellbook.sees_invisible(t):   # See Invisibility
             adv.append("attacker invisible")
         if "hidden" in c.conditions:   # an unseen attacker
             adv.append("attacker hidden")
         if "hidden" in t.conditions:   # guessing where it is
             dis.append("target hidden")
-        if "invisible" in t.conditions:
+        if "invisible" in t.conditions and not spellbook.sees_invisible(c):
             dis.append("target invisible")
         if "prone" in t.conditions:
             (adv if dist <= SQUARE_FT else dis).append("target prone")
@@ -1757,6 +1848,8 @@ class Battle:
             adv.append("pack tactics")
         if "blood_frenzy" in c.features and melee and t.hp < t.max_hp:
             adv.append("blood frenzy")
+        if "grappler" in c.features and t.conditions.get("grappled", {}).get("by") == c.cid:
+            adv.append("grappler")   # a mimic against the creature it holds
         if not melee:
             if a is not None and a.range_normal and dist > a.range_normal:
                 dis.append("long range")
@@ -1776,6 +1869,7 @@ class Battle:
         :meth:`_resolve_reaction` and continues with ``then`` ("menu", "move" or "none")."""
         if melee is None:
             melee = self._attack_range(c, a, t) == "melee"
+        a = spellbook.weapon_form(c, a)   # Shillelagh
         c.conditions.pop("sanctuary", None)   # the ward ends when the warded creature attacks
         vanished = [k for k, v in c.conditions.items() if v.get("ends_on_attack")]   # Invisibility
         for k in vanished:
@@ -1789,6 +1883,8 @@ class Battle:
             return False
         if a.ammo and not melee:   # SRD ammunition: each attack expends one piece
             c.resources[a.ammo] = max(0, c.resources.get(a.ammo, 0) - 1)
+        if spellbook.images_take(self, c, t, a):   # Mirror Image: a duplicate takes the attack
+            return False
         adv, dis, reasons = self.attack_modifiers(c, t, melee, a)
         if "invisible" in vanished:   # the attack that ends invisibility is still made unseen
             adv, reasons = True, [*reasons, "attacker invisible"]
@@ -1801,8 +1897,10 @@ class Battle:
         cover = self.cover(c, t)
         ac = self.armour_class(t) + (cover.bonus or 0)
         bonus = a.to_hit + features.attack_bonus(self, c, t, a)   # Sacred Weapon; notes the attack (Rage)
+        bonus += spellbook.attack_bonus(c, a)   # Magic Weapon
         if "blessed" in c.conditions:   # Bless +1d4, Bane -1d4 on attack rolls
             bonus += self.roller.roll("1d4", what=f"bless {c.cid}")
+        bonus += self._leadership_die(c)   # a knight's Leadership
         if "baned" in c.conditions:
             bonus -= self.roller.roll("1d4", what=f"bane {c.cid}")
         roll = self.roller.roll_d20(adv, dis, bonus=bonus, what=f"attack {c.cid}->{t.cid} {a.key}")
@@ -1836,6 +1934,15 @@ class Battle:
                             "attacker": c.cid, "prompt": state.get("reactor_prompt")}
             self._cache = None
             return None
+        if hit and a.key == "rock" and "rock_catching" in t.features and t.economy.reaction and not t.incapacitated:
+            t.economy.reaction = False   # Rock Catching (always worth it, so taken without a decision)
+            caught = self.saving_throw(t, "dex", 10)
+            self.event("rock_catching", f"{t.cid} {'catches' if caught else 'fails to catch'} the rock",
+                       creature=t.cid, success=caught)
+            if caught:   # no damage from it
+                self.event("attack", f"{c.cid}'s rock is caught by {t.cid}", attacker=c.cid, target=t.cid,
+                           attack=a.key, total=total, ac=ac, hit=False, critical=False)
+                return False
         return self._land(state)
 
     def armour_class(self, t: Combatant) -> int:
@@ -1870,6 +1977,8 @@ class Battle:
             return None
         melee = st["melee"]
         parts = list(a.damage)
+        if melee and "eminence" in c.conditions:   # a priest's Divine Eminence
+            parts.append(DamagePart(c.conditions["eminence"]["dice"], "radiant"))
         weak = c.resources.get("swarm_half_hp", {}).get(a.key)
         if weak and c.hp <= c.max_hp // 2:   # a swarm at half its hit points or fewer: the lesser dice
             parts = [DamagePart(d, ty) for d, ty in weak]
@@ -1882,6 +1991,7 @@ class Battle:
                        creature=c.cid)
         parts += [DamagePart(d, ty) for d, ty, types in c.resources.get("slaying", {}).get(a.key, ())
                   if t.creature_type in types]   # a slayer weapon's extra damage (dnd/items.py)
+        parts += spellbook.hit_parts(self, c, t, a)   # Divine Favor, Branding Smite, Hunter's Mark
         if parts and "martial_advantage" in c.features and not c.economy.sneak_used and any(
                 o.conscious and not o.incapacitated and o is not c and self.distance(o, t) <= SQUARE_FT
                 for o in self.allies_of(c)):   # Martial Advantage: once a turn, an ally next to the target
@@ -1893,8 +2003,8 @@ class Battle:
             parts += [DamagePart(d["dice"], d["type"] or parts[0].type) for d in charge.get("extra_damage", ())]
         # class features: rage, smite, Colossus Slayer, Brutal Critical (not doubled), ...
         for part, doubles in features.damage_parts(self, c, t, a, st, parts):
-            amount = self.roller.roll_damage(part.dice, critical=crit and doubles,
-                                             what=f"damage {a.key} {part.type}")
+            amount = features.roll_damage(self, c, a, part.dice, crit and doubles,
+                                          f"damage {a.key} {part.type}")   # Great Weapon Fighting
             if st.get("halve"):   # Uncanny Dodge
                 amount //= 2
             amount = features.reduce_damage(st, amount)   # Deflect Missiles
@@ -1910,6 +2020,8 @@ class Battle:
             for dice, dtype in t.resources["heated_body"]:   # Heated Body burns the attacker
                 self.damage(c, self.roller.roll_damage(dice, what=f"heated body {t.cid}"), dtype, magical=True,
                             source=t.cid)
+        if melee:
+            spellbook.retort(self, c, t)   # Fire Shield
         features.after_hit(self, c, t, st)   # Stunning Strike's save, Open Hand
         return True
 
@@ -1921,6 +2033,14 @@ class Battle:
     def _sure_footed(t: Combatant, ability: str, conditions) -> bool:
         """Sure-Footed: advantage on Str and Dex saves against being knocked prone."""
         return "sure_footed" in t.features and ability in ("str", "dex") and "prone" in conditions
+
+    def _ally_ward(self, t: Combatant, cond: str) -> bool:
+        """Steadfast: the condition cannot take hold while t sees an ally within the ward's range
+        (not blinded, the ally visible and not behind total cover)."""
+        ward = t.resources.get("ally_ward")
+        return bool(ward) and cond in ward["conditions"] and "blinded" not in t.conditions and any(
+            self.distance(t, o) <= ward["feet"] and "invisible" not in o.conditions
+            and self.cover(t, o) != Cover.TOTAL for o in self.allies_of(t))
 
     def _monster_auras(self, c: Combatant) -> None:
         """Start of c's turn: the Stench and Petrifying Gaze of foes around it (a gaze needs the
@@ -1934,12 +2054,23 @@ class Battle:
                 aura, tag = o.resources.get(res), f"{o.cid}:{res}"
                 if not aura or self.distance(o, c) > aura["radius"] or tag in c.resources.get("immune_to", ()):
                     continue
-                if self.saving_throw(c, aura["ability"], aura["dc"]):   # a success: immune for 24 hours
+                if self.saving_throw(c, aura["ability"], aura["dc"], condition=cond):   # a success: immune 24 hours
                     c.resources["immune_to"] = tuple(c.resources.get("immune_to", ())) + (tag,)
-                elif cond not in c.condition_immunities:   # until the start of its next turn
+                elif cond not in c.condition_immunities and not self._ally_ward(c, cond):   # until its next turn
                     c.conditions[cond] = {"by": o.cid, "until_round": self.round + 1}
                     self.event("condition", f"{c.cid} is {cond} by {o.cid}'s {res.replace('_', ' ')}",
                                creature=c.cid, condition=cond)
+            mask = o.resources.get("unnerving_mask")   # a chain devil's reaction (always worth it: no decision)
+            if mask and o.economy.reaction and self.distance(o, c) <= mask["radius"] \
+                    and "blinded" not in c.conditions and "blinded" not in o.conditions \
+                    and "invisible" not in o.conditions and self.cover(o, c) != Cover.TOTAL \
+                    and "frightened" not in c.conditions and "frightened" not in c.condition_immunities:
+                o.economy.reaction = False
+                self.event("unnerving_mask", f"{o.cid} shows {c.cid} an unnerving mask", creature=o.cid, target=c.cid)
+                if not self.saving_throw(c, "wis", mask["dc"], condition="frightened"):
+                    self._save_condition(o, c, "frightened", "wis", mask["dc"], (None, "end_of_target_next_turn", None))
+                    if "frightened" in c.conditions:   # until the end of this turn
+                        c.conditions["frightened"]["turn_of"] = None
             gaze = o.resources.get("gaze")
             if gaze and self.distance(o, c) <= gaze["radius"] and "petrified" not in c.conditions \
                     and "blinded" not in c.conditions and "invisible" not in o.conditions \
@@ -2001,7 +2132,8 @@ class Battle:
     def _charge_save(self, c: Combatant, t: Combatant, charge: dict) -> None:
         sv = charge["save"]
         if self.saving_throw(t, sv["ability"], sv["dc"],
-                             adv=self._sure_footed(t, sv["ability"], charge.get("on_fail", ()))):
+                             adv=self._sure_footed(t, sv["ability"], charge.get("on_fail", ())),
+                             condition=charge.get("on_fail", ())):
             return
         for _ in range(charge.get("push", 0) // SQUARE_FT):   # the minotaur's gore: pushed away first
             dest = self._push_square(c, t)
@@ -2043,13 +2175,19 @@ class Battle:
     # ---------------------------------------------------------------- shoving and grappling
     def _athletics(self, c: Combatant) -> int:
         if c.is_pc:   # our builds: fighters are trained in Athletics
-            return c.mod("str") + (c.prof if c.pc_class == "fighter" else 0)
+            return c.mod("str") + (c.prof if c.pc_class == "fighter" else features.check_bonus(c, "str"))
         return self._skill(c, "athletics", "str")
+
+    @staticmethod
+    def _check_dis(c: Combatant) -> bool:
+        """Disadvantage on ability checks: a lamia's curse (exhaustion 1 too, SRD appendix A)."""
+        return c.exhaustion >= 1 or any(v.get("check_dis") for v in c.conditions.values())
 
     def _escape_bonus(self, t: Combatant) -> int:
         """The better of Athletics and Acrobatics (resisting a shove, escaping a grapple)."""
         if t.is_pc:
-            return max(self._athletics(t), t.mod("dex") + (t.prof if t.pc_class == "rogue" else 0))
+            return max(self._athletics(t), t.mod("dex") + (t.prof if t.pc_class == "rogue" else
+                                                           features.check_bonus(t, "dex")))
         return max(self._skill(t, "athletics", "str"), self._skill(t, "acrobatics", "dex"))
 
     @staticmethod
@@ -2085,8 +2223,8 @@ class Battle:
         return out
 
     def _shove(self, c: Combatant, t: Combatant, mode: str) -> None:
-        mine = self.roller.roll_d20(bonus=self._athletics(c), what=f"shove {c.cid}")
-        theirs = self.roller.roll_d20(bonus=self._escape_bonus(t), what=f"resist shove {t.cid}")
+        mine = self.roller.roll_d20(False, self._check_dis(c), bonus=self._athletics(c), what=f"shove {c.cid}")
+        theirs = self.roller.roll_d20(False, self._check_dis(t), bonus=self._escape_bonus(t), what=f"resist shove {t.cid}")
         won = mine.total > theirs.total   # a tie leaves things as they were
         verb = ("grapples" if won else "fails to grapple") if mode == "grapple" else \
             ("shoves" if won else "fails to shove")
@@ -2127,7 +2265,7 @@ class Battle:
                 conditions = ()
                 if not damage:
                     return
-            ok = self.saving_throw(t, ability, dc, adv=self._sure_footed(t, ability, conditions))
+            ok = self.saving_throw(t, ability, dc, adv=self._sure_footed(t, ability, conditions), condition=conditions)
             for part in damage:
                 amount = self.roller.roll_damage(part.dice, what=f"damage {part.type}")
                 if ok:
@@ -2148,12 +2286,281 @@ class Battle:
                 t.conditions["restrained"] = {"by": c.cid, "dc": dc}
             self.event("condition", f"{t.cid} is grappled by {c.cid} (escape DC {dc})", creature=t.cid,
                        condition="grappled")
+        elif effect[0] == "swallow":
+            self._swallow(c, t)
+        elif effect[0] == "engulf_hit":
+            self._engulf_hit(c, t)
+        elif effect[0] == "smother" and t.conditions.get("grappled", {}).get("by") == c.cid:
+            t.conditions["blinded"] = {"by": c.cid, "smothered": True}   # and at risk of suffocating
+            t.conditions["smothered"] = {"by": c.cid, "dice": effect[1], "type": effect[2]}
+            self.event("condition", f"{t.cid} is smothered by {c.cid}", creature=t.cid, condition="smothered")
+        elif effect[0] == "curse":   # disadvantage on one save and on ability checks for its duration
+            _, name, ability, rounds = effect
+            t.conditions[name] = {"by": c.cid, "save_dis": (ability,), "check_dis": True,   # (spellbook.save_mode)
+                                  "until_round": self.round + rounds}
+            self.event("condition", f"{t.cid} is {name} by {c.cid}", creature=t.cid, condition=name)
+
+    # ---------------------------------------------------------------- a priest's and a knight's boosts
+    def _monster_boost_options(self, c: Combatant, has_action: bool) -> list[Opt]:
+        out = []
+        slots = c.resources.get("slots", ())
+        if "divine_eminence" in c.features and c.economy.bonus and "eminence" not in c.conditions \
+                and any(a.melee for a in c.attacks):
+            for lv in range(1, len(slots) + 1):
+                if slots[lv - 1] > 0:
+                    out.append(Opt(f"Divine Eminence (level {lv} slot: +{2 + lv}d6 radiant on melee hits this turn)",
+                                   "divine_eminence", (lv,)))
+        if "leadership" in c.features and has_action and c.resources.get("uses:leadership", 0) > 0:
+            out.append(Opt("Leadership (1 minute: allies within 30 ft add a d4 to attacks and saves)", "leadership"))
+        eat = c.resources.get("consume_life")
+        if eat and c.economy.bonus:   # a will-o'-wisp on a dying creature it sees within 5 ft
+            for t in sorted(self.enemies_of(c), key=lambda o: o.cid):
+                if t.hp == 0 and not t.dead and self.distance(c, t) <= eat["range"] and "blinded" not in c.conditions:
+                    out.append(Opt(f"Consume Life: {t.cid} (DC {eat['dc']} CON or dies)", "consume_life", (t.cid,)))
+        kids = c.resources.get("children")
+        if kids and has_action and c.resources.get("uses:children-of-the-night", 0) > 0:
+            out.append(Opt(f"Children of the Night ({kids['count']} {kids['monster']} arrive in {kids['delay']} rounds)",
+                           "children_of_the_night"))
+        rise = c.resources.get("create_specter")
+        if rise and has_action and sum(o.resources.get("risen_by") == c.cid and not o.dead
+                                       for o in self.creatures.values()) < rise["max"]:
+            for t in sorted(self.creatures.values(), key=lambda o: o.cid):
+                if t.dead and t.creature_type == "humanoid" and "risen" not in t.resources \
+                        and self.round - t.resources.get("died_round", -10 ** 6) <= 10 \
+                        and self.distance(c, t) <= rise["range"]:
+                    out.append(Opt(f"Create Specter from {t.cid}'s corpse", "create_specter", (t.cid,)))
+        return out
+
+    def _call_children(self, c: Combatant) -> None:
+        """Children of the Night: the call now; the beasts come at the start of the vampire's turn
+        once the rolled rounds have passed."""
+        kids = c.resources["children"]
+        c.economy.actions -= 1
+        c.resources["uses:children-of-the-night"] = 0
+        due = self.round + self.roller.roll(kids["delay"], what=f"children delay {c.cid}")
+        c.resources["children_due"] = (due, self.roller.roll(kids["count"], what=f"children count {c.cid}"))
+        self.event("children_call", f"{c.cid} calls the children of the night (round {due})", creature=c.cid)
+        self._back_to_menu(c)
+
+    def _children_arrive(self, c: Combatant) -> None:
+        """They arrive beside the vampire (as many as there is room for) and act right after it."""
+        from .state import monster_combatant
+        due, count = c.resources["children_due"]
+        if self.round < due:
+            return
+        del c.resources["children_due"]
+        at = self.order.index(c.cid) + 1
+        for i in range(count):
+            spot = self._free_spot_beside(c, 1)
+            if spot is None:
+                break
+            s = monster_combatant(c.resources["children"]["monster"], f"{c.cid}_child_{i + 1}", c.side, spot)
+            s.initiative = c.initiative
+            self.creatures[s.cid] = s
+            self.order.insert(at + i, s.cid)
+            self.event("summon", f"{s.cid} answers {c.cid}'s call", creature=s.cid, by=c.cid)
+        self._reach_cache = None
+
+    def _create_specter(self, c: Combatant, corpse: Combatant) -> None:
+        """A wraith raises a humanoid dead this minute as a specter on its side, in the corpse's
+        space or the nearest free one; it acts right after the wraith."""
+        from . import content
+        from .grid import size_squares
+        from .state import monster_combatant
+        rise = c.resources["create_specter"]
+        c.economy.actions -= 1
+        corpse.resources["risen"] = True
+        n = sum(o.resources.get("risen_by") == c.cid for o in self.creatures.values()) + 1
+        taken = {cell for o in self.creatures.values() if not o.dead for cell in o.cells}
+        spot = tuple(corpse.pos) if not set(corpse.cells) & taken else \
+            self._free_spot_beside(corpse, size_squares(content.monster(rise["monster"]).size))
+        if spot is None:
+            spot = tuple(corpse.pos)
+        s = monster_combatant(rise["monster"], f"{c.cid}_specter_{n}", c.side, spot)
+        s.resources["risen_by"] = c.cid
+        s.initiative = c.initiative
+        self.creatures[s.cid] = s
+        at = self.order.index(c.cid) + 1
+        self.order.insert(at, s.cid)
+        if at <= self.turn_index:
+            self.turn_index += 1
+        self._reach_cache = None
+        self.event("create_specter", f"{c.cid} raises {corpse.cid}'s spirit as {s.cid}", creature=c.cid, new=s.cid)
+        self._back_to_menu(c)
+
+    def _leadership_die(self, t: Combatant) -> int:
+        """A d4 for t's attack roll or save when a leading knight that is not incapacitated sees t
+        within 30 ft (one die at a time; the knight's own rolls do not count)."""
+        for o in sorted(self.allies_of(t), key=lambda o: o.cid):
+            if "leading" in o.conditions and o.incapacitated:   # it ends if the knight is incapacitated
+                del o.conditions["leading"]
+            if "leading" in o.conditions and self.distance(o, t) <= 30 \
+                    and "blinded" not in o.conditions and self.cover(o, t) != Cover.TOTAL:
+                return self.roller.roll("1d4", what=f"leadership {o.cid}->{t.cid}")
+        return 0
+
+    # ---------------------------------------------------------------- Engulf (a shambling mound)
+    def _engulfed_by(self, c: Combatant) -> list[Combatant]:
+        return [o for o in self.creatures.values() if o.conditions.get("engulfed", {}).get("by") == c.cid]
+
+    def _engulf_hit(self, c: Combatant, t: Combatant) -> None:
+        """The second slam this turn on one Medium or smaller target: grappled (escape DC 14) and
+        engulfed: blinded and restrained while the grapple lasts (one creature at a time)."""
+        eg = c.resources["engulf"]
+        mark = (self.round, self.turn_index, t.cid)
+        tally = c.resources.get("engulf_tally")
+        n = tally[1] + 1 if tally and tally[0] == mark else 1
+        c.resources["engulf_tally"] = (mark, n)
+        if n < eg["hits"] or t.dead or _SIZES.index(t.size) > _SIZES.index(eg["size_max"]) \
+                or "grappled" in t.condition_immunities or len(self._engulfed_by(c)) >= eg["capacity"]:
+            return
+        t.conditions["grappled"] = {"by": c.cid, "dc": eg["escape_dc"]}
+        for cond in ("engulfed", "blinded", "restrained"):
+            t.conditions[cond] = {"by": c.cid, "engulfed": True}
+        self.event("engulf", f"{c.cid} engulfs {t.cid} (escape DC {eg['escape_dc']})", creature=c.cid, target=t.cid)
+
+    def _engulf_tick(self, c: Combatant) -> None:
+        """The start of the mound's turn: each engulfed creature saves or takes its damage."""
+        eg = c.resources["engulf"]
+        for o in sorted(self._engulfed_by(c), key=lambda o: o.cid):
+            if not o.dead and not self.saving_throw(o, eg["ability"], eg["dc"]):
+                self.damage(o, self.roller.roll_damage(eg["damage"], what=f"engulf {c.cid}"), eg["type"],
+                            source=c.cid)
+
+    # ---------------------------------------------------------------- Swallow (a frog, a remorhaz)
+    def _can_swallow(self, c: Combatant, t: Combatant) -> bool:
+        """A creature c grapples, small enough, while c has room (a frog holds one at a time)."""
+        sw = c.resources.get("swallow")
+        return bool(sw) and not t.dead and t.conditions.get("grappled", {}).get("by") == c.cid \
+            and _SIZES.index(t.size) <= _SIZES.index(sw["size_max"]) \
+            and (sw["capacity"] is None or len(self._swallowed_by(c)) < sw["capacity"])
+
+    def _swallowed_by(self, c: Combatant) -> list[Combatant]:
+        return [o for o in self.creatures.values() if o.conditions.get("swallowed", {}).get("by") == c.cid]
+
+    def _swallow(self, c: Combatant, t: Combatant) -> None:
+        """SRD Swallow: the grapple ends; blinded and restrained inside, total cover from outside."""
+        if not self._can_swallow(c, t):
+            return
+        self._release(t)
+        for cond in ("swallowed", "blinded", "restrained"):
+            t.conditions[cond] = {"by": c.cid, "swallowed": True}
+        t.pos = tuple(c.pos)   # inside its space: it moves with it
+        self.event("swallow", f"{c.cid} swallows {t.cid}", creature=c.cid, target=t.cid)
+
+    def _inside_apart(self, a: Combatant, b: Combatant) -> bool:
+        """Total cover: one of the two is inside a swallower the other is not the swallower of
+        (nor inside too)."""
+        sa, sb = a.conditions.get("swallowed", {}).get("by"), b.conditions.get("swallowed", {}).get("by")
+        return (sa is not None or sb is not None) and sa != sb and sa != b.cid and sb != a.cid
+
+    def _digest(self, c: Combatant) -> None:
+        """The start of the swallower's turn: acid for everyone inside."""
+        for o in sorted(self._swallowed_by(c), key=lambda o: o.cid):
+            if not o.dead:
+                self.damage(o, self.roller.roll_damage(c.resources["swallow"]["acid"], what=f"acid {c.cid}"),
+                            "acid", source=c.cid)
+
+    def _regurgitate_check(self) -> None:
+        """End of any turn: a swallower hurt enough from inside this turn saves (Con) or spits out
+        everyone, prone within 10 ft."""
+        for s in sorted(self.creatures.values(), key=lambda o: o.cid):
+            s.resources.pop("turn_damage", None)   # a hydra's tally of damage in one turn
+            hurt = s.resources.pop("hurt_inside", 0)
+            rule = (s.resources.get("swallow") or {}).get("regurgitate")
+            if not rule or s.dead or hurt < rule["damage"] or self.saving_throw(s, "con", rule["dc"]):
+                continue
+            for o in sorted(self._swallowed_by(s), key=lambda o: o.cid):
+                self._spit_out(s, o, "regurgitated")
+
+    def _spit_out(self, s: Combatant, o: Combatant, why: str) -> None:
+        """Out of the swallower, prone, in the nearest free space around it."""
+        for cond in ("swallowed", "blinded", "restrained"):
+            if o.conditions.get(cond, {}).get("swallowed"):
+                del o.conditions[cond]
+        spot = self._free_spot_beside(s, o.squares, exclude=o)
+        if spot:
+            o.pos = spot
+        if not o.dead:
+            o.conditions["prone"] = {}
+        self.event("spit_out", f"{o.cid} is out of {s.cid} ({why}), prone", creature=o.cid, source=s.cid)
+
+    def _head_damage(self, t: Combatant, amount: int, dtype: str) -> None:
+        """SRD Multiple Heads: 25+ damage in a single turn kills one head (all dead: the hydra dies);
+        the stopping type (fire) since its last turn keeps heads from growing back."""
+        rule = t.resources["heads_rule"]
+        if dtype == rule["stop"]:
+            t.resources["heads_stopped"] = True
+        before = t.resources.get("turn_damage", 0)
+        t.resources["turn_damage"] = before + amount
+        if before < rule["lose_at"] <= before + amount and t.resources["heads"] > 0:
+            t.resources["heads"] -= 1
+            t.resources["heads_lost"] = t.resources.get("heads_lost", 0) + 1
+            self.event("head_lost", f"{t.cid} loses a head ({t.resources['heads']} left)", creature=t.cid)
+            if t.resources["heads"] == 0:
+                self._die(t, "its last head died")
+
+    def _regrow_heads(self, c: Combatant) -> None:
+        """The end of a hydra's turn: two heads for each that died, 10 HP each, unless fire hit it."""
+        lost, stopped = c.resources.pop("heads_lost", 0), c.resources.pop("heads_stopped", False)
+        if lost and not stopped and not c.dead:
+            grown = lost * c.resources["heads_rule"]["regrow"]
+            c.resources["heads"] += grown
+            self.event("heads_grow", f"{c.cid} grows {grown} heads ({c.resources['heads']})", creature=c.cid)
+            self.heal(c, grown * c.resources["heads_rule"]["hp_per_head"], "regrown heads")
+
+    def _free_spot_beside(self, s: Combatant, n: int, exclude: Combatant | None = None) -> tuple | None:
+        """The nearest free n x n space touching s's space (s's own space counts as taken)."""
+        taken = {cell for x in self.creatures.values() if (not x.dead or x is s) and x is not exclude
+                 for cell in x.cells}
+        spots = [(x, y) for y in range(s.pos[1] - n, s.pos[1] + s.squares + 1)
+                 for x in range(s.pos[0] - n, s.pos[0] + s.squares + 1)
+                 if self.map.fits(x, y, n) and not any((x + i, y + j) in taken for i in range(n) for j in range(n))]
+        if not spots:
+            return None
+        x, y = min(spots, key=lambda p: (abs(p[0] - s.pos[0]) + abs(p[1] - s.pos[1]), p[1], p[0]))
+        return (x, y, self.map.standing_z(x, y, n))
+
+    def _split(self, t: Combatant, dtype: str) -> None:
+        """SRD Split (its reaction): a Medium or larger jelly with at least 10 HP hit by lightning or
+        slashing damage becomes two, each with half its hit points (rounded down) and one size
+        smaller; the new one acts right after it (simplification: no room beside it, no split)."""
+        import copy
+
+        from .grid import size_squares
+        if dtype not in ("lightning", "slashing") or t.dead or t.hp < 10 or t.incapacitated \
+                or _SIZES.index(t.size) < _SIZES.index("medium") or not t.economy.reaction:
+            return
+        size = _SIZES[_SIZES.index(t.size) - 1]
+        spot = self._free_spot_beside(t, size_squares(size))
+        if spot is None:
+            return
+        t.economy.reaction = False
+        t.size, t.hp = size, t.hp // 2
+        t.max_hp = t.hp
+        twin = copy.deepcopy(t)
+        k = 2
+        while f"{t.cid}_{k}" in self.creatures:
+            k += 1
+        twin.cid, twin.pos, twin.conditions, twin.concentration = f"{t.cid}_{k}", spot, {}, None
+        twin.economy = Economy()
+        self.creatures[twin.cid] = twin
+        at = self.order.index(t.cid) + 1
+        self.order.insert(at, twin.cid)
+        if at <= self.turn_index:
+            self.turn_index += 1
+        self._reach_cache = self._cache = None
+        self.event("split", f"{t.cid} splits: {twin.cid} appears ({t.hp} HP each)", creature=t.cid, new=twin.cid)
 
     def _release(self, c: Combatant) -> None:
         by = c.conditions.get("grappled", {}).get("by")
         for cond in ("grappled", "restrained"):
             if c.conditions.get(cond, {}).get("by") == by:
                 c.conditions.pop(cond, None)
+        for held in ("engulfed", "smothered"):   # the grapple held it inside a mound / under a rug
+            if c.conditions.get(held, {}).get("by") == by:
+                for cond in (held, "blinded"):
+                    c.conditions.pop(cond, None)
 
     def _release_grapples_by(self, grappler: Combatant) -> None:
         for o in self.creatures.values():
@@ -2478,9 +2885,15 @@ class Battle:
         self.damage(t, amount // 2 if ok else amount, "radiant", magical=True, source=g.cid)
 
     def saving_throw(self, t: Combatant, ability: str, dc: int, *, magic: bool = False, big: bool = False,
-                     adv: bool = False) -> bool:
+                     adv: bool = False, condition=None) -> bool:
         """A save with the conditions' effects (SRD appendix A), Bless/Bane, Magic Resistance, and
-        Legendary Resistance (spent on a failed save against a big effect: ``big``)."""
+        Legendary Resistance (spent on a failed save against a big effect: ``big``). ``condition``
+        (a name or several) is what a failure imposes: traits like Brave give advantage against it."""
+        if features.careful_success(self, t):   # Careful Spell: the sorcerer's allies succeed
+            return True
+        against = (condition,) if isinstance(condition, str) else tuple(condition or ())
+        adv = adv or (any(x in t.resources.get("save_adv_vs", ()) for x in against)
+                      and t.resources.get("heads", 2) > 1)   # a hydra: while it has more than one head
         # SRD: unconscious, paralyzed, petrified, stunned: automatically fail Str and Dex saves
         if ability in ("str", "dex") and (not t.conscious or any(k in t.conditions for k in AUTO_FAIL)):
             self.event("save", f"{t.cid} fails the {ability.upper()} save automatically",
@@ -2489,11 +2902,16 @@ class Battle:
         adv = adv or (magic and "magic_resistance" in t.features) or features.save_advantage(self, t, ability) \
             or (magic and "gnome_cunning" in t.features and ability in ("int", "wis", "cha"))
         dis = ("restrained" in t.conditions and ability == "dex") or t.exhaustion >= 3 \
-            or ("breath_weakened" in t.conditions and ability == "str")   # a gold dragon's Weakening Breath
+            or ("breath_weakened" in t.conditions and ability == "str") \
+            or features.save_disadvantage(self, t)   # a gold dragon's Weakening Breath; Heightened Spell
+        adv = adv or spellbook.save_mode(t, ability, "save_adv", against)   # Holy Aura, Protection from Poison
+        dis = dis or spellbook.save_mode(t, ability, "save_dis")   # Irresistible Dance
         bonus = t.saves[ability] + sum(v.get("save", 0) for v in t.conditions.values())   # Warding Bond
         bonus += features.save_bonus(self, t, ability)   # Aura of Protection
+        bonus += spellbook.save_bonus(self, t)   # Resistance
         if "blessed" in t.conditions:
             bonus += self.roller.roll("1d4", what=f"bless {t.cid}")
+        bonus += self._leadership_die(t)   # a knight's Leadership
         if "baned" in t.conditions:
             bonus -= self.roller.roll("1d4", what=f"bane {t.cid}")
         roll = self.roller.roll_d20(adv, dis, bonus=bonus, what=f"save {t.cid} {ability}")
@@ -2528,6 +2946,12 @@ class Battle:
         """Apply damage after immunity, resistance, vulnerability and temp HP; returns HP lost."""
         if t.dead:
             return 0
+        held = next((o for o in self.creatures.values() if not o.dead
+                     and o.conditions.get("grappled", {}).get("by") == t.cid), None) \
+            if "damage_transfer" in t.features else None
+        if held is not None and amount > 0:   # Damage Transfer: the one it grapples takes the other half
+            self.damage(held, amount - amount // 2, dtype, magical=magical, source=source)
+            amount //= 2
         if dtype in t.resources.get("absorb", ()):   # Fire / Lightning Absorption: it heals instead
             self.heal(t, amount, f"{dtype} absorption")
             return 0
@@ -2538,6 +2962,8 @@ class Battle:
         if amount <= 0:
             if amount == 0 and self._mods(t.immune, dtype, magical):
                 self.event("damage", f"{t.cid} is immune to {dtype}", creature=t.cid, amount=0)
+                if "split" in t.features:   # an ochre jelly is immune yet still splits
+                    self._split(t, dtype)
             return 0
         regen = t.resources.get("regeneration")
         if regen and dtype in regen["stop"]:   # SRD: no regeneration at the start of its next turn
@@ -2566,10 +2992,26 @@ class Battle:
             return amount
         lost = min(t.hp, amount)
         t.hp -= lost
+        if t.hp == 0 and spellbook.ward_from_death(self, t):   # Death Ward: 1 HP instead, once
+            t.hp, lost = 1, lost - 1
         if t.hp == 0 and t.is_pc:   # Wild Shape (the rest carries over to the druid), Relentless Rage
             lost += features.at_zero(self, t, amount - lost)
         self.event("damage", f"{t.cid} takes {amount} {dtype} damage ({t.hp}/{t.max_hp} HP)",
                    creature=t.cid, amount=amount, type=dtype, source=source)
+        if source in self.creatures and \
+                self.creatures[source].conditions.get("swallowed", {}).get("by") == t.cid:   # hurt from inside
+            t.resources["hurt_inside"] = t.resources.get("hurt_inside", 0) + amount
+        if "split" in t.features and t.hp > 0:   # an ochre jelly's Split
+            self._split(t, dtype)
+        if "heads" in t.resources and not t.dead:   # a hydra loses a head to heavy damage
+            self._head_damage(t, amount, dtype)
+        if dtype == "cold" and "freeze" in t.features and not t.dead:   # partly frozen: -20 ft speed
+            mine = self.active is t
+            if "frozen" not in t.conditions:
+                t.economy.movement = max(0, t.economy.movement - 20) if mine else t.economy.movement
+            t.conditions["frozen"] = {"by": source, "speed": -20, "until": "end_of_target_next_turn",
+                                      "turn_of": t.cid if mine else None, "round": self.round}
+            self.event("condition", f"{t.cid} partly freezes (speed -20 ft)", creature=t.cid, condition="frozen")
         features.on_damaged(self, t, amount, source)   # rage kept up; Dark One's Blessing
         if t.hp == 0:
             if not t.is_pc and regen and regen["at_zero"]:   # the troll dies only at its turn's start
@@ -2629,6 +3071,9 @@ class Battle:
         self.end_concentration(t)
         self._release_grapples_by(t)
         self.event("death", f"{t.cid} dies ({why})", creature=t.cid)
+        for o in sorted(self._swallowed_by(t), key=lambda o: o.cid):   # simplification: out at once
+            self._spit_out(t, o, "the swallower died")
+        t.resources["died_round"] = self.round   # a wraith's Create Specter: dead no longer than 1 minute
         if "death_burst" in t.resources:
             self._death_burst(t)
 

@@ -824,3 +824,254 @@ def _build() -> dict:
 
 
 PROBES = _build()
+
+
+# ------------------------------------------------------------------ fighting styles, Hunter's choices (wave 2)
+def _p_great_weapon(arch: str, level: int):
+    """A greatsword hit rolling a 1 and a 6: the 1 is rolled again (a 5) and the new roll stands."""
+    def run():
+        c = build_pc(arch, level, "p", (2, 2, 0), style="great_weapon_fighting", weapons=("greatsword",),
+                     shield=False)
+        o = _mon("ogre", (3, 2))
+        b = _battle(c, o, first="p")
+        _attack(b, "Greatsword", 15, 1, 6, 5, rest=1)
+        if b.decision.kind == "reaction":   # a paladin's smite: not this time
+            _pick(b, "reaction", "No rider")
+        assert o.hp == 59 - (5 + 6 + _mod(c, "str")), o.hp
+    return run
+
+
+def _p_two_weapon(arch: str, level: int, weapons: tuple, off: str):
+    """The off-hand attack adds the ability modifier."""
+    def run():
+        c = build_pc(arch, level, "p", (2, 2, 0), style="two_weapon_fighting", weapons=weapons)
+        o = _mon("ogre", (3, 2))
+        b = _battle(c, o, first="p")
+        _attack(b, f"Attack with {content_name(weapons[0])}", 1, rest=1)   # a miss
+        _attack(b, f"Off-hand attack with {off}", 15, 3)
+        assert o.hp == 59 - (3 + _mod(c, "dex")), o.hp
+    return run
+
+
+def content_name(key: str) -> str:
+    from . import content
+    return content.weapon(key).name
+
+
+def _p_defense_ranger():
+    c = build_pc("ranger", 2, "p", (2, 2, 0), style="defense")
+    assert c.ac == 11 + _mod(c, "dex") + 1   # leather armour + Defense
+    o = _mon("ogre", (3, 2))
+    b = _battle(c, o, first="m")
+    _attack(b, "Greatclub", c.ac - 1 - 6, 5, 5)   # the total equals the AC without Defense: a miss
+    assert c.hp == c.max_hp
+
+
+def _p_dueling(arch: str, level: int, weapon: str):
+    def run():
+        c = build_pc(arch, level, "p", (2, 2, 0), style="dueling", weapons=(weapon,))
+        o = _mon("ogre", (3, 2))
+        b = _battle(c, o, first="p")
+        _attack(b, f"Attack with {content_name(weapon)}", 15, 4, rest=1)
+        if b.decision.kind == "reaction":
+            _pick(b, "reaction", "No rider")
+        a = c.attack(weapon)
+        mod = max(_mod(c, "str"), _mod(c, "dex")) if a.finesse else _mod(c, "str")
+        assert o.hp == 59 - (4 + mod + 2), o.hp
+    return run
+
+
+def _p_hunter_uncanny():
+    c, o = build_pc("ranger", 15, "p", (2, 2, 0), choices=("uncanny_dodge",)), _mon("ogre", (3, 2))
+    assert "evasion" not in c.features
+    b = _battle(c, o, first="m")
+    _attack(b, "Greatclub", 18, 5, 5)
+    _pick(b, "reaction", "Uncanny Dodge")
+    assert c.hp == c.max_hp - (5 + 5 + 4) // 2
+
+
+PROBES.update({
+    "fighter-fighting-style-great-weapon-fighting": _p_great_weapon("fighter", 1),
+    "fighting-style-great-weapon-fighting": _p_great_weapon("paladin", 2),
+    "fighter-fighting-style-two-weapon-fighting": _p_two_weapon("fighter_rogue", 1, ("shortsword", "dagger"), "Dagger"),
+    "ranger-fighting-style-two-weapon-fighting": _p_two_weapon("ranger", 2, ("shortsword", "scimitar"), "Scimitar"),
+    "ranger-fighting-style-defense": _p_defense_ranger,
+    "ranger-fighting-style-dueling": _p_dueling("ranger", 2, "shortsword"),
+    "fighting-style-dueling": _p_dueling("paladin", 2, "longsword"),
+    "superior-hunters-defense-uncanny-dodge": _p_hunter_uncanny,
+})
+
+
+def _again(b: Battle, cid: str) -> None:
+    """Give cid a fresh turn (the probe's next round)."""
+    b.order = [cid] + [o for o in b.order if o != cid]
+    b.round, b.turn_index, b.outcome = 0, -1, None
+    b._next_turn()
+
+
+def _p_quivering_palm():
+    c, o = _pc("monk", 17), _mon("ogre", (3, 2))
+    b = _battle(c, o, first="p")
+    ki = c.resources["ki"]
+    _attack(b, "Attack with Unarmed Strike", 15, 5)
+    _pick(b, "reaction", "Quivering Palm")
+    assert c.resources["ki"] == ki - 3 and c.resources["quivering_palm_on"] == "m"
+    _again(b, "p")
+    _dice(b, 2)   # the ogre's Con save fails
+    _pick(b, "feature", "Quivering Palm: end")
+    assert o.hp == 0 and o.dead
+
+
+def _p_empty_body():
+    c, o = _pc("monk", 18), _mon("ogre", (3, 2))
+    b = _battle(c, o, first="p")
+    _pick(b, "feature", "Empty Body")
+    assert "invisible" in c.conditions
+    _again(b, "m")
+    _attack(b, "Greatclub", 18, 18, 5, 5)   # disadvantage (an invisible target); damage halved
+    assert c.hp == c.max_hp - (5 + 5 + 4) // 2
+
+
+def _p_repelling_blast():
+    c, o = build_pc("warlock", 2, "p", (2, 2, 0), choices=("repelling_blast",)), _mon("orc", (6, 2))
+    b = _battle(c, o, first="p")
+    _dice(b, 15, 5)
+    _pick(b, "spell", "Eldritch Blast")
+    _pick(b, "target")
+    assert o.pos[:2] == (8, 2), o.pos
+
+
+def _p_armor_of_shadows():
+    c = build_pc("warlock", 2, "p", (2, 2, 0), choices=("armor_of_shadows",), armor=None)
+    b = _battle(c, _mon("ogre", (9, 2)), first="p")
+    assert b.armour_class(c) == 10 + _mod(c, "dex")
+    _pick(b, "feature", "Armor of Shadows")
+    assert b.armour_class(c) == 13 + _mod(c, "dex") and c.resources["slots"] == (2,) + (0,) * 8
+
+
+def _p_fiendish_vigor():
+    c = build_pc("warlock", 2, "p", (2, 2, 0), choices=("fiendish_vigor",))
+    b = _battle(c, _mon("ogre", (9, 2)), first="p")
+    _dice(b, 3)
+    _pick(b, "feature", "Fiendish Vigor")
+    assert c.temp_hp == 7
+
+
+def _p_preserve_life():
+    c, f = _pc("cleric", 2), _pc("fighter", 1, "f", (2, 4))
+    b = _battle(c, f, _mon("ogre", (12, 2)), first="p")
+    c.hp, f.hp = 3, 1
+    b._cache = None
+    _pick(b, "feature", "Preserve Life")   # 10 HP: the fighter (1/12) up to 6, then the cleric up to 8
+    assert (f.hp, c.hp) == (6, 8) and c.resources["channel_divinity"] == 0
+
+
+PROBES.update({
+    "quivering-palm": _p_quivering_palm, "empty-body": _p_empty_body,
+    "eldritch-invocation-repelling-blast": _p_repelling_blast,
+    "eldritch-invocation-armor-of-shadows": _p_armor_of_shadows,
+    "eldritch-invocation-fiendish-vigor": _p_fiendish_vigor,
+    "channel-divinity-preserve-life": _p_preserve_life,
+})
+
+
+def _p_steel_will():
+    """A pit fiend's Fear Aura (Wis DC 21) at the start of the ranger's turn: advantage (5 and 19)."""
+    for choices, frightened in (((), True), (("steel_will",), False)):
+        c = build_pc("ranger", 7, "p", (2, 2, 0), choices=choices)
+        b = _battle(c, _mon("pit-fiend", (4, 2)))
+        _dice(b, 5, 19, rest=10)
+        _again(b, "p")
+        assert ("frightened" in c.conditions) == frightened, (choices, c.conditions)
+
+
+PROBES["defensive-tactics-steel-will"] = _p_steel_will
+
+
+def _p_heightened():
+    """Hold Person on an orc: the save's d20s 19 and 3; heightened, the 3 stands (paralyzed)."""
+    heightened = "Heightened Spell (3 sorcery points): cast Hold Person at level 2"
+    for text, held in (("Cast Hold Person at level 2", False), (heightened, True)):
+        c, o = _pc("sorcerer", 10), _mon("orc", (5, 2))
+        b = _battle(c, o, first="p")
+        sp = c.resources["sorcery_points"]
+        _dice(b, 19, 3)
+        _pick(b, "spell", text)
+        _pick(b, "target")
+        assert ("paralyzed" in o.conditions) == held, (text, o.conditions)
+        assert c.resources["sorcery_points"] == sp - (3 if held else 0)
+
+
+PROBES["metamagic-heightened-spell"] = _p_heightened
+
+
+def _p_arcanum(level: int, key: str, name: str):
+    """A Mystic Arcanum spell cast once without a slot (its placement or target as the planner picks),
+    then not offered again before a long rest."""
+    def run():
+        from . import heuristic
+        c, o = _pc("warlock", level), _mon("ogre", (6, 2))
+        b = _battle(c, o, _mon("ogre", (12, 8), "m2"), first="p")   # a second foe: the battle goes on
+        slots = c.resources["slots"]
+        _dice(b, 3, rest=4)
+        _pick(b, "spell", f"Cast {name}")
+        while b.decision.actor == "p" and b.decision.kind != "action":
+            b.choose(heuristic.choose(b))
+        assert any(e.get("event") == "cast" and e.get("spell") == key for e in b.log), key
+        assert c.resources["innate"][key] == 0 and c.resources["slots"] == slots
+        assert o.hp < o.max_hp or o.conditions or o.dead, key
+        _again(b, "p")
+        assert not _has(b, "spell", f"Cast {name}")
+    return run
+
+
+PROBES.update({
+    "mystic-arcanum-6th-level": _p_arcanum(11, "circle-of-death", "Circle of Death"),
+    "mystic-arcanum-7th-level": _p_arcanum(13, "finger-of-death", "Finger of Death"),
+    "mystic-arcanum-8th-level": _p_arcanum(15, "power-word-stun", "Power Word Stun"),
+    "mystic-arcanum-9th-level": _p_arcanum(17, "power-word-kill", "Power Word Kill"),
+})
+
+
+def _p_jack():
+    """A bard's shove (Athletics untrained): d20 10 against the orc's 6 + 3; only with Jack of All
+    Trades (+1 at proficiency +2) does it win the contest."""
+    for level, won in ((1, False), (2, True)):
+        c, o = _pc("bard", level), _mon("orc", (3, 2))
+        b = _battle(c, o, first="p")
+        _dice(b, 10, 6)
+        _pick(b, "shove", "Shove prone")
+        _pick(b, "target")
+        assert ("prone" in o.conditions) == won, (level, o.conditions)
+
+
+def _p_remarkable():
+    """Bursting a web (a Str check, DC 12) with Str 20: a d20 of 5 needs Remarkable Athlete's +2."""
+    for level, free in ((6, False), (7, True)):
+        c = _pc("fighter", level)
+        b = _battle(c, _mon("ogre", (9, 2)), first="p")
+        c.conditions["restrained"] = {"by": "m", "escape": ("str", 12)}
+        b._cache = None
+        _dice(b, 5)
+        _pick(b, "escape_web")
+        assert ("restrained" not in c.conditions) == free, level
+
+
+PROBES.update({"jack-of-all-trades": _p_jack, "remarkable-athlete": _p_remarkable})
+
+
+def _p_careful():
+    """A Careful Fireball on a fighter and an ogre: the fighter succeeds without a roll (half of
+    8d6 = 24), the ogre rolls (a 2: fails, 48)."""
+    c, f, o = _pc("sorcerer", 17), _pc("fighter", 5, "f", (9, 6)), _mon("ogre", (10, 6))
+    b = _battle(c, f, o, first="p")
+    sp = c.resources["sorcery_points"]
+    _pick(b, "spell", "Careful Spell (1 sorcery point): cast Fireball at level 3")
+    _pick(b, "point_x", "x = 9")
+    _dice(b, 6, 6, 6, 6, 6, 6, 6, 6, 2)
+    _pick(b, "point_y", "(9, 6) (hits")
+    assert f.hp == f.max_hp - 24 and o.hp == 59 - 48, (f.hp, o.hp)
+    assert c.resources["sorcery_points"] == sp - 1
+
+
+PROBES["metamagic-careful-spell"] = _p_careful

@@ -9,14 +9,18 @@ one turn in ``Economy.extra``.
 
 Choices are decisions of the game: Rage, Reckless Attack, Lay on Hands, Sacred Weapon, Bardic
 Inspiration, Flurry of Blows, Patient Defense, Step of the Wind, Wholeness of Body, Stillness of Mind and
-Quickened Spell are menu options; Divine Smite (with its slot level), Stunning Strike and the Open
+Quickened Spell are menu options, and so are Empty Body, ending Quivering Palm, Armor of Shadows,
+Fiendish Vigor and Preserve Life (it shares its pool worst-off first: a simplification of the
+cleric's choice); Divine Smite (with its slot level), Stunning Strike, Quivering Palm and the Open
 Hand Technique are a ``reaction`` decision of the attacker after a melee hit (one rider per hit);
 Deflect Missiles is the target's reaction. Rules without a choice apply by themselves: the rage
 damage bonus and resistances, Aura of Protection, Evasion, Danger Sense, Indomitable and Diamond
 Soul (spent on the first failed save they can turn), Bardic Inspiration (spent by its holder on the
 first missed attack or failed save the die can still turn), Stroke of Luck, Colossus Slayer,
 Brutal Critical, Improved Divine Smite, Agonizing Blast, Dark One's Blessing, Relentless Rage,
-Survivor, Elusive, Feral Instinct, Improved/Superior Critical.
+Survivor, Elusive, Feral Instinct, Improved/Superior Critical, Great Weapon Fighting (:func:`roll_damage`),
+Repelling Blast (always the full 10 ft), Steel Will. Fighting styles and class options (Hunter's
+choices, invocations) come from :func:`.pcs.build_pc`'s ``style``/``choices`` loadout.
 
 The coverage protocol: :func:`coverage` lists every SRD class feature (``5e-SRD-Features.json``)
 with its status, and :func:`probe` shows an executable one working through the engine's options.
@@ -138,7 +142,40 @@ def options(b: Battle, c: Combatant) -> list:
         out.extend(_quickened(b, c))
     if "twinned_spell" in f and e.actions > 0:
         out.extend(_twinned(b, c))
+    if e.actions > 0:
+        out.extend(_wave2_options(b, c))
+    if "heightened_spell" in f and r.get("sorcery_points", 0) >= 3 and e.actions > 0:
+        out.extend(_heightened(b, c))
+    if "careful_spell" in f and r.get("sorcery_points", 0) >= 1 and e.actions > 0:
+        out.extend(_careful(b, c))
     return out
+
+
+def _wave2_options(b: Battle, c: Combatant) -> list:
+    """Action options: Empty Body, ending Quivering Palm, Armor of Shadows, Fiendish Vigor, Preserve Life."""
+    f, r, out = c.features, c.resources, []
+    if "empty_body" in f and r.get("ki", 0) >= 4 and "empty_body" not in c.conditions:
+        out.append(_opt("Empty Body (action, 4 ki: invisible and resistance to all damage but force for 1 minute)",
+                        "feature", ("empty_body",)))
+    palm = b.creatures.get(r.get("quivering_palm_on", ""))
+    if "quivering_palm" in f and palm is not None and not palm.dead and palm.hp > 0:
+        out.append(_opt(f"Quivering Palm: end the vibrations in {palm.cid} (action: CON save DC {r['ki_dc']} or "
+                        f"drop to 0 HP; 10d10 necrotic on a success)", "feature", ("palm_end",)))
+    if "armor_of_shadows" in f and not c.armored and "mage_armor" not in c.conditions:
+        out.append(_opt("Armor of Shadows (action: Mage Armor on yourself, no slot: AC 13 + Dex)", "feature",
+                        ("armor_of_shadows",)))
+    if "fiendish_vigor" in f and c.temp_hp < 8:
+        out.append(_opt("Fiendish Vigor (action: False Life at 1st level, no slot: 1d4+4 temporary HP)", "feature",
+                        ("fiendish_vigor",)))
+    if "preserve_life" in f and r.get("channel_divinity", 0) > 0 and _preserve_targets(b, c):
+        out.append(_opt(f"Channel Divinity: Preserve Life (action: {5 * _class_level(c, 'cleric')} HP shared among "
+                        f"creatures within 30 ft below half their HP, up to half)", "feature", ("preserve_life",)))
+    return out
+
+
+def _preserve_targets(b: Battle, c: Combatant) -> list:
+    return [o for o in b.creatures.values() if o.side == c.side and not o.dead and o.hp < o.max_hp // 2
+            and o.creature_type not in ("undead", "construct") and (o is c or b.distance(c, o) <= 30)]
 
 
 NOT_TWINNABLE = ("magic-missile", "scorching-ray", "eldritch-blast")   # several darts, rays or beams
@@ -191,10 +228,63 @@ def _quickened(b: Battle, c: Combatant) -> list:
     return out
 
 
+def _heightened(b: Battle, c: Combatant) -> list:
+    """SRD Heightened Spell (3 sorcery points): one target has disadvantage on its first save
+    against the spell. Offered for the action spells that call for a save."""
+    from . import content
+    return [_opt(f"Heightened Spell (3 sorcery points): {o.label.replace('Cast ', 'cast ', 1)}; the first foe "
+                 f"to save has disadvantage", "spell", (*o.data[:2], "heightened"))
+            for o in b._spell_options(c)
+            if len(o.data) == 2 and content.spell(o.data[0]).save_ability
+            and content.spell(o.data[0]).casting_time == "action"]
+
+
 def before_spell(b: Battle, c: Combatant, data: tuple) -> None:
-    """A spell option was chosen: remember a metamagic for :func:`casting_as_bonus`."""
+    """A spell option was chosen: remember a metamagic for :func:`casting_as_bonus` (Quickened) or
+    :func:`save_disadvantage` (Heightened, paid now)."""
     if len(data) > 2 and data[2] == "quickened":
         _extra(c)["quickened"] = True
+    if len(data) > 2 and data[2] == "heightened":
+        c.resources["sorcery_points"] -= 3
+        _extra(c)["heightened"] = True
+        b.event("metamagic", f"{c.cid} heightens {data[0]}", creature=c.cid)
+    if len(data) > 2 and data[2] == "careful":
+        c.resources["sorcery_points"] -= 1
+        _extra(c)["careful"] = max(1, c.mod("cha"))
+        b.event("metamagic", f"{c.cid} casts {data[0]} carefully", creature=c.cid)
+
+
+def _careful(b: Battle, c: Combatant) -> list:
+    """SRD Careful Spell (1 sorcery point): up to Cha modifier (at least 1) creatures of the caster's
+    side automatically succeed on their saves against the spell. Offered for the action spells with
+    an area and a save."""
+    from . import content
+    out = []
+    for o in b._spell_options(c):
+        sp = content.spell(o.data[0])
+        if len(o.data) == 2 and sp.save_ability and sp.area is not None and sp.casting_time == "action":
+            out.append(_opt(f"Careful Spell (1 sorcery point): {o.label.replace('Cast ', 'cast ', 1)}; up to "
+                            f"{max(1, c.mod('cha'))} allies succeed on their saves", "spell", (*o.data[:2], "careful")))
+    return out
+
+
+def careful_success(b: Battle, t: Combatant) -> bool:
+    """A save of the caster's own side against its Careful spell (the first Cha-modifier many)."""
+    c = b.active
+    if c is None or c.side != t.side or c is t or not _extra(c).get("careful"):
+        return False
+    _extra(c)["careful"] -= 1
+    b.event("save", f"{t.cid} succeeds automatically (Careful Spell)", creature=t.cid, success=True)
+    return True
+
+
+def save_disadvantage(b: Battle, t: Combatant) -> bool:
+    """The first save a foe makes against a Heightened spell of the creature whose turn it is."""
+    c = b.active
+    if c is None or c.side == t.side or not _extra(c).get("heightened"):
+        return False
+    del _extra(c)["heightened"]
+    return True
 
 
 def casting_as_bonus(c: Combatant) -> bool:
@@ -277,6 +367,9 @@ def apply(b: Battle, c: Combatant, opt) -> None:
     elif key == "revert":
         e.bonus = False
         revert(b, c, 0)
+    elif key in ("empty_body", "palm_end", "armor_of_shadows", "fiendish_vigor", "preserve_life"):
+        e.actions -= 1
+        _apply_wave2(b, c, key)
     elif key == "stillness":
         e.actions -= 1
         for k in ("charmed", "frightened"):
@@ -284,6 +377,46 @@ def apply(b: Battle, c: Combatant, opt) -> None:
                 b.event("condition_end", f"{c.cid} is no longer {k}", creature=c.cid, condition=k)
     x["used_" + key] = True
     b._back_to_menu(c)
+
+
+def _apply_wave2(b: Battle, c: Combatant, key: str) -> None:
+    r = c.resources
+    if key == "empty_body":   # (its astral projection use is out of a battle's scope)
+        r["ki"] -= 4
+        others = ("acid", "bludgeoning", "cold", "fire", "lightning", "necrotic", "piercing", "poison",
+                  "psychic", "radiant", "slashing", "thunder")
+        c.conditions["invisible"] = {"by": c.cid, "until_round": b.round + 10}
+        c.conditions["empty_body"] = {"until_round": b.round + 10, "resist": others}
+        b.event("empty_body", f"{c.cid} uses Empty Body", creature=c.cid)
+    elif key == "palm_end":
+        t = b.creatures[r.pop("quivering_palm_on")]
+        b.event("quivering_palm", f"{c.cid} ends the vibrations in {t.cid}", creature=c.cid, target=t.cid)
+        if b.saving_throw(t, "con", r["ki_dc"]):
+            b.damage(t, b.roller.roll_damage("10d10", what=f"quivering palm {t.cid}"), "necrotic", magical=True,
+                     source=c.cid)
+        else:   # reduced to 0 hit points (not damage: no resistance applies)
+            t.temp_hp, t.hp = 0, 0
+            b.event("down", f"{t.cid} is reduced to 0 HP by Quivering Palm", creature=t.cid)
+            if t.is_pc:
+                b._fall_unconscious(t)
+            elif not t.resources.get("regeneration", {}).get("at_zero"):
+                b._die(t, "quivering palm")
+    elif key == "armor_of_shadows":
+        c.conditions["mage_armor"] = {"by": c.cid}
+        b.event("armor_of_shadows", f"{c.cid} wraps itself in Armor of Shadows", creature=c.cid)
+    elif key == "fiendish_vigor":   # temporary hit points do not stack: the higher stands
+        gain = b.roller.roll("1d4+4", what=f"fiendish vigor {c.cid}")
+        c.temp_hp = max(c.temp_hp, gain)
+        b.event("temp_hp", f"{c.cid} has {c.temp_hp} temporary HP (Fiendish Vigor)", creature=c.cid)
+    elif key == "preserve_life":
+        # SRD: the cleric divides the pool; here the worst off first (by fraction of HP), each up to half
+        r["channel_divinity"] -= 1
+        pool = 5 * _class_level(c, "cleric")
+        for t in sorted(_preserve_targets(b, c), key=lambda o: (o.hp / o.max_hp, o.cid)):
+            give = min(pool, t.max_hp // 2 - t.hp)
+            if give > 0:
+                pool -= give
+                b.heal(t, give, "Preserve Life")
 
 
 def target_options(b: Battle, c: Combatant, use: tuple) -> list:
@@ -440,6 +573,10 @@ def rider_options(b: Battle, c: Combatant, t: Combatant, st: dict) -> list:
     if "stunning_strike" in c.features and c.resources.get("ki", 0) >= 1 and "stunned" not in t.conditions:
         out.append(_opt(f"Stunning Strike (1 ki: CON save DC {c.resources['ki_dc']} or stunned until the end of "
                         f"your next turn)", "reaction", (True, ("stun",))))
+    if "quivering_palm" in c.features and a.key == "unarmed-strike" and c.resources.get("ki", 0) >= 3 \
+            and c.resources.get("quivering_palm_on") != t.cid:
+        out.append(_opt("Quivering Palm (3 ki: start lethal vibrations; end them later with an action)", "reaction",
+                        (True, ("palm",))))
     if "open_hand_technique" in c.features and _extra(c).get("source") == "flurry":
         dc = c.resources["ki_dc"]
         out.append(_opt(f"Open Hand: knock prone (DEX save DC {dc})", "reaction", (True, ("prone",))))
@@ -555,6 +692,40 @@ def damage_parts(b: Battle, c: Combatant, t: Combatant, a: AttackProfile, st: di
     return [(p, True) for p in parts] + out_extra
 
 
+def _two_handed_melee(c: Combatant, a: AttackProfile) -> bool:
+    """A melee weapon wielded in two hands: a two-handed weapon, or a versatile one rolling its
+    two-handed die (no shield, no second weapon: :func:`.pcs.weapon_profile` picked that die)."""
+    from . import content
+    if not a.melee or a.spell or not c.is_pc:
+        return False
+    try:
+        w = content.weapon(a.key)
+    except KeyError:
+        return False
+    if w.has("two-handed"):
+        return True
+    return bool(w.has("versatile") and w.two_handed_damage and a.damage
+                and a.damage[0].dice.startswith(w.two_handed_damage.dice))
+
+
+def roll_damage(b: Battle, c: Combatant, a: AttackProfile, dice: str, critical: bool, what: str) -> int:
+    """One damage roll of a hit. SRD Great Weapon Fighting: with a melee weapon in two hands, a 1 or
+    2 on a damage die is rerolled once and the new roll stands (every die of the attack's damage)."""
+    if c.style != "great_weapon_fighting" or not _two_handed_melee(c, a):
+        return b.roller.roll_damage(dice, critical=critical, what=what)
+    from .dice import parse
+    e = parse(dice)
+    rolls = []
+    for count, sides in e.dice:
+        for v in b.roller._dice(2 * count if critical else count, sides):
+            rolls.append(b.roller._dice(1, sides)[0] if v <= 2 else v)
+    total = max(0, sum(rolls) + e.bonus)
+    if b.roller.record:
+        b.roller.log.append({"what": what + " (great weapon fighting)", "expr": e.text, "rolls": rolls,
+                             "bonus": e.bonus, "total": total})
+    return total
+
+
 def reduce_damage(st: dict, amount: int) -> int:
     """Deflect Missiles takes its reduction from the first damage roll."""
     cut = st.get("reduce", 0)
@@ -566,8 +737,25 @@ def reduce_damage(st: dict, amount: int) -> int:
 
 def after_hit(b: Battle, c: Combatant, t: Combatant, st: dict) -> None:
     """Riders that act after the damage: Stunning Strike's save, the Open Hand's effects."""
+    if st["attack"].key == "eldritch-blast" and "repelling_blast" in c.features and not t.dead:
+        # SRD Repelling Blast: pushed up to 10 ft straight away (taken in full here)
+        moved = 0
+        for _ in range(2):
+            to = b._push_square(c, t)
+            if to is None:
+                break
+            t.pos, moved = to, moved + 5
+            b._release(t)
+            b._enter_hazards(t, t.pos)
+        if moved:
+            b.event("push", f"{t.cid} is pushed {moved} ft by Repelling Blast", creature=t.cid)
     rider = st.get("rider")
     if not rider or t.dead:
+        return
+    if rider[0] == "palm":   # one creature at a time: a new one replaces the old
+        c.resources["ki"] -= 3
+        c.resources["quivering_palm_on"] = t.cid
+        b.event("quivering_palm", f"{c.cid} sets vibrations in {t.cid}", creature=c.cid, target=t.cid)
         return
     dc = c.resources.get("ki_dc", 0)
     if rider[0] == "stun":
@@ -671,6 +859,16 @@ def initiative_bonus(c: Combatant) -> int:
         return 0
     return max((c.prof // 2) if "jack_of_all_trades" in c.features else 0,
                (c.prof + 1) // 2 if "remarkable_athlete" in c.features else 0)
+
+
+def check_bonus(c: Combatant, ability: str) -> int:
+    """An ability check the PC is not proficient in (Athletics, Acrobatics, Stealth, bursting a web):
+    Jack of All Trades adds half the proficiency bonus rounded down, Remarkable Athlete (Str, Dex,
+    Con) half rounded up; the better one counts."""
+    if not c.is_pc:
+        return 0
+    return max((c.prof // 2) if "jack_of_all_trades" in c.features else 0,
+               (c.prof + 1) // 2 if "remarkable_athlete" in c.features and ability in ("str", "dex", "con") else 0)
 
 
 def initiative_advantage(c: Combatant) -> bool:

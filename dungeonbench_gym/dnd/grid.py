@@ -137,6 +137,12 @@ def _is_cell(obj) -> bool:
 
 def box_of(cells) -> tuple[int, int, int]:
     """(x, y, n) of a creature's space: a single cell or an iterable of cells (its bounding box)."""
+    if type(cells) is tuple:   # the hot cases first: a one-cell space, a plain cell
+        if len(cells) == 1:
+            c = cells[0]
+            return c[0], c[1], 1
+        if 2 <= len(cells) <= 3 and type(cells[0]) is int:
+            return cells[0], int(cells[1]), 1
     if _is_cell(cells):
         return int(cells[0]), int(cells[1]), 1
     xs = [c[0] for c in cells]
@@ -165,6 +171,25 @@ def box_distance_ft(ax: int, ay: int, an: int, az: float, bx: int, by: int, bn: 
     if f > d:
         d = f
     return SQUARE_FT * d
+
+
+def nearest_box_ft(positions, n: int, boxes) -> tuple[list, list]:
+    """For every position (x, y, z ft) of an n x n space at once: the distance in feet to the
+    nearest of ``boxes`` (x, y, n, z ft each) and that box's index (the first one on a tie).
+    The same numbers as :func:`box_distance_ft`, vectorised over the positions."""
+    if not positions or not boxes:
+        return [], []
+    P = np.asarray(positions)
+    x0 = P[:, 0].astype(np.int64)
+    y0 = P[:, 1].astype(np.int64)
+    l0 = np.floor_divide(P[:, 2], SQUARE_FT).astype(np.int64)
+    B = np.array([(bx, by, bx + bn - 1, by + bn - 1, int(bz // SQUARE_FT), int(bz // SQUARE_FT) + bn - 1)
+                  for bx, by, bn, bz in boxes], dtype=np.int64)[:, :, None]
+    g = np.maximum(np.maximum(np.maximum(B[:, 0] - (x0 + n - 1), x0 - B[:, 2]),
+                              np.maximum(B[:, 1] - (y0 + n - 1), y0 - B[:, 3])),
+                   np.maximum(np.maximum(B[:, 4] - (l0 + n - 1), l0 - B[:, 5]), 0))
+    k = g.argmin(axis=0)
+    return (SQUARE_FT * g[k, np.arange(len(P))]).tolist(), k.tolist()
 
 
 def distance_ft(a_cells, b_cells, a_z: float = 0, b_z: float = 0) -> int:
@@ -565,8 +590,10 @@ class BattleMap:
 
     def standing_z(self, x: int, y: int, size: str | int = 1) -> int:
         """Height in feet of a creature standing with its space anchored at (x, y): the highest floor."""
-        n = size_squares(size)
+        n = size if type(size) is int and 1 <= size <= 8 else size_squares(size)
         W, e = self.width, self._elev
+        if 0 <= x <= W - n and 0 <= y <= self.height - n:   # inside the map: the per-size table
+            return e[y * W + x] if n == 1 else self._anchors(n)[1][y * W + x]
         return max(e[(y + j) * W + x + i] for j in range(n) for i in range(n)
                    if 0 <= x + i < W and 0 <= y + j < self.height)
 
@@ -800,9 +827,8 @@ class BattleMap:
         """
         vbox = self._box(viewer_cells, viewer_z)
         tbox = self._box(target_cells, target_z)
-        pairs = self._pairs(vbox, tbox)
         if not extra_obscured:
-            return any(p[2] for p in pairs)
+            return self._sees(vbox, tbox)
         W = self.width
         dark = {y * W + x for x, y in extra_obscured}
         tx, ty, tn, _ = tbox
@@ -828,6 +854,36 @@ class BattleMap:
                         continue
                     if not self._dark_seam(2 * cx, 2 * cy, 2 * qx, 2 * qy, za, zt, dark):
                         return True
+        return False
+
+    def _sees(self, vbox, tbox) -> bool:
+        """Some sight line of :meth:`_pairs` is clear: from the cached pairs when there, else the
+        same lines traced in the same order, stopping at the first clear one."""
+        rec = self._pair_cache.get((vbox, tbox))
+        if rec is not None:
+            return any(p[2] for p in rec)
+        ax, ay, an, az = vbox
+        tx, ty, tn, tz = tbox
+        W, flags, elev, top = self.width, self._flags, self._elev, self._top
+        if all(flags[(ay + j) * W + ax + i] & OBSCURED and az < elev[(ay + j) * W + ax + i] + top[(ay + j) * W + ax + i]
+               for j in range(an) for i in range(an)):
+            return False   # the viewer stands inside a heavily obscured space
+        za = az + 2.5 * an
+        zt = tz + 2.5 * tn
+        own = {(ay + j) * W + ax + i for j in range(an) for i in range(an)}
+        own.update((ty + j) * W + tx + i for j in range(tn) for i in range(tn))
+        corners = [(ax + i, ay + j) for j in range(an + 1) for i in range(an + 1)
+                   if i in (0, an) or j in (0, an)]
+        for sy in range(ty, ty + tn):
+            for sx in range(tx, tx + tn):
+                si = sy * W + sx
+                if flags[si] & OBSCURED and tz < elev[si] + top[si]:
+                    continue
+                for cx, cy in corners:
+                    for qx, qy in ((sx, sy), (sx + 1, sy), (sx, sy + 1), (sx + 1, sy + 1)):
+                        ln = self._eval_line(2 * cx, 2 * cy, 2 * qx, 2 * qy, za, zt, own)
+                        if not ln.blocked and not ln.obscured:
+                            return True
         return False
 
     def _dark_seam(self, X0, Y0, X1, Y1, za, zb, dark) -> bool:
@@ -1094,6 +1150,17 @@ class BattleMap:
             out.append(a)
         return out
 
+    def _fly_allowed_cached(self, n: int, origin: tuple, free: np.ndarray) -> list:
+        """_fly_allowed for a window (the window fixes the terrain): kept for the last 32 windows."""
+        akey = ("fly-allowed", n, origin, free.shape)
+        allowed = self._cache.get(akey)
+        if allowed is None:
+            if sum(1 for k in self._cache if k[0] == "fly-allowed") >= 32:
+                for k in [k for k in self._cache if k[0] == "fly-allowed"]:
+                    del self._cache[k]
+            allowed = self._cache[akey] = self._fly_allowed(free)
+        return allowed
+
     def _reachable_fly(self, start, n, speed_ft, blocked_by, pass_through, max_altitude_ft):
         sx, sy = int(start[0]), int(start[1])
         if not (0 <= sx <= self.width - n and 0 <= sy <= self.height - n):
@@ -1107,13 +1174,7 @@ class BattleMap:
         p = (sl - l0, sy - y0, sx - x0)
         if not free[p]:
             raise ValueError(f"map '{self.name}': no room for a {n}x{n} flyer at {tuple(start)}")
-        akey = ("fly-allowed", n, origin, free.shape)
-        allowed = self._cache.get(akey)
-        if allowed is None:
-            if sum(1 for k in self._cache if k[0] == "fly-allowed") >= 32:
-                for k in [k for k in self._cache if k[0] == "fly-allowed"]:
-                    del self._cache[k]
-            allowed = self._cache[akey] = self._fly_allowed(free)
+        allowed = self._fly_allowed_cached(n, origin, free)
         enter = free & ~hostile
         shape = (L, H, W)
         dist = np.full(shape, -1, dtype=np.int32)
@@ -1218,6 +1279,10 @@ class BattleMap:
         def dominated(a, b):  # entry a no better than b (b dominates a or equals)
             return ((b[1] & ~a[1]) == 0 and b[2] == a[2] and b[4] <= a[4] and b[5] <= a[5]
                     and all(x <= y for x, y in zip(b[3], a[3])))
+
+        if not nk:   # no hazard kinds on this map: the same test without the empty counts
+            def dominated(a, b):
+                return (b[1] & ~a[1]) == 0 and b[2] == a[2] and b[4] <= a[4] and b[5] <= a[5]
 
         while heap and expansions < max_expansions:
             cost, ei = heapq.heappop(heap)
@@ -1341,15 +1406,14 @@ class BattleMap:
             if not (0 <= dx_ < W and 0 <= dy_ < self.height):
                 return s, None, None, None, None, None, None
             t = dy_ * W + dx_
+            memo: dict = {}   # a state's successors, worked out once per search
 
             def succ(u):
-                for v, c, diff, fall, haz in edges[u]:
-                    if v in hostile:
-                        continue
-                    c += crawl
-                    if not diff and v in soft:
-                        c += SQUARE_FT
-                    yield v, c, fall, haz
+                out = memo.get(u)
+                if out is None:
+                    out = memo[u] = [(v, c + crawl + (SQUARE_FT if not diff and v in soft else 0), fall, haz)
+                                     for v, c, diff, fall, haz in edges[u] if v not in hostile]
+                return out
 
             def encode(pos):
                 x, y = pos[0], pos[1]
@@ -1360,8 +1424,9 @@ class BattleMap:
             def decode(i):
                 return (i % W, i // W, zs[i])
 
-            def heur(v):
-                return SQUARE_FT * max(abs(v % W - dx_), abs(v // W - dy_))
+            # the search's lower bound (Chebyshev feet to the target) for every state at once
+            idx = np.arange(W * self.height)
+            heur = (SQUARE_FT * np.maximum(np.abs(idx % W - dx_), np.abs(idx // W - dy_))).tolist().__getitem__
 
             def can_end(i):
                 return ok[i] and (i == s or (i not in hostile and i not in allies))
@@ -1378,7 +1443,7 @@ class BattleMap:
                                                           pass_through, max_altitude_ft)
         x0, y0, l0 = origin
         L, H, W = free.shape
-        allowed = [a.ravel().tolist() for a in self._fly_allowed(free)]
+        allowed = [a.ravel().tolist() for a in self._fly_allowed_cached(n, origin, free)]
         hostile_l = hostile.ravel().tolist()
         ally_l = ally.ravel().tolist()
         free_l = free.ravel().tolist()
@@ -1402,8 +1467,13 @@ class BattleMap:
             if not (x0 <= tx < x0 + W and y0 <= ty < y0 + H and l0 <= tl < l0 + L):
                 return s, None, None, None, None, None, None
             t = enc3(tx, ty, tl)
+            memo: dict = {}   # a state's successors, worked out once per search
 
             def succ(u):
+                out = memo.get(u)
+                if out is not None:
+                    return out
+                out = memo[u] = []
                 x = u % W
                 y = (u // W) % H
                 layer = u // (W * H)
@@ -1415,7 +1485,8 @@ class BattleMap:
                     v = u + off
                     if hostile_l[v]:
                         continue
-                    yield v, (2 * SQUARE_FT if ally_l[v] else SQUARE_FT), 0, ()
+                    out.append((v, (2 * SQUARE_FT if ally_l[v] else SQUARE_FT), 0, ()))
+                return out
 
             def encode(pos):
                 x, y = pos[0], pos[1]
@@ -1427,11 +1498,10 @@ class BattleMap:
                 lay = z // SQUARE_FT
                 return (enc3(x, y, lay),) if l0 <= lay < l0 + L else ()
 
-            def heur(v):
-                x = v % W
-                y = (v // W) % H
-                layer = v // (W * H)
-                return SQUARE_FT * max(abs(x + x0 - tx), abs(y + y0 - ty), abs(layer + l0 - tl))
+            # the search's lower bound (Chebyshev feet to the target) for every state at once
+            idx = np.arange(L * H * W)
+            heur = (SQUARE_FT * np.maximum(np.maximum(np.abs(idx % W + x0 - tx), np.abs((idx // W) % H + y0 - ty)),
+                                           np.abs(idx // (W * H) + l0 - tl))).tolist().__getitem__
 
             def can_end(i):
                 return free_l[i] and (i == s or (not hostile_l[i] and not ally_l[i]))

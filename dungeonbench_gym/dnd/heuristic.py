@@ -12,13 +12,22 @@ would catch can all fall asleep, Turn Undead when two undead are within 30 ft; a
 action when it catches a foe (a condition-only one: a foe without the condition yet). Bosses: a legendary heal when low, else a legendary attack.
 The objective's object is used as soon as it is in reach; a hold objective sends the party into
 its area first and keeps it there (it fights from squares inside). Same state, same choice: ties break by the canonical option order.
+Party class features (see :func:`_feature_choice`, :func:`_rider_choice`): Rage before the first melee
+attack, Reckless Attack while raging or healthy, Lay on Hands on a dying or badly hurt ally, Flurry of
+Blows while ki lasts, Patient Defense when low, Stunning Strike on a foe the hit leaves standing,
+Divine Smite on a critical hit, to finish a foe, or against undead and fiends (the highest useful
+slot), Bardic Inspiration to the next ally to act, Wild Shape (the sturdiest, hardest-hitting form)
+when nothing better is on offer, Twinned cantrips, Preserve Life for two badly hurt allies, Empty Body
+when low, Armor of Shadows before the foes close, Quivering Palm on a foe of 50+ HP (ended next turn). :data:`PARTY_FEATURES` switched off plays the party without them (to measure them).
 """
 
 from __future__ import annotations
 
 from .engine import Battle, Opt, expected_damage
-from .grid import SQUARE_FT, box_distance_ft, footprint
+from .grid import SQUARE_FT
 from .state import Combatant
+
+PARTY_FEATURES = True   # False: the party ignores its class-feature options (the measurement's baseline)
 
 
 def choose(battle: Battle) -> int:
@@ -42,6 +51,10 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         return _action(battle, c, opts)
     if kind == "target":
         use = battle.pending["use"]
+        if use[:2] == ("feature", "wild_shape") and PARTY_FEATURES:
+            return _best_form(opts)
+        if use[0] == "feature" and PARTY_FEATURES and any(o.kind == "target" for o in opts):
+            return _feature_target(battle, c, use, opts)
         if use[0] == "dart":   # finish off what one dart can kill (1d4+1: 2 at least), else the weakest
             return min(range(len(opts)), key=lambda i: (battle.creatures[opts[i].data[0]].hp > 2,
                                                          _target_key(battle, c, opts[i])))
@@ -62,8 +75,8 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         return next((i for i, o in enumerate(opts) if o.kind == "legendary" and "attack" in o.label),
                     len(opts) - 1)
     if kind == "destination":
-        foes = _foes(battle, c)
-        return min(range(len(opts)), key=lambda i: (_position_score(battle, c, opts[i].data[0], foes), i))
+        score = _scorer(battle, c, _foes(battle, c))
+        return min(range(len(opts)), key=lambda i: (score(opts[i].data[0]), i))
     if kind == "route":
         routes = battle.pending["routes"]
         return min(range(len(opts)), key=lambda i: (len(routes[opts[i].data[0]].provoked),
@@ -82,6 +95,8 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         use = battle.pending["use"]
         return max(range(len(opts)), key=lambda i: (_area_value(battle, c, use, opts[i].data[0]), -i))
     if kind == "reaction":
+        if battle.pending.get("reaction") == "rider":
+            return _rider_choice(battle, c, opts)
         return next(i for i, o in enumerate(opts) if o.data[0] is True)
     return 0
 
@@ -132,6 +147,9 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     if first("reckless") is not None and any(o.kind == "attack" and "queue" not in o.data for o in opts) \
             and any(battle.distance(c, o) <= c.melee_reach for o in battle.enemies_of(c) if o.conscious):
         return first("reckless")   # a foe in reach: advantage is worth being easier to hit
+    urgent = _feature_choice(battle, c, opts, "urgent")   # allies dying: before one's own potion
+    if urgent is not None:
+        return urgent
     low = c.hp <= 0.35 * c.max_hp
     if low and first("potion") is not None:
         return first("potion")
@@ -139,11 +157,16 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
         return first("second_wind")
     if first("stand") is not None:
         return first("stand")
+    early = _feature_choice(battle, c, opts, "early")
+    if early is not None:
+        return early
     heal = _healing_choice(battle, c, opts, by_kind.get("spell", []))
     if heal is not None:
         return heal
     from . import content
     spells = by_kind.get("spell", [])
+    if not PARTY_FEATURES:   # the baseline also leaves Quickened Spell alone
+        spells = [i for i in spells if len(opts[i].data) < 3]
     near = sum(1 for o in battle.enemies_of(c) if o.conscious and battle.distance(c, o) <= 15)
     for i in spells:   # Spirit Guardians when two foes are close (it replaces Shield of Faith)
         if opts[i].data[0] == "spirit-guardians" and near >= 2 and c.concentration != "spirit-guardians":
@@ -179,7 +202,7 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
             return i
     area_seen: dict = {}
     for i in spells:
-        key, level = opts[i].data
+        key, level = opts[i].data[:2]
         sp = content.spell(key)
         if sp.area is None:
             continue
@@ -197,9 +220,15 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
             _best_direction_value(battle, c, use)
         if value >= 2:
             return i
+    generic = _spellbook_choice(battle, c, opts, spells)   # data-driven spells (dnd/spellbook.py)
+    if generic is not None:
+        return generic
     for i in spells:   # Scorching Ray while level-2 slots last, then the attack cantrip beats a dagger
         if opts[i].data[0] == "scorching-ray":
             return i
+    late = _feature_choice(battle, c, opts, "before_attack")
+    if late is not None:
+        return late
     for i in spells:
         if opts[i].data[0] == "fire-bolt":
             return i
@@ -207,9 +236,9 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
         return first("multiattack")
     attacks = by_kind.get("attack", [])
     if attacks:
-        return max(attacks, key=lambda i: (_attack_value(battle, c, opts[i]), -i))
+        return max(attacks, key=lambda i: (_attack_value(battle, c, opts[i]) + _bonus_attack_value(c, opts[i]), -i))
     for i in spells:
-        key, level = opts[i].data
+        key, level = opts[i].data[:2]
         if key == "fire-bolt":
             return i
     for i in spells:
@@ -218,12 +247,84 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     if first("action_surge") is not None and e.actions == 0 and e.attacks_left == 0 and \
             _foe_in_reach(battle, c):
         return first("action_surge")
+    bonus = _feature_choice(battle, c, opts, "bonus")
+    if bonus is not None:
+        return bonus
     move = first("move")
     if move is not None and _should_move(battle, c):
         return move
     if e.actions > 0 and first("dash") is not None and not _foe_in_reach(battle, c) and e.movement < SQUARE_FT:
         return first("dash")
     return first("end_turn")
+
+
+# the rough worth (in HP of damage) of a failed save's condition on a foe, by how much it takes away
+_CONDITION_WORTH = {"paralyzed": 25, "stunned": 22, "unconscious": 20, "petrified": 25, "incapacitated": 15,
+                    "restrained": 10, "blinded": 10, "frightened": 8, "charmed": 8, "poisoned": 5, "prone": 3}
+
+
+def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[int]):
+    """The best data-driven spell (a spellbook mechanics row) by a rough expected value in HP:
+    damage dice x the chance a foe is hurt x targets, a condition's worth x the chance it lands,
+    a weapon rider's dice over three hits, conjured creatures' HP; the lowest slot of each. It is
+    cast when it beats the best weapon attack of the action (a bonus-action spell: any value),
+    a levelled one by 3 HP per slot level; never when it would drop the caster's concentration."""
+    from . import content, spellbook
+    from .dice import parse
+
+    def avg(expr):
+        return parse(expr).average if expr else 0.0
+
+    foes = [o for o in battle.enemies_of(c) if o.conscious]
+    if not foes:
+        return None
+    for i, o in enumerate(opts):   # Call Lightning again: free with the action when it catches a foe
+        if o.kind == "recall" and _best_point(battle, c, ("spell", *o.data))[0] >= 1:
+            return i
+    weapon = max([_attack_value(battle, c, o) for o in opts if o.kind == "attack"] or [0.0])
+    best, seen = None, set()
+    for i in spells:
+        key, level = opts[i].data[:2]
+        m = spellbook.mech(key)
+        kind = m.get("mech")
+        if key in seen or not spellbook.handles(key) or kind in ("heal", "stabilize", "area", "pool"):
+            continue   # healing has its own rule; areas are placed by the rule above
+        seen.add(key)
+        sp = content.spell(key)
+        if sp.concentration and c.concentration is not None:
+            continue
+        targets = spellbook.targets(battle, c, key) if spellbook.placement(key) == "target" else []
+        n = min(len(targets), 1 + spellbook.extra_targets(key, level))
+        cond = _CONDITION_WORTH.get(m.get("condition"), 6 if m.get("condition") else 0)
+        hit_dice = m.get("flags", {}).get("hit_dice") or m.get("flags", {}).get("marked_dice")
+        dmg = avg(spellbook.dice(c, key, level)) if kind in ("attack", "save", "word") else 0.0
+        if kind == "attack":
+            value = 0.6 * dmg * spellbook.beams(key, c.level) if targets else 0.0
+        elif kind == "save":
+            kept = 1.0 if m.get("damage_always") else (0.25 if sp.save_success == "half" else 0.0)
+            value = n * (0.5 * dmg + kept * dmg * 0.5 + 0.5 * cond)
+        elif kind == "word":
+            value = sum(t.hp if m.get("kill") else cond for t in targets if t.hp <= m["hp_max"])
+        elif kind == "summon":
+            value = 8.0 * m["count"] * m.get("upcast", {}).get(str(level), 1)
+        elif kind == "tiers":
+            value = 10.0 * len(targets)
+        elif hit_dice and c.attacks and any(battle.distance(c, o) <= 30 for o in foes):
+            hits = 1 if m["flags"].get("once") else 3   # Branding Smite: the next hit only
+            value = hits * avg(spellbook.dice(c, key, level) if hit_dice == "spell" else hit_dice)
+        elif kind == "mark":
+            value = 0.5 * cond if targets else 0.0
+        elif kind in ("buff", "max_hp", "temp_hp") and targets and any(battle.distance(c, o) <= 30 for o in foes):
+            value = 6.0 * n
+        elif kind in ("revive", "cure", "dispel") and targets:
+            value = 15.0
+        else:
+            continue
+        bonus = sp.casting_time == "bonus_action"
+        bar = 0.0 if bonus else weapon + 3 * sp.level
+        if value > bar and (best is None or value - bar > best[0]):
+            best = (value - bar, i)
+    return None if best is None else best[1]
 
 
 def _attack_value(battle: Battle, c: Combatant, o: Opt) -> float:
@@ -253,42 +354,75 @@ def _foes(battle: Battle, c: Combatant) -> list:
 
 
 def _position_score(battle: Battle, c: Combatant, pos: tuple, foes: list | None = None) -> tuple:
+    return _scorer(battle, c, foes)(pos)
+
+
+def _nearest_ft(pos: tuple, n: int, boxes: list) -> int:
+    """grid.box_distance_ft from an n x n space at pos to the nearest of boxes (precomputed
+    inclusive extents x0, y0, x1, y1 and layers l0, l1): the same numbers, inlined."""
+    x0, y0 = pos[0], pos[1]
+    x1, y1 = x0 + n - 1, y0 + n - 1
+    l0 = int(pos[2] // SQUARE_FT)
+    l1 = l0 + n - 1
+    return SQUARE_FT * min(max(bx0 - x1, x0 - bx1, by0 - y1, y0 - by1, bl0 - l1, l0 - bl1, 0)
+                           for bx0, by0, bx1, by1, bl0, bl1 in boxes)
+
+
+def _box_extents(x: int, y: int, n: int, z: float) -> tuple:
+    la = int(z // SQUARE_FT)
+    return (x, y, x + n - 1, y + n - 1, la, la + n - 1)
+
+
+def _scorer(battle: Battle, c: Combatant, foes: list | None = None):
+    """pos -> the planner's score of standing there (lower is better): the objective's distance
+    first for the party, then the fight. The targets' boxes are worked out once per question."""
     obj = battle.objective
-    if obj["type"] in ("reach", "interact") and c.side == battle.party_side:
-        cells = [tuple(x) for x in obj["cells"]] if obj["type"] == "reach" else [tuple(obj["object"])]
-        d = min(battle.map.distance_ft(footprint(pos[0], pos[1], c.squares), [cell], pos[2], None)
-                for cell in cells)
-        return (d, 0)
-    if obj["type"] == "hold" and c.side == battle.party_side:
+    n = c.squares
+    party = c.side == battle.party_side
+    if party and obj["type"] in ("reach", "interact", "hold"):
+        cells = [tuple(obj["object"])] if obj["type"] == "interact" else [tuple(x) for x in obj["cells"]]
+        goal = [_box_extents(cell[0], cell[1], 1, battle.map.standing_z(cell[0], cell[1], 1)) for cell in cells]
+        if obj["type"] != "hold":
+            return lambda pos: (_nearest_ft(pos, n, goal), 0)
         # get into the area first; inside it, fight from the best square that stays inside
-        d = min(battle.map.distance_ft(footprint(pos[0], pos[1], c.squares), [tuple(x)], pos[2], None)
-                for x in obj["cells"])
-        return (d,) + _fight_score(battle, c, pos, foes)
-    return _fight_score(battle, c, pos, foes)
+        fight = _fight_scorer(battle, c, foes)
+        return lambda pos: (_nearest_ft(pos, n, goal),) + fight(pos)
+    return _fight_scorer(battle, c, foes)
 
 
 def _fight_score(battle: Battle, c: Combatant, pos: tuple, foes: list | None = None) -> tuple:
+    return _fight_scorer(battle, c, foes)(pos)
+
+
+def _fight_scorer(battle: Battle, c: Combatant, foes: list | None = None):
     if foes is None:
         foes = _foes(battle, c)
     if not foes:
-        return (0, 0)
+        return lambda pos: (0, 0)
     n = c.squares
-    d = min(box_distance_ft(pos[0], pos[1], n, pos[2], fp[0], fp[1], fn, fp[2]) for fp, fn in foes)
+    boxes = [_box_extents(fp[0], fp[1], fn, fp[2]) for fp, fn in foes]
     if _ranged_minded(c):
-        return (0 if 10 <= d <= 60 else abs(d - 30), -d)
+        def ranged(pos):
+            d = _nearest_ft(pos, n, boxes)
+            return (0 if 10 <= d <= 60 else abs(d - 30), -d)
+        return ranged
     reach = c.melee_reach or SQUARE_FT
-    return (max(0, d - reach), d)
+
+    def melee(pos):
+        d = _nearest_ft(pos, n, boxes)
+        return (max(0, d - reach), d)
+    return melee
 
 
 def _should_move(battle: Battle, c: Combatant) -> bool:
-    foes = _foes(battle, c)
-    here = _position_score(battle, c, c.pos, foes)
+    score = _scorer(battle, c, _foes(battle, c))
+    here = score(c.pos)
     hold = battle.objective["type"] == "hold" and c.side == battle.party_side
     goal = battle.objective["type"] in ("reach", "interact") and c.side == battle.party_side
     if here[0] == 0 and not goal and (not hold or here[1] == 0):
         return False
     r = battle._reach(c)
-    return any(_position_score(battle, c, p, foes) < here for p in r.destinations)
+    return any(score(p) < here for p in r.destinations)
 
 
 # ------------------------------------------------------------------ areas
@@ -367,7 +501,7 @@ def _healing_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[
         return None
     best = None
     for i in spells:
-        key, level = opts[i].data
+        key, level = opts[i].data[:2]
         sp = content.spell(key)
         if not sp.heal_at_slot_level or key in BUFFS:
             continue
@@ -378,3 +512,166 @@ def _healing_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[
         if best is None or rank < best[0]:
             best = (rank, i)
     return None if best is None else best[1]
+
+
+# ------------------------------------------------------------------ party class features
+def _hit_average(a, crit: bool) -> float:
+    """The average damage of a hit with this attack (the dice twice on a critical)."""
+    from .dice import parse
+    total = 0.0
+    for p in a.damage:
+        d = parse(p.dice)
+        total += d.average + (sum(n * (s + 1) / 2 for n, s in d.dice) if crit else 0)
+    return total
+
+
+def _badly_hurt(o: Combatant) -> bool:
+    return not o.dead and (o.hp == 0 or o.hp <= o.max_hp / 3)
+
+
+def _feature_choice(battle: Battle, c: Combatant, opts: list[Opt], phase: str):
+    """A class-feature option worth taking now, or None. ``phase``: "early" (before healing and
+    spells: Rage, Reckless Attack, Lay on Hands, self-healing), "before_attack" (an action that
+    beats a plain attack: Wild Shape, a Twinned cantrip, Holy Nimbus) or "bonus" (the action spent:
+    Bardic Inspiration, Patient Defense)."""
+    if not PARTY_FEATURES or not c.is_pc:
+        return None
+    feats: dict = {}
+    for i, o in enumerate(opts):
+        if o.kind == "feature":
+            feats.setdefault(o.data[0], i)
+    if not feats:
+        return None
+    from . import features
+    e = c.economy
+    foes = [o for o in battle.enemies_of(c) if o.conscious]
+    if phase == "urgent":
+        if "preserve_life" in feats and sum(1 for o in features._preserve_targets(battle, c) if _badly_hurt(o)) >= 2:
+            return feats["preserve_life"]
+        if "lay_on_hands" in feats and any(o.hp == 0 for o in features._lay_targets(battle, c)):
+            return feats["lay_on_hands"]
+        return None
+    if phase == "early":
+        if "stillness" in feats:
+            return feats["stillness"]
+        if "lay_on_hands" in feats and any(_badly_hurt(o) for o in features._lay_targets(battle, c)):
+            return feats["lay_on_hands"]
+        if "wholeness" in feats and c.hp <= 0.35 * c.max_hp:
+            return feats["wholeness"]
+        if "empty_body" in feats and c.hp <= 0.5 * c.max_hp and _foe_within(battle, c, 30):
+            return feats["empty_body"]
+        if "armor_of_shadows" in feats and not _foe_within(battle, c, 30):
+            return feats["armor_of_shadows"]
+        reach = c.melee_reach or 5
+        if "rage" in feats and any(a.melee for a in c.attacks) and _foe_within(battle, c, e.movement + reach):
+            return feats["rage"]   # plain Rage: Frenzy's exhaustion is not worth it in a fight of a few rounds
+        if "reckless" in feats and _foe_in_reach(battle, c) and \
+                ("raging" in c.conditions or c.hp > 0.5 * c.max_hp):
+            return feats["reckless"]
+        return None
+    if phase == "before_attack":
+        if "palm_end" in feats:   # the vibrations are set: end them
+            return feats["palm_end"]
+        if "holy_nimbus" in feats and sum(1 for o in foes if battle.distance(c, o) <= 30) >= 2:
+            return feats["holy_nimbus"]
+        for i, o in enumerate(opts):   # a cantrip at two foes for one sorcery point
+            if o.kind == "feature" and o.data[0] == "twin" and o.data[2] == 0:
+                return i
+        if "wild_shape" in feats and _foe_within(battle, c, 60) and not any(
+                o.kind == "spell" and o.data[0] in ("fire-bolt", "sacred-flame") for o in opts):
+            return feats["wild_shape"]
+        return None
+    if "inspire" in feats and _next_ally(battle, c) is not None:
+        return feats["inspire"]
+    if "patient_defense" in feats and c.hp <= 0.5 * c.max_hp and _foe_in_reach(battle, c):
+        return feats["patient_defense"]
+    return None
+
+
+def _next_ally(battle: Battle, c: Combatant):
+    """The next ally in the turn order this planner would inspire: conscious, not inspired yet,
+    within 60 ft, with a foe in its reach or a ranged attack (it is about to attack)."""
+    from . import features
+    pool = {o.cid for o in features._inspire_targets(battle, c)}
+    n = len(battle.order)
+    start = battle.order.index(c.cid) if c.cid in battle.order else 0
+    for k in range(1, n + 1):
+        cid = battle.order[(start + k) % n]
+        if cid not in pool:
+            continue
+        o = battle.creatures[cid]
+        if any(not a.melee for a in o.attacks) or _foe_within(battle, o, (o.melee_reach or 5) + battle._speed(o)):
+            return o
+    return None
+
+
+def _feature_target(battle: Battle, c: Combatant, use: tuple, opts: list[Opt]) -> int:
+    real = [i for i, o in enumerate(opts) if o.kind == "target"]
+    if use[1] == "lay_on_hands":
+        return min(real, key=lambda i: _support_key(battle, c, opts[i]))
+    if use[1] == "inspire":
+        ally = _next_ally(battle, c)
+        for i in real:
+            if ally is not None and opts[i].data[0] == ally.cid:
+                return i
+        return real[0]
+    if use[1] == "intimidate":   # the strongest foe
+        return max(real, key=lambda i: (battle.creatures[opts[i].data[0]].hp, -i))
+    return min(real, key=lambda i: _target_key(battle, c, opts[i]))
+
+
+def _best_form(opts: list[Opt]) -> int:
+    """Wild Shape: the beast with the most hit points plus three rounds of its best attack (or
+    its multiattack's attacks), AC as a tie-break."""
+    from .state import monster_combatant
+
+    def value(i):
+        m = monster_combatant(opts[i].data[1], "x", "party", (0, 0, 0))
+        best = max((expected_damage(a) for a in m.attacks), default=0.0)
+        multi = sum(expected_damage(m.attack(k)) for k in m.multiattack if any(a.key == k for a in m.attacks))
+        return (m.max_hp + 3 * max(best, multi), m.ac, -i)
+    return max((i for i, o in enumerate(opts) if o.data and o.data[0] == "wild_shape_into"), key=value, default=0)
+
+
+def _bonus_attack_value(c: Combatant, o: Opt) -> float:
+    """Flurry of Blows (two strikes) while ki is left over for a Stunning Strike; none when the
+    features are off."""
+    if len(o.data) < 2 or o.data[1] != "flurry" or not PARTY_FEATURES:
+        return 0.0 if len(o.data) < 2 or o.data[1] != "flurry" else -1.0
+    reserve = 1 if "stunning_strike" in c.features else 0
+    return 1.0 if c.resources.get("ki", 0) > reserve or c.economy.extra.get("flurry_left") else -1.0
+
+
+def _rider_choice(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
+    """After a melee hit: Divine Smite, Stunning Strike or an Open Hand effect, or nothing."""
+    none = next((i for i, o in enumerate(opts) if o.data[0] is False), len(opts) - 1)
+    if not PARTY_FEATURES:
+        return none
+    from .features import _smite_dice
+    st = battle.attack_state
+    t = battle.creatures[st["target"]]
+    crit = st["crit"]
+    hit = _hit_average(st["attack"], crit)
+    if t.hp <= hit:   # it drops anyway: keep the resources
+        return none
+    smites = {o.data[1][1]: i for i, o in enumerate(opts) if o.data[0] is True and o.data[1][0] == "smite"}
+    if smites:
+        per_die = 4.5 * (2 if crit else 1)
+        for lv in sorted(smites):   # the lowest slot that finishes it
+            if hit + per_die * _smite_dice(lv, t) >= t.hp:
+                return smites[lv]
+        if crit or t.creature_type in ("undead", "fiend"):   # the highest slot that still adds a die
+            useful = [lv for lv in smites if _smite_dice(lv, t) > _smite_dice(lv - 1, t) or lv == 1]
+            return smites[max(useful)]
+        if t.hp >= 2 * hit and sum(c.resources.get("slots", ())) > 1:   # a sturdy foe: the lowest slot
+            return smites[min(smites)]
+    for i, o in enumerate(opts):   # Quivering Palm on a foe too big to beat down quickly
+        if o.data[0] is True and o.data[1][0] == "palm" and t.hp >= 50:
+            return i
+    for i, o in enumerate(opts):
+        if o.data[0] is True and o.data[1][0] == "stun" and not t.incapacitated:
+            return i
+    for i, o in enumerate(opts):
+        if o.data[0] is True and o.data[1][0] == "prone" and "prone" not in t.conditions:
+            return i
+    return none

@@ -425,7 +425,7 @@ def _spell_legal(battle, c: Combatant, key: str, level: int, bonus_ok: bool) -> 
     if spellbook.handles(key):
         return spellbook.available(battle, c, key, level)
     if key == "misty-step":
-        return bool(battle._teleport_options(c, {"use": ("teleport", key, level)}))
+        return bool(battle._teleport_options(c, {"use": ("teleport", key, level)}, first=True))
     if key == "spirit-guardians":
         return c.concentration != key
     if key == "spiritual-weapon":

@@ -26,7 +26,7 @@ from .state import (
 MAX_LEVEL = 20
 _WIZ = ("fire-bolt", "ray-of-frost", "shocking-grasp", "chill-touch", "magic-missile",
         "burning-hands", "thunderwave", "sleep", "shield", "mage-armor", "scorching-ray",
-        "misty-step", "hold-person", "fireball", "lightning-bolt")
+        "misty-step", "hold-person", "fireball", "lightning-bolt", "counterspell")
 
 # Standard array builds (15 14 13 12 10 8 plus racial +1s). "asi": the order in which Ability Score
 # Improvements raise abilities (+2 each, to 20); "subclass": the one SRD subclass of the class.
@@ -171,8 +171,10 @@ def weapon_profile(weapon_key: str, abilities: dict, prof: int, proficient: bool
         if w.has("versatile") and w.two_handed_damage and off_hand_free and not dueling:
             dice = w.two_handed_damage.dice   # SRD versatile: both hands, the die in parentheses
         extra = 2 if dueling else 0
-        # two-weapon fighting: the off-hand attack adds no positive ability modifier (SRD)
-        offhand = (_dmg(w.damage.dice, min(0, mod), w.damage.type),) if w.has("light") else ()
+        # two-weapon fighting: the off-hand attack adds no positive ability modifier (SRD), unless
+        # the Two-Weapon Fighting style adds it
+        off_mod = mod if style == "two_weapon_fighting" else min(0, mod)
+        offhand = (_dmg(w.damage.dice, off_mod, w.damage.type),) if w.has("light") else ()
         out.append(AttackProfile(w.key, w.name, mod + bonus, (_dmg(dice, mod + extra, w.damage.type),),
                                  True, w.reach, 0, 0, finesse=finesse, offhand=offhand, heavy=heavy))
         if w.throw_range:   # thrown: the melee ability, the one-handed die
@@ -239,13 +241,18 @@ def _apply_asis(abilities: dict, order: tuple, count: int) -> None:
 
 
 def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None = None,
-             side: str = "party") -> Combatant:
-    """A PC of an archetype in :data:`ARCHETYPES` at level 1-20."""
+             side: str = "party", **loadout) -> Combatant:
+    """A PC of an archetype in :data:`ARCHETYPES` at level 1-20. ``loadout`` may replace the
+    archetype's "style" (a fighting style), "weapons", "shield" or "armor", or add "choices"
+    (class options such as a Hunter's Defensive Tactics)."""
     if archetype not in ARCHETYPES:
         raise KeyError(f"no PC archetype {archetype!r}; expected one of {sorted(ARCHETYPES)}")
     if not 1 <= level <= MAX_LEVEL:
         raise ValueError(f"PC level {level}: expected 1-{MAX_LEVEL}")
-    arch = ARCHETYPES[archetype]
+    bad = set(loadout) - {"style", "weapons", "shield", "armor", "choices"}
+    if bad:
+        raise KeyError(f"unknown loadout fields {sorted(bad)}")
+    arch = dict(ARCHETYPES[archetype], **loadout)
     split = class_levels(archetype, level)
     lvls = dict(split)
     main = arch["class"]
@@ -344,7 +351,7 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
             resources["arcane_recovery"] = 1
             resources["arcane_recovery_levels"] = cn.get("arcane_recovery_levels", (n + 1) // 2)
         elif k == "cleric" and n >= 2:   # SRD Channel Divinity: Turn Undead at 2, Destroy Undead at 5
-            features.append("channel_divinity")
+            features += ["channel_divinity", "preserve_life"]   # Life Domain: Preserve Life
             resources["channel_divinity"] = cn.get("channel_divinity_charges", 1)
             resources["channel_divinity_max"] = resources["channel_divinity"]
             if cn.get("destroy_undead_cr"):
@@ -398,7 +405,8 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
                 resources["ki_dc"] = 8 + prof + ability_mod(abilities["wis"])
             features += [f for lvl, f in ((3, "deflect_missiles"), (3, "open_hand_technique"), (5, "stunning_strike"),
                                           (6, "wholeness_of_body"), (7, "evasion"), (7, "stillness_of_mind"),
-                                          (10, "purity_of_body"), (14, "diamond_soul"), (20, "perfect_self"))
+                                          (10, "purity_of_body"), (14, "diamond_soul"), (17, "quivering_palm"),
+                                          (18, "empty_body"), (20, "perfect_self"))
                          if n >= lvl]
             if n >= 6:
                 resources["wholeness_of_body"] = 1
@@ -426,6 +434,10 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
                 features.append("font_of_magic")
             if n >= 3:
                 features += ["quickened_spell", "twinned_spell"]
+            if n >= 10:   # the third Metamagic option
+                features.append("heightened_spell")
+            if n >= 17:   # the fourth
+                features.append("careful_spell")
             if n >= 20:
                 features.append("sorcerous_restoration")
         elif k == "warlock":
@@ -436,16 +448,30 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
             resources["dark_ones_blessing"] = max(1, ability_mod(abilities["cha"]) + n)
             if n >= 2:
                 features.append("agonizing_blast")
+                # further invocations when the build chooses them
+                features += [f for f in ("repelling_blast", "armor_of_shadows", "fiendish_vigor")
+                             if f in arch.get("choices", ())]
             if n >= 6:
                 features.append("dark_ones_own_luck")
                 resources["dark_ones_own_luck"] = 1
+            # SRD Mystic Arcanum: one spell of each level 6-9, once a long rest without a slot
+            arcanum = tuple(key for lvl, key in ((11, "circle-of-death"), (13, "finger-of-death"),
+                                                 (15, "power-word-stun"), (17, "power-word-kill")) if n >= lvl)
+            if arcanum:
+                features.append("mystic_arcanum")
+                resources["arcanum"] = arcanum
+                resources["innate"] = {key: 1 for key in arcanum}
+                resources["innate_max"] = dict(resources["innate"])
             if n >= 10:   # Fiendish Resilience: slashing chosen (magic and silver still bite)
                 resist += (("slashing", True),)
         elif k == "ranger":
             if n >= 3:
                 features.append("colossus_slayer")
-            if n >= 15:
-                features.append("evasion")   # Superior Hunter's Defense: Evasion chosen
+            if n >= 7 and "steel_will" in arch.get("choices", ()):   # Defensive Tactics: Steel Will
+                features.append("steel_will")
+                resources["save_adv_vs"] = ("frightened",)
+            if n >= 15:   # Superior Hunter's Defense: Evasion unless Uncanny Dodge is chosen
+                features.append("uncanny_dodge" if "uncanny_dodge" in arch.get("choices", ()) else "evasion")
         elif k == "druid" and n >= 2:
             features += ["wild_shape", "natural_recovery"]
             resources["natural_recovery"] = 1
@@ -471,6 +497,7 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
         resources["slots_max"] = slots
         max_slot = max((i + 1 for i, n in enumerate(slots) if n), default=0)
         spells = tuple(k for k in arch.get("spells", ()) if content.spell(k).level <= max_slot)
+        spells += resources.get("arcanum", ())
         ab = content.class_spec(casting[-1] if casting else main).spellcasting_ability or arch["primary"]
         resources["spell_attack"] = prof + ability_mod(abilities[ab])
         resources["spell_dc"] = 8 + prof + ability_mod(abilities[ab])
@@ -583,7 +610,7 @@ def long_rest(pc: Combatant) -> None:
     revert(None, pc)   # out of a Wild Shape form
     short_rest(pc)
     for k in [k for k in r if k.endswith("_max")]:
-        r[k[:-4]] = r[k]
+        r[k[:-4]] = dict(r[k]) if isinstance(r[k], dict) else r[k]   # (Mystic Arcanum's uses: a copy)
     for k in ("arcane_recovery", "natural_recovery", "wholeness_of_body"):
         if k in r:
             r[k] = 1

@@ -18,10 +18,14 @@ from the caster), ``pool`` (Color Spray's HP pool), ``heal``, ``temp_hp``, ``max
 ``stabilize``, ``cure``, ``revive``, ``buff`` and ``mark`` (a condition with flags the engine reads:
 ``ac``, ``ac_min``, ``speed``, ``speed_double``, ``speed_half``, ``speed_zero``, ``attacked_adv``,
 ``attacked_adv_by_caster``, ``attacked_dis``, ``attacked_dis_types``, ``attack_dis``, ``resist``,
-``resist_nonmagical``, ``save``, ``ends_on_attack``, ``ends_on_damage``, ``temp_each_turn``),
+``resist_nonmagical``, ``save``, ``ends_on_attack``, ``ends_on_damage``, ``temp_each_turn``; weapon
+riders ``hit_dice`` (``once``, ``reveals``), ``marked_dice`` (``marked_any``: any attack), ``weapon_plus``;
+``fly``, ``save_die``, ``save_adv``/``save_dis`` (``save_adv_vs``: against a condition), ``sees_invisible``,
+``death_ward``, ``images`` (Mirror Image), ``retort`` (Fire Shield), ``bonus_dash``, ``no_spells``),
 ``dispel`` (Dispel Magic), ``summon`` (Conjure Animals: new combatants on the caster's side),
 ``tiers`` (Divine Word). Walls (``wall``: Wall of Fire) are placed by a point, then a direction.
-``repeat_damage``: the repeat save hurts on a failure (Phantasmal Killer). Counterspell (``counter``)
+``repeat_damage``: the repeat save hurts on a failure (Phantasmal Killer). ``recall``: later turns
+may spend the action on the same effect again without a slot (Call Lightning). Counterspell (``counter``)
 lives in :mod:`.spell_counter`.
 
 The engine reaches this module through :func:`handles`; options and decisions stay the engine's
@@ -46,6 +50,7 @@ OUT_REASONS = {
     "illusion": "its value depends on what creatures believe (illusion)",
     "ruling": "open-ended effect that needs a DM's ruling (commands, emotions, bargains)",
     "utility": "no effect on a battle (exploration, information, travel, rituals or long castings)",
+    "no_effect": "no effect on combat in this engine (it models no light, sound or small tricks)",
 }
 # conditions that stop a creature's concentration and its grapples
 _HELPLESS = ("incapacitated", "paralyzed", "stunned", "unconscious", "petrified")
@@ -150,6 +155,8 @@ def _exempt(key: str, t) -> bool:
         return True
     if t.abilities.get("int", 10) < m.get("min_int", 0):
         return True
+    if m.get("immune_as") in t.condition_immunities:   # Irresistible Dance: not those immune to charm
+        return True
     cond = m.get("condition")
     return bool(cond and cond in t.condition_immunities and not m.get("flags"))
 
@@ -174,7 +181,7 @@ def targets(b, c, key: str) -> list:
         elif kind in ("buff", "max_hp"):
             tag = m.get("condition", key)
             pool = [o for o in pool if tag not in o.conditions and key not in o.conditions]
-            if m.get("self") or sp.range_kind == "self":
+            if m.get("self") or (sp.range_kind == "self" and not m.get("range")):   # Holy Aura: 30 ft
                 pool = [o for o in pool if o is c]
         elif kind == "temp_hp" and sp.range_kind == "self":
             pool = [c]
@@ -290,6 +297,135 @@ def summary(c, key: str, level: int) -> str:
     return ", ".join(bits)
 
 
+# ================================================================ riders the engine reads
+def hit_parts(b, c, t, a) -> list:
+    """Extra damage of spells on a weapon hit by c on t: c's own (Divine Favor; Branding Smite,
+    which then ends and makes t visible) and t's mark from c (Hunter's Mark, of the weapon's type).
+    Returned before the roll, so a critical hit doubles these dice like the weapon's."""
+    if not a.damage:
+        return []
+    out = []
+    for k, v in sorted(t.conditions.items()):   # Bestow Curse: any attack of the caster's
+        if v.get("marked_any") and v.get("by") == c.cid:
+            out.append(DamagePart(v["marked_dice"], v["marked_type"]))
+    if a.key in table():   # a spell attack, not a weapon attack: the rest are weapon riders
+        return out
+    for k, v in sorted(c.conditions.items()):
+        if v.get("hit_dice"):
+            out.append(DamagePart(v["hit_dice"], v.get("hit_type") or a.damage[0].type))
+            b.event("spell_rider", f"{c.cid}'s {v.get('spell', k)} adds {v['hit_dice']}", creature=c.cid)
+            if v.get("once"):
+                del c.conditions[k]
+                if c.concentration == v.get("spell"):
+                    c.concentration = None
+            if v.get("reveals"):
+                t.conditions.pop("invisible", None)
+    for k, v in sorted(t.conditions.items()):
+        if v.get("marked_dice") and v.get("by") == c.cid and not v.get("marked_any"):
+            out.append(DamagePart(v["marked_dice"], a.damage[0].type))
+    plus = attack_bonus(c, a)
+    if plus:   # Magic Weapon: the bonus to damage as well
+        out.append(DamagePart(str(plus), a.damage[0].type))
+    return out
+
+
+def retort(b, c, t) -> None:
+    """Fire Shield: a creature within 5 ft that hits t with a melee attack takes the shield's damage."""
+    for v in [v for v in t.conditions.values() if v.get("retort")]:
+        if not c.dead and b.distance(c, t) <= SQUARE_FT:
+            dice_, dtype = v["retort"]
+            b.damage(c, b.roller.roll_damage(dice_, what=f"fire shield {t.cid}"), dtype, magical=True, source=t.cid)
+
+
+def bonus_dash(c) -> bool:
+    """Expeditious Retreat: Dash as a bonus action on each turn while it lasts."""
+    return any(v.get("bonus_dash") for v in c.conditions.values())
+
+
+def weapon_form(c, a):
+    """Shillelagh: a club or quarterstaff attacks with the spellcasting ability (the spell attack
+    bonus), deals 1d8 + that modifier and counts as magical."""
+    if a.key in ("club", "quarterstaff") and any(v.get("shillelagh") for v in c.conditions.values()):
+        mod = c.resources.get("spell_mod", 0)
+        return a._replace(to_hit=c.resources.get("spell_attack", a.to_hit), spell=True,
+                          damage=(DamagePart(f"1d8{mod:+d}" if mod else "1d8", a.damage[0].type),) + a.damage[1:])
+    return a
+
+
+def attack_bonus(c, a) -> int:
+    """Magic Weapon's bonus to a weapon attack's roll (and damage)."""
+    if a.key in table():
+        return 0
+    return max([0] + [v["weapon_plus"] for v in c.conditions.values() if v.get("weapon_plus")])
+
+
+def sees_invisible(c) -> bool:
+    """See Invisibility, True Seeing: invisible creatures are seen (no advantage or disadvantage)."""
+    return any(v.get("sees_invisible") for v in c.conditions.values())
+
+
+def save_mode(t, ability: str, flag: str, against=()) -> bool:
+    """Holy Aura (advantage on every save), Irresistible Dance (disadvantage on Dex saves),
+    Protection from Poison (advantage against being poisoned: ``flag`` + "_vs")."""
+    return any(ability in v.get(flag, ()) or "all" in v.get(flag, ()) or any(x in v.get(flag + "_vs", ()) for x in against)
+               for v in t.conditions.values())
+
+
+def save_bonus(b, t) -> int:
+    """A die added to t's save by a spell on it (Resistance: 1d4 once, then the spell ends)."""
+    total = 0
+    for k, v in sorted(t.conditions.items()):
+        if v.get("save_die"):
+            total += b.roller.roll(v["save_die"], what=f"{v.get('spell', k)} {t.cid}")
+            del t.conditions[k]
+            by = b.creatures.get(v.get("by"))
+            if by is not None and by.concentration == v.get("spell"):
+                by.concentration = None
+    return total
+
+
+def ward_from_death(b, t) -> bool:
+    """Death Ward: the first drop to 0 HP from damage leaves t at 1 HP instead, and the spell ends."""
+    for k, v in sorted(t.conditions.items()):
+        if v.get("death_ward"):
+            del t.conditions[k]
+            b.event("death_ward", f"{t.cid} drops to 1 HP instead of 0 (death ward)", creature=t.cid)
+            return True
+    return False
+
+
+def images_take(b, c, t, a) -> bool:
+    """Mirror Image: a d20 decides whether c's attack on t targets a duplicate instead (6+ with
+    three left, 8+ with two, 11+ with one); a duplicate has AC 10 + t's Dex modifier and a hit
+    destroys it. True when a duplicate took the attack (t is not hit)."""
+    v = next((v for v in t.conditions.values() if v.get("images")), None)
+    if v is None or "blinded" in c.conditions:
+        return False
+    need = {3: 6, 2: 8, 1: 11}[v["images"]]
+    if b.roller.roll_d20(what=f"mirror image {t.cid}").total < need:
+        return False
+    roll = b.roller.roll_d20(bonus=a.to_hit, what=f"attack {c.cid}->{t.cid} duplicate")
+    hit = roll.natural != 1 and (roll.natural == 20 or roll.total >= 10 + t.dex_mod)
+    b.event("attack", f"{c.cid}'s {a.key} targets a duplicate of {t.cid} and {'destroys' if hit else 'misses'} "
+            f"it ({roll.total} vs AC {10 + t.dex_mod})", attacker=c.cid, target=t.cid, attack=a.key, hit=False,
+            critical=False, total=roll.total, ac=10 + t.dex_mod)
+    if hit:
+        v["images"] -= 1
+        if not v["images"]:
+            t.conditions.pop(next(k for k, w in t.conditions.items() if w is v))
+    return True
+
+
+def no_spells(c) -> bool:
+    """Feeblemind: the creature cannot cast spells."""
+    return any(v.get("no_spells") for v in c.conditions.values())
+
+
+def fly_speed(c) -> int:
+    """The fly speed a spell grants (Fly: 60 ft), else the creature's own."""
+    return max([c.fly] + [v["fly"] for v in c.conditions.values() if v.get("fly")])
+
+
 # ================================================================ resolving
 def beams(key: str, character_level: int) -> int:
     table_ = mech(key).get("beams")
@@ -348,7 +484,7 @@ def effect(b, c, key: str, level: int, t):
         ok = b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=level > 0 or bool(m.get("condition")))
         if dmg and not m.get("repeat_damage"):
             amount = b.roller.roll_damage(dmg, what=f"damage {key} {sp.damage_type}")
-            if ok:
+            if ok and not m.get("damage_always"):   # Feeblemind: the damage comes before its save
                 amount = amount // 2 if sp.save_success == "half" else 0
             if m.get("leave_at_least") and amount:   # Harm can't reduce it below 1 HP
                 amount = min(amount, max(0, t.hp - m["leave_at_least"]) + t.temp_hp)
@@ -401,6 +537,7 @@ def effect(b, c, key: str, level: int, t):
         return True
     if kind == "buff":
         impose(b, c, key, t, None, level)
+        _cure(b, t, m.get("cures", ()))   # Protection from Poison
         return True
     if kind == "dispel":
         dispel(b, c, t, level)
@@ -436,6 +573,15 @@ def impose(b, c, key: str, t, repeat_ability, level: int | None = None) -> None:
     if entry.get("temp_each_turn") == "mod":   # Heroism: the caster's spellcasting modifier
         entry["temp_each_turn"] = c.resources.get("spell_mod", 0)
         t.temp_hp = max(t.temp_hp, entry["temp_each_turn"])
+    if entry.get("weapon_plus") == "slot":   # Magic Weapon: +1, +2 at a 4th-level slot, +3 at 6th
+        entry["weapon_plus"] = 1 + ((level or sp.level) >= 4) + ((level or sp.level) >= 6)
+    if entry.get("retort") == "spell":   # Fire Shield: the spell's dice at whoever hits in melee
+        entry["retort"] = [dice(c, key, level or sp.level), sp.damage_type]
+    if entry.get("bonus_dash") and b.active is t:   # Expeditious Retreat: the casting Dashes too
+        t.economy.movement += b._speed(t)
+        b.event("dash", f"{t.cid} dashes ({key})", creature=t.cid)
+    if entry.get("hit_dice") == "spell":   # Divine Favor, Branding Smite: the spell's dice at this slot
+        entry.update(hit_dice=dice(c, key, level or sp.level), hit_type=sp.damage_type)
     rep = m.get("repeat")
     if rep:
         entry.update(repeat=rep if isinstance(rep, str) else repeat_ability, magic=True)
@@ -493,7 +639,13 @@ def resolve_area(b, c, use: tuple, where) -> None:
         return
     anchor = use[3] if len(use) > 3 else None
     hits = area_hits(b, c, key, where, anchor)
-    b._pay_spell(c, key, level)
+    if c.resources.pop("recalling", False):   # Call Lightning's later bolts: an action, no slot
+        c.economy.actions -= 1
+        b.event("recall", f"{c.cid} calls down {key} again", creature=c.cid, spell=key)
+    else:
+        b._pay_spell(c, key, level)
+        if m.get("recall"):
+            c.resources["recall"] = {"spell": key, "level": level}
     _reveal(c)
     if m["mech"] == "pool":
         pool = b.roller.roll(_pool_dice(key, level), what=f"{key} hit points")
@@ -529,7 +681,7 @@ def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
             continue
         ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True)
         if amount and not m.get("repeat_damage"):
-            dealt = (amount // 2 if sp.save_success == "half" else 0) if ok else amount
+            dealt = (amount // 2 if sp.save_success == "half" or m.get("half") else 0) if ok else amount
             if dealt:
                 b.damage(t, dealt, sp.damage_type, magical=True, source=c.cid)
         if ok or t.dead:
@@ -593,6 +745,24 @@ def _tiers(b, c, key: str, level: int) -> None:
                 b._release_grapples_by(t)
             break
     b._back_to_menu(c)
+
+
+def recall_options(b, c) -> list:
+    """Call Lightning: while the caster concentrates on it, its action can call another bolt."""
+    from .engine import Opt
+    r = c.resources.get("recall")
+    if not r or c.concentration != r["spell"] or c.economy.actions <= 0:
+        return []
+    return [Opt(f"{_spell(r['spell']).name} again (action, no slot): {summary(c, r['spell'], r['level'])}",
+                "recall", (r["spell"], r["level"]))]
+
+
+def recall(b, c) -> None:
+    """The "recall" option was chosen: place the next bolt (paid with the action in resolve_area)."""
+    r = c.resources["recall"]
+    c.resources["recalling"] = True
+    b.pending = {"kind": "point_x", "actor": c.cid, "use": ("spell", r["spell"], r["level"])}
+    b._cache = None
 
 
 # ================================================================ summons

@@ -321,6 +321,27 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
             attacks.append(AttackProfile(
                 a.key, a.name, a.bonus, (), False, 0, a.range_normal or 0, a.range_long or a.range_normal or 0,
                 on_hit=(("webbed", esc["ability"], esc["dc"], a.target_restriction.get("size_max")),)))
+    gulp = content.load_json("monster_traits")["swallow"].get(key)
+    base = next((a for a in attacks if gulp and a.key == gulp["attack"]), None)
+    if base is not None:   # Swallow: its bite against a creature it grapples; a hit swallows instead of grappling
+        attacks.append(base._replace(key="swallow", name=spec.action("swallow").name,
+                                     on_hit=tuple(e for e in base.on_hit if e[0] != "grapple") + (("swallow",),)))
+    smother = content.load_json("monster_traits")["smother"].get(key)
+    sm = spec.action(smother["action"]) if smother else None
+    if sm is not None and sm.on_hit_grapple is not None:   # a rug: grappled, restrained, blinded, crushed
+        g = sm.on_hit_grapple
+        attacks.append(AttackProfile(sm.key, sm.name, sm.bonus, (), True, sm.reach or 5, 0, 0, on_hit=(
+            ("grapple", g.escape_dc, sm.target_restriction.get("size_max"), g.restrained),
+            ("smother", smother["damage"], smother["type"]))))
+    curse = content.load_json("monster_traits")["curse-touch"].get(key)
+    if curse:   # a lamia's Intoxicating Touch: a melee spell attack whose hit curses
+        attacks.append(AttackProfile(curse["action"], spec.action(curse["action"]).name, curse["bonus"], (), True,
+                                     curse["reach"], 0, 0, spell=True,
+                                     on_hit=(("curse", curse["condition"], curse["save_dis"], curse["rounds"]),)))
+    engulf = content.load_json("monster_traits")["engulf"].get(key)
+    if engulf:   # a shambling mound: both slams on one target grapple and engulf it
+        attacks = [a._replace(on_hit=a.on_hit + (("engulf_hit",),)) if a.key == engulf["attack"] else a
+                   for a in attacks]
     keys = {a.key for a in attacks}
     save_actions = tuple(a.key for a in spec.actions if engine_runs_save_action(a)
                          or (not a.executable and breath_rider(key, a.key) is not None))   # a stone golem's Slow
@@ -335,6 +356,9 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
                 if len(steps) >= 2:
                     multi = tuple(steps)
                     break
+    counted = content.load_json("monster_traits")["multiattack-count"].get(key)
+    if counted and counted["action"] in keys:   # 1d4 touches, a bite per head: the count comes when used
+        multi = (counted["action"],) * 2   # what the menu shows; Battle rolls / counts the real number
     legendary = []
     for la in spec.legendary_actions:   # the kinds the engine runs: one attack, healing itself
         if not la.executable:
@@ -392,12 +416,44 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
         resources["heated_body"] = [(d.dice, d.type) for d in hot.damage]
     if spec.trait("sure-footed") is not None:
         features += ("sure_footed",)
+    if spec.trait("incorporeal-movement") is not None:   # through creatures as difficult terrain
+        features += ("incorporeal",)
+    if any(r.key == "split" for r in spec.reactions):   # an ooze that halves when cut or shocked
+        features += ("split",)
+    if spec.trait("grappler") is not None:   # advantage against the creature it grapples
+        features += ("grappler",)
+    if spec.trait("damage-transfer") is not None:   # half of the damage goes to the creature it grapples
+        features += ("damage_transfer",)
+    if spec.trait("air-form") is not None or spec.trait("water-form") is not None:
+        features += ("enters_foes",)   # into a hostile creature's space (the maps have no 1-inch gaps)
+    if spec.trait("freeze") is not None:   # a water elemental: cold slows it by 20 ft
+        features += ("freeze",)
+    if any(r.key == "rock-catching" for r in spec.reactions):   # a stone giant: Dex DC 10 to catch a rock
+        features += ("rock_catching",)
+    if spec.trait("divine-eminence") is not None:   # a priest: a slot for radiant dice on melee hits
+        features += ("divine_eminence",)
+    mask = content.load_json("monster_traits")["unnerving-mask"].get(key)
+    if mask and any(r.key == "unnerving-mask" for r in spec.reactions):   # a chain devil frightens those near
+        resources["unnerving_mask"] = dict(mask)
+    eat = content.load_json("monster_traits")["consume-life"].get(key)
+    if eat and spec.trait("consume-life") is not None and spec.trait("consume-life").save:
+        resources["consume_life"] = {**eat, **dict(spec.trait("consume-life").save)}   # + ability, dc
+    kids = content.load_json("monster_traits")["children-of-the-night"].get(key)
+    if kids and any(a.key == "children-of-the-night" for a in spec.actions):   # a vampire calls swarms, once
+        resources["children"], resources["uses:children-of-the-night"] = dict(kids), 1
+    rise = content.load_json("monster_traits")["create-specter"].get(key)
+    if rise and any(a.key == "create-specter" for a in spec.actions):   # a wraith raises the fresh dead
+        resources["create_specter"] = dict(rise)
+    if any(a.key == "leadership" for a in spec.actions):   # a knight: once per battle (a rest recharges it)
+        features += ("leadership",)
+        resources["uses:leadership"] = 1
     if spec.trait("reckless") is not None and any(a.melee for a in attacks):
         features += ("reckless",)
     rampage = spec.trait("rampage")
     if rampage is not None and rampage.params.get("attack") in {a.key for a in attacks}:
         resources["rampage"] = rampage.params["attack"]
-    if any(a.key == "invisibility" and a.reason == "invisibility effect" and a.usage is None for a in spec.actions):
+    if any(a.key in ("invisibility", "invisible-passage") and a.reason == "invisibility effect" and a.usage is None
+           for a in spec.actions):   # a green hag's Invisible Passage is the same magic
         features += ("invisibility_action",)   # turns invisible until it attacks (concentration)
     touch = next((a for a in spec.actions if isinstance(a, content.HealSpec) and a.key == "healing-touch"
                   and a.usage is not None and a.usage.type == "per_day"), None)
@@ -422,6 +478,23 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
         if t is not None and t.save and key in mech[trait]:
             resources[res] = {**mech[trait][key], "ability": t.save["ability"], "dc": t.save["dc"],
                               "damage": [(d.dice, d.type) for d in t.damage]}
+    vs = sorted({c for t in spec.traits for c in mech["save-advantage"].get(t.key, ())})
+    if vs:   # Brave, Dark Devotion, Two Heads, Fey Ancestry: advantage on saves against these
+        resources["save_adv_vs"] = vs
+    ward = next((mech["ally-ward"][t.key] for t in spec.traits if t.key in mech["ally-ward"]), None)
+    if ward:   # Steadfast: not frightened while it sees an ally nearby
+        resources["ally_ward"] = dict(ward)
+    if base is not None:
+        resources["swallow"] = dict(gulp)
+    if counted and counted["action"] in keys:
+        resources["multi_count"] = dict(counted)
+    if engulf and engulf["attack"] in keys:
+        resources["engulf"] = dict(engulf)
+    heads = mech["multiple-heads"].get(key)
+    if heads:   # a hydra: heads die to heavy damage and grow back two for one
+        resources["heads"], resources["heads_rule"] = heads["heads"], dict(heads)
+        resources["oa_extra"] = heads["heads"] - 1   # Reactive Heads
+        resources["save_adv_vs"] = sorted(set(resources.get("save_adv_vs", ())) | set(heads["save_adv"]))
     fort = spec.trait("undead-fortitude")
     if fort is not None and fort.executable:
         resources["undead_fortitude"] = {"dc_base": fort.params["dc_base"], "except": list(fort.params["except"])}

@@ -2208,6 +2208,19 @@ class Battle:
             return None
         return (x, y, self.map.standing_z(x, y, t.squares))
 
+    def push(self, c: Combatant, t: Combatant, feet: int) -> int:
+        """Forced movement straight away from ``c``, 5 ft at a time while the target fits: no
+        opportunity attacks, a grapple on it ends, hazards on the way bite. Returns the feet moved."""
+        moved = 0
+        for _ in range(feet // SQUARE_FT):
+            to = self._push_square(c, t)
+            if to is None:
+                break
+            t.pos, moved = to, moved + SQUARE_FT
+            self._release(t)
+            self._enter_hazards(t, t.pos)
+        return moved
+
     def _shove_targets(self, c: Combatant, mode: str) -> list[Combatant]:
         out = []
         for t in self.enemies_of(c):
@@ -2840,13 +2853,7 @@ class Battle:
                 self.damage(t, features.area_damage(t, ability, ok, half, amount), dtype, magical=magical,
                             source=c.cid)   # (Evasion)
             if not ok and use[1] == "thunderwave" and not t.dead:
-                for _ in range(2):   # pushed 10 ft away from the caster (forced movement)
-                    to = self._push_square(c, t)
-                    if to is None:
-                        break
-                    t.pos = to
-                    self._release(t)
-                    self._enter_hazards(t, t.pos)
+                self.push(c, t, 10)   # pushed 10 ft away from the caster (forced movement)
                 self.event("push", f"{t.cid} is pushed to ({t.pos[0]}, {t.pos[1]})", creature=t.cid)
         self._back_to_menu(c)
 

@@ -739,14 +739,7 @@ def after_hit(b: Battle, c: Combatant, t: Combatant, st: dict) -> None:
     """Riders that act after the damage: Stunning Strike's save, the Open Hand's effects."""
     if st["attack"].key == "eldritch-blast" and "repelling_blast" in c.features and not t.dead:
         # SRD Repelling Blast: pushed up to 10 ft straight away (taken in full here)
-        moved = 0
-        for _ in range(2):
-            to = b._push_square(c, t)
-            if to is None:
-                break
-            t.pos, moved = to, moved + 5
-            b._release(t)
-            b._enter_hazards(t, t.pos)
+        moved = b.push(c, t, 10)
         if moved:
             b.event("push", f"{t.cid} is pushed {moved} ft by Repelling Blast", creature=t.cid)
     rider = st.get("rider")
@@ -768,13 +761,7 @@ def after_hit(b: Battle, c: Combatant, t: Combatant, st: dict) -> None:
         t.conditions["prone"] = {}
         b.event("condition", f"{t.cid} is knocked prone", creature=t.cid, condition="prone")
     elif rider[0] == "push" and not b.saving_throw(t, "str", dc):
-        for _ in range(3):   # 15 ft straight away
-            to = b._push_square(c, t)
-            if to is None:
-                break
-            t.pos = to
-            b._release(t)
-            b._enter_hazards(t, t.pos)
+        b.push(c, t, 15)   # 15 ft straight away
         b.event("push", f"{t.cid} is pushed to ({t.pos[0]}, {t.pos[1]})", creature=t.cid)
     elif rider[0] == "no_reactions":
         t.economy.reaction = False

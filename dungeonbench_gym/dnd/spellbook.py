@@ -688,13 +688,7 @@ def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
             continue
         if m.get("condition"):
             impose(b, c, key, t, ability, level)
-        for _ in range(push // SQUARE_FT):   # Gust of Wind: pushed away from the caster
-            to = b._push_square(c, t)
-            if to is None:
-                break
-            t.pos = to
-            b._release(t)
-            b._enter_hazards(t, t.pos)
+        b.push(c, t, push)   # Gust of Wind: pushed away from the caster
         if push:
             b.event("push", f"{t.cid} is pushed to ({t.pos[0]}, {t.pos[1]})", creature=t.cid)
 

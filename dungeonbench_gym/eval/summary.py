@@ -96,12 +96,7 @@ def dnd_encounter(records: list[dict]) -> dict:
                "rounds": _mean([float(x.get("rounds", 0)) for x in m]),
                "decisions_per_episode": _mean([float(x["decisions"]) for x in m]),
                "tools_per_decision": None, "tokens_per_decision": None}
-        llm = [e["llm"] for e in eps if e.get("llm")]
-        if llm:
-            decisions = sum(u["decisions"] for u in llm) or 1
-            row["tools_per_decision"] = sum(u.get("tool_calls", 0) for u in llm) / decisions
-            row["tokens_per_decision"] = sum(u["prompt_tokens"] + u["completion_tokens"]
-                                             for u in llm) / decisions
+        _llm_rates(eps, row)
         table[agent] = row
     return table
 

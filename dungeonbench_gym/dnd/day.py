@@ -38,7 +38,6 @@ alone, to compare with the day.
 from __future__ import annotations
 
 import importlib.resources
-import tomllib
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from pathlib import Path
@@ -49,7 +48,7 @@ from . import content
 from .dice import Roller
 from .engine import BUFFS, Decision, Opt
 from .grid import size_squares
-from .scenario import Scenario, _map_cache, encounter_names, load_encounter
+from .scenario import Scenario, _map_cache, encounter_names, load_encounter, read_toml
 
 DAY_FOLDER = ("dnd", "days")
 MIN_STAGES, MAX_STAGES = 3, 5
@@ -96,17 +95,7 @@ def day_names() -> list[str]:
 
 def load_day(name_or_path: str | Path) -> Day:
     """A day by name (a file in scenarios/dnd/days/) or by path."""
-    path = Path(name_or_path)
-    if path.suffix != ".toml":
-        path = day_dir() / f"{name_or_path}.toml"
-        if not path.exists():
-            raise FileFormatError(path, "(file)", f"no day named {name_or_path!r}",
-                                  f"use one of {day_names()} or pass a path to a .toml file")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise FileFormatError(path, "(syntax)", f"not valid TOML: {exc}",
-                              "check quotes, brackets and commas on the line named") from None
+    data, path = read_toml(name_or_path, day_dir(), "day", day_names())
     return parse_day(data, path)
 
 
@@ -158,7 +147,7 @@ def parse_day(data: dict[str, Any], path: str | Path = "<memory>") -> Day:
             _check_items(path, where, p["items"])
         extra = set(p) - {"id", "archetype", "level", "name", "items"}
         if extra:
-            raise FileFormatError(path, where + sorted(extra)[0], "is not a known field",
+            raise FileFormatError(path, where + min(extra), "is not a known field",
                                   "use only id, archetype, level, name and items")
     entries = need(data, "encounters", list, 'add 3 to 5 [[encounters]] entries with scenario = "<name>"')
     if not MIN_STAGES <= len(entries) <= MAX_STAGES:
@@ -170,7 +159,7 @@ def parse_day(data: dict[str, Any], path: str | Path = "<memory>") -> Day:
         key = need(e, "scenario", str, f"an encounter name, one of {encounter_names()}", where)
         extra = set(e) - {"scenario", "place"}
         if extra:
-            raise FileFormatError(path, where + sorted(extra)[0], "is not a known field",
+            raise FileFormatError(path, where + min(extra), "is not a known field",
                                   "use only scenario and place")
         try:
             sc = load_encounter(key)

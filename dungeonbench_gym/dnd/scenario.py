@@ -111,19 +111,24 @@ def encounter_names() -> list[str]:
     return sorted(p.stem for p in encounter_dir().glob("*.toml"))
 
 
-def load_encounter(name_or_path: str | Path) -> Scenario:
-    """An encounter by name (a file in scenarios/dnd/encounters/) or by path."""
+def read_toml(name_or_path: str | Path, folder: Path, what: str, names: list[str]) -> tuple[dict, Path]:
+    """A scenario file's data by name (``folder/<name>.toml``) or by path; errors name the fix."""
     path = Path(name_or_path)
     if path.suffix != ".toml":
-        path = encounter_dir() / f"{name_or_path}.toml"
+        path = folder / f"{name_or_path}.toml"
         if not path.exists():
-            raise FileFormatError(path, "(file)", f"no encounter named {name_or_path!r}",
-                                  f"use one of {encounter_names()} or pass a path to a .toml file")
+            raise FileFormatError(path, "(file)", f"no {what} named {name_or_path!r}",
+                                  f"use one of {names} or pass a path to a .toml file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8")), path
     except tomllib.TOMLDecodeError as exc:
         raise FileFormatError(path, "(syntax)", f"not valid TOML: {exc}",
                               "check quotes, brackets and commas on the line named") from None
+
+
+def load_encounter(name_or_path: str | Path) -> Scenario:
+    """An encounter by name (a file in scenarios/dnd/encounters/) or by path."""
+    data, path = read_toml(name_or_path, encounter_dir(), "encounter", encounter_names())
     return parse_encounter(data, path)
 
 

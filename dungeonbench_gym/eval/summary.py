@@ -133,14 +133,15 @@ def dnd_day(records: list[dict]) -> dict:
     return table
 
 
+def _cell(value, fmt: str) -> str:
+    return "-" if value is None else format(value, fmt)
+
+
 def day_markdown(summary: dict) -> str:
     """The Day table, best clear rate first ("" without Day episodes)."""
     table = summary.get("dnd_day")
     if not table:
         return ""
-
-    def cell(value, fmt):
-        return "-" if value is None else format(value, fmt)
 
     header = ("| agent | episodes | clear rate | encounters won | party HP | survivors | decisions/ep "
               "| short rests | tools/decision | tokens/decision |")
@@ -149,7 +150,7 @@ def day_markdown(summary: dict) -> str:
         lines.append(f"| {agent} | {r['episodes']} | {r['clear_rate']:.2f} ± {r['clear_rate_se']:.2f} | "
                      f"{r['encounters_won']:.2f} | {r['party_hp_fraction']:.2f} | {r['survivors']:.2f} | "
                      f"{r['decisions_per_episode']:.1f} | {r['short_rests']:.2f} | "
-                     f"{cell(r['tools_per_decision'], '.2f')} | {cell(r['tokens_per_decision'], '.0f')} |")
+                     f"{_cell(r['tools_per_decision'], '.2f')} | {_cell(r['tokens_per_decision'], '.0f')} |")
     return "\n".join(lines) + "\n"
 
 
@@ -165,17 +166,14 @@ def encounter_markdown(summary: dict) -> str:
     if not table:
         return ""
 
-    def cell(value, fmt):
-        return "-" if value is None else format(value, fmt)
-
     header = ("| agent | episodes | win rate | party HP | survivors | decisions/ep | tools/decision "
               "| tokens/decision |")
     lines = ["## D&D Encounter (DungeonBench)", "", header, "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for agent, r in sorted(table.items(), key=lambda kv: (-kv[1]["win_rate"], -kv[1]["party_hp_fraction"])):
         lines.append(f"| {agent} | {r['episodes']} | {r['win_rate']:.2f} ± {r['win_rate_se']:.2f} | "
                      f"{r['party_hp_fraction']:.2f} | {r['survivors']:.2f} | "
-                     f"{r['decisions_per_episode']:.1f} | {cell(r['tools_per_decision'], '.2f')} | "
-                     f"{cell(r['tokens_per_decision'], '.0f')} |")
+                     f"{r['decisions_per_episode']:.1f} | {_cell(r['tools_per_decision'], '.2f')} | "
+                     f"{_cell(r['tokens_per_decision'], '.0f')} |")
     return "\n".join(lines) + "\n"
 
 

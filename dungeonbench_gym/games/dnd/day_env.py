@@ -19,13 +19,13 @@ splitting into groups of 64).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 
 from ...dnd import heuristic
-from ...dnd.day import DURATION_TEXT, MAX_STAGES, Day, DayRun, day_names, load_day
+from ...dnd.day import DURATION_TEXT, MAX_STAGES, Day, DayRun, load_day
 from ...dnd.scenario import _map_cache
 from ...dnd.state import monster_combatant
 from . import views
@@ -269,7 +269,3 @@ def _member_text(c) -> str:
     if effects:
         bits.append("under " + ", ".join(effects))
     return ", ".join(bits)
-
-
-def day_ids() -> list[str]:
-    return day_names()

@@ -69,6 +69,15 @@ def test_generation_is_deterministic(pool, tmp_path, monkeypatch):
     assert not [p for p in os.listdir(os.path.dirname(again.path)) if p.endswith(".tmp")]
 
 
+def test_story_serial_is_the_seed_not_the_compile_date(pool):
+    """Inform stamps the compile date as the serial; a pool built across midnight
+    would then differ from one built the day before (a CI run once did)."""
+    for game_file in pool.values():
+        with open(game_file.path, "rb") as story:
+            header = story.read(0x40)
+        assert header[0x12:0x18] == f"{game_file.seed % 1_000_000:06d}".encode()
+
+
 def test_pool_settings(pool):
     th = pool["treasure_hunter"]
     assert len(th.walkthrough) == games.TREASURE_HUNTER_WALKTHROUGH

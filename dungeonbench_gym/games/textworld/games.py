@@ -280,7 +280,7 @@ def _generate_here(task: str, index: int) -> GameFile:
         if not _accept(task, game_obj):
             rejected.append(seed)
             continue
-        path = _compile(task, index, game_obj)
+        path = _compile(task, index, seed, game_obj)
         seconds = time.perf_counter() - t0
         meta = {
             "format": FORMAT_VERSION, "textworld": textworld_version(), "task": task,
@@ -299,7 +299,7 @@ def _generate_here(task: str, index: int) -> GameFile:
                        f"{candidate_seeds(index)[0]}..{candidate_seeds(index)[-1]}")
 
 
-def _compile(task: str, index: int, game_obj) -> Path:
+def _compile(task: str, index: int, seed: int, game_obj) -> Path:
     """Compile into a private temporary folder, then move the files into place."""
     import textworld
     from textworld.generator import compile_game
@@ -314,11 +314,22 @@ def _compile(task: str, index: int, game_obj) -> Path:
         with _quiet():
             compile_game(game_obj, options)
         _normalise_json(tmp / f"{stem}.json")
+        _stamp_serial(tmp / f"{stem}.z8", seed)
         for ext in (".json", ".z8"):
             os.replace(tmp / f"{stem}{ext}", target / f"{stem}{ext}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return target / f"{stem}.z8"
+
+
+def _stamp_serial(path: Path, seed: int) -> None:
+    """Replace the story file's serial number, which Inform writes as the compile date
+    (YYMMDD, header bytes 0x12-0x17), with the generator seed, so a game compiled after
+    midnight is byte-identical to one compiled before. The Z-machine checksum covers
+    bytes from 0x40 on, so the header stays valid."""
+    data = bytearray(path.read_bytes())
+    data[0x12:0x18] = f"{seed % 1_000_000:06d}".encode("ascii")
+    path.write_bytes(bytes(data))
 
 
 def _normalise_json(path: Path) -> None:

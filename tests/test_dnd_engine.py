@@ -790,7 +790,7 @@ def test_cure_wounds_touch_heals_from_zero():
     assert [o.data[0] for o in b.decision.options] == ["fighter"]   # only the wounded, in touch
     script(b, 5)
     pick(b, "target")
-    assert f.hp == 5 + 3 and f.conscious   # 1d8 + Wis 3
+    assert f.hp == 5 + 3 + 3 and f.conscious   # 1d8 + Wis 3 + Disciple of Life (2 + the slot's level)
 
 
 def test_healing_word_is_a_bonus_action_then_only_a_cantrip():
@@ -800,7 +800,7 @@ def test_healing_word_is_a_bonus_action_then_only_a_cantrip():
     pick(b, "spell", "Healing Word at level 1")
     script(b, 2)
     pick(b, "target", "fighter")
-    assert f.hp == 3 + 2 + 3 and not c.economy.bonus and c.economy.actions == 1
+    assert f.hp == 3 + 2 + 3 + 3 and not c.economy.bonus and c.economy.actions == 1   # + Disciple of Life (2 + 1)
     spells = [o.data for o in b.decision.options if o.kind == "spell"]
     assert spells and all(level == 0 for _, level in spells)   # Sacred Flame only
 

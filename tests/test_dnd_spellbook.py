@@ -74,7 +74,7 @@ def test_probe_every_executable_spell(key):
 
 def test_probe_fails_for_a_spell_that_is_not_executable():
     with pytest.raises(AssertionError):
-        spellbook.probe("wish")
+        spellbook.probe("project-image")
 
 
 # ================================================================ slot scaling and dice
@@ -732,7 +732,7 @@ def test_command_and_hideous_laughter_leave_plain_prone():
 
 def test_executable_spells_are_cast_within_a_round():
     for r in spellbook.coverage():
-        if r["status"] == "executable":
+        if r["status"] == "executable" and spellbook.mech(r["key"])["mech"] not in ("day", "prepare"):   # between fights
             assert content.spell(r["key"]).casting_time in ("action", "bonus_action", "reaction"), r["key"]
 
 
@@ -868,7 +868,7 @@ def test_resistance_adds_1d4_to_one_save_then_ends():
 
 def test_light_and_other_trick_cantrips_are_out_of_scope_as_no_combat_effect():
     rows = {r["key"]: r for r in spellbook.coverage()}
-    for key in ("light", "dancing-lights", "continual-flame", "daylight"):
+    for key in ("light", "dancing-lights", "continual-flame"):   # Daylight ends magical darkness (spell_zones)
         assert rows[key]["status"] == "out of scope" and "no effect on combat" in rows[key]["reason"], key
     for key in ("mage-hand", "message", "prestidigitation", "thaumaturgy", "druidcraft", "mending",
                 "minor-illusion"):

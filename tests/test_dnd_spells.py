@@ -290,7 +290,7 @@ def test_healing_word_upcast_and_cure_wounds_add_the_modifier():
     pick(b, "spell", "Healing Word at level 2 (bonus action)")
     script(b, 1, 2)
     pick(b, "target", "fighter")
-    assert f.hp == min(f.max_hp, 1 + 3 + 3)
+    assert f.hp == min(f.max_hp, 1 + 3 + 3 + 4)   # + the Life cleric's Disciple of Life (2 + level 2)
 
 
 def test_mage_armor_makes_ac_13_plus_dex():

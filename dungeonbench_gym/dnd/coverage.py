@@ -19,6 +19,8 @@ import functools
 import importlib
 from pathlib import Path
 
+from . import monster_specials
+
 STATUSES = ("executable", "out of scope", "not yet")
 TABLES = ("classes", "spells", "monsters", "items")
 MODULES = {"classes": "dungeonbench_gym.dnd.features", "spells": "dungeonbench_gym.dnd.spellbook",
@@ -29,6 +31,8 @@ GROUP_COLUMNS = {"classes": ("class", "level", "kind"), "spells": ("level", "cla
 
 # trait key -> how to tell the compiled combatant runs it
 _TRAIT_RUN = {
+    "devils-sight": lambda c: importlib.import_module(".spell_zones", __package__).senses(c)[2] > 0,   # (spell zones)
+    "antimagic-susceptibility": lambda c: importlib.import_module(".spell_zones", __package__).susceptible(c),
     "magic-resistance": lambda c: "magic_resistance" in c.features,
     "legendary-resistance": lambda c: "legendary_resistance" in c.resources,
     "pack-tactics": lambda c: "pack_tactics" in c.features,
@@ -97,6 +101,18 @@ _REACTION_RUN = {
 }
 
 
+def _merge_specials() -> None:
+    """Traits and reactions run by dnd/monster_specials.py."""
+    from . import monster_specials
+    for k, f in monster_specials.TRAIT_RUN.items():
+        _TRAIT_RUN.setdefault(k, f)
+    for k, f in monster_specials.REACTION_RUN.items():
+        _REACTION_RUN.setdefault(k, f)
+
+
+_merge_specials()
+
+
 @functools.cache
 def _scope() -> dict:
     from .content import load_json
@@ -121,6 +137,10 @@ def monster_parts(key: str) -> list[dict]:
     runs |= {"leadership"} if "leadership" in c.features else set()   # a knight
     runs |= {"create-specter"} if "create_specter" in c.resources else set()   # a wraith
     runs |= {"children-of-the-night"} if "children" in c.resources else set()   # a vampire
+    runs |= {c.resources["monster_wall"]["action"]} if "monster_wall" in c.resources else set()   # an ice devil
+    runs |= monster_specials.runs(c)   # dnd/monster_specials.py
+    from . import spell_zones
+    runs |= spell_zones.monster_runs(c)   # Darkness Aura, Ink Cloud (dnd/spell_zones.py)
     legendary = {x[0] for x in c.legendary}
     out = []
 
@@ -223,6 +243,12 @@ def probe_monster(key: str) -> None:
     for p in monster_parts(key):
         if p["status"] != "executable":
             continue
+        if monster_specials.probe(key, p):   # a part dnd/monster_specials.py runs: its own probe
+            continue
+        from . import spell_zones
+        if p["part"] == "action" and p["key"] in spell_zones.monster_runs(c):   # Darkness Aura, Ink Cloud
+            spell_zones.probe_monster(key, p["key"])
+            continue
         if p["part"] == "trait" and p["key"] in ("spellcasting", "innate-spellcasting"):
             for sp in {s.spell for b in spec.spellcasting if b.key == p["key"] for s in b.spells} & set(c.spells):
                 _probe_spell(key, sp)
@@ -262,6 +288,8 @@ def probe_monster(key: str) -> None:
             _probe_turn(key, "leadership", None, "leadership")
         elif p["key"] == "engulf" and "engulf" in c.resources:
             _probe_engulf(key)
+        elif p["key"] == c.resources.get("monster_wall", {}).get("action"):   # a wall on the map (spell_walls)
+            _probe_turn(key, "monster_wall", None, "wall")
         elif p["key"] in c.resources.get("teleports", ()):
             _probe_turn(key, "monster_teleport", p["key"], "teleport")
         else:
@@ -311,10 +339,8 @@ def _probe_turn(key: str, kind: str, action: str | None, event: str) -> None:
     if action and kind == "save_action" and _monster_action(m, action).target_filter == "grappled_by_self":
         b.creatures["a"].conditions["grappled"] = {"by": "m", "dc": 10}   # its tentacles need a held victim
         b._open_menu(m)
-    opts = b.decision.options
-    i = next((i for i, o in enumerate(opts) if o.kind == kind and (action is None or o.data[0] == action)), None)
-    assert i is not None, f"{key}: {kind} {action} not offered: {[o.label for o in opts]}"
-    b.choose(i)
+    _choose(b, lambda o: o.kind == kind and (action is None or o.data[0] == action),   # a long menu: its groups
+            f"{key}: {kind} {action}")
     _play_out(b, "m")
     if kind == "multiattack":   # each step of the sequence is its own attack option
         for _ in range(len(m.multiattack)):
@@ -332,13 +358,19 @@ def _probe_turn(key: str, kind: str, action: str | None, event: str) -> None:
 def _probe_spell(key: str, spell: str) -> None:
     """The monster casts the spell from its block through the spell options, hurt (so healing
     is worth it) and with foes beside it; it must be offered and end in a cast event."""
-    from . import content
+    from . import content, spellbook
+    if spellbook.mech(spell).get("mech") in ("day", "reaction"):   # between fights, Hellish Rebuke, Feather Fall
+        from .spell_buffs import probe_monster_spell
+        probe_monster_spell(key, spell)
+        return
     if content.spell(spell).casting_time == "reaction":
         _probe_reaction_spell(key, spell)
         return
     b, m = _duel(key, "m")
     m.hp = max(1, m.max_hp // 2)
     m.conditions.update(poisoned={}, charmed={"by": "a"})   # something for the restoration spells to end
+    if spell == "remove-curse":   # a curse to end
+        m.conditions["cursed"] = {"by": "a"}
     if spell == "dispel-magic":   # a foe's spell on it to dispel
         m.conditions["baned"] = {"by": "a", "spell": "bane"}
     if spell == "spare-the-dying":   # an ally at 0 HP, dying, beside the caster

@@ -13,6 +13,7 @@ each encounter is an Encounter-track scenario, so a day's fights can also be pla
     archetype = "fighter"
     level = 3                        # 1 to 20
     items = ["potion-of-healing-greater"]   # optional kit (dnd/items.py keys, "key*N" for N)
+    gp = 500                         # optional gold for costly spell components (Raise Dead's diamond)
 
     [[encounters]]
     scenario = "watchtower_hold"     # a file of scenarios/dnd/encounters/
@@ -44,7 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import FileFormatError
-from . import content
+from . import content, spell_buffs
+from . import spell_summons   # long summonings cast between fights
 from .dice import Roller
 from .engine import BUFFS, Decision, Opt
 from .grid import size_squares
@@ -145,10 +147,13 @@ def parse_day(data: dict[str, Any], path: str | Path = "<memory>") -> Day:
         if "items" in p:   # the day's kit: dnd/items.py keys, "key*N" for N of them
             from .scenario import _check_items
             _check_items(path, where, p["items"])
-        extra = set(p) - {"id", "archetype", "level", "name", "items"}
+        gp = p.get("gp", 0)   # optional: gold for costly spell components (Raise Dead's diamond)
+        if not isinstance(gp, int) or isinstance(gp, bool) or gp < 0:
+            raise FileFormatError(path, where + "gp", f"{gp!r} is not a sum of gold", "give a whole number, e.g. gp = 500")
+        extra = set(p) - {"id", "archetype", "level", "name", "items", "gp"}
         if extra:
             raise FileFormatError(path, where + min(extra), "is not a known field",
-                                  "use only id, archetype, level, name and items")
+                                  "use only id, archetype, level, name, items and gp")
     entries = need(data, "encounters", list, 'add 3 to 5 [[encounters]] entries with scenario = "<name>"')
     if not MIN_STAGES <= len(entries) <= MAX_STAGES:
         raise FileFormatError(path, "encounters", f"has {len(entries)} entries",
@@ -292,6 +297,8 @@ class DayRun:
                 pc.resources["hit_dice"] = pc.level
             if "hit_die" not in pc.resources:
                 pc.resources["hit_die"] = content.class_spec(pc.pc_class).hit_die
+            if p.get("gp"):   # spent on costly spell components (dnd/spell_buffs.py)
+                pc.resources["gp"] = p["gp"]
             party[pc.cid] = pc
         return party
 
@@ -345,6 +352,7 @@ class DayRun:
             x, y = e["at"]
             fighters.append(monster_combatant(e["monster"], e["id"], "enemies", (x, y, bmap.standing_z(x, y)),
                                               e.get("name")))
+        fighters.extend(spell_summons.day_fighters(self, bmap, fighters))   # conjured between fights
         self.battle = Battle(bmap, fighters, seed=_mix(self.seed, self.stage), objective=sc.objective,
                              round_limit=sc.round_limit, max_options=self.max_options)
         self.phase = "battle"
@@ -481,6 +489,8 @@ class DayRun:
             if "second_wind" in c.features and c.resources.get("second_wind", 0) > 0 and c.hp < c.max_hp:
                 opts.append(Opt(f"{c.cid} uses Second Wind (1d10+{c.level})", "second_wind", (c.cid,)))
             opts.extend(self._spell_options(c, living))
+            opts.extend(spell_buffs.day_options(self, c, living))   # revivals, feasts, Lay on Hands, ...
+            opts.extend(spell_summons.day_options(self, c, living))   # Animate Dead, Conjure Elemental, ...
         self._menu = opts
         return opts
 
@@ -533,7 +543,10 @@ class DayRun:
             self.phase = "rest"
             self.event("rest", f"The party takes a short rest ({self.short_rests_left} left)")
         elif k == "finish_rest":
+            from .features_more import song_of_rest
             from .pcs import short_rest
+            for cid, die in song_of_rest(self.party.values()):   # a bard's Song of Rest
+                self._heal(self.party[cid], self.roller.roll(die, what=f"song of rest {cid}"), "Song of Rest")
             for c in self.party.values():
                 if not c.dead:
                     short_rest(c)
@@ -543,6 +556,7 @@ class DayRun:
         elif k == "hit_die":
             c = self.party[d[0]]
             c.resources["hit_dice"] -= 1
+            c.resources["spent_hit_dice"] = 1   # (Song of Rest, at the rest's end)
             # SRD: roll the hit die + Con modifier; at least 0 HP regained
             amount = max(0, self.roller.roll(f"1d{c.resources['hit_die']}", what=f"hit die {c.cid}") + c.mod("con"))
             self._heal(c, amount, "a hit die")
@@ -571,6 +585,10 @@ class DayRun:
             amount = self.roller.roll(heal_dice(key, lv), what=f"{key} by {c.cid}") + heal_modifier(c, key)
             for cid in d[3]:   # one roll for every target (the SRD's single healing amount)
                 self._heal(self.party[cid], max(0, amount), f"{key} from {c.cid}")
+        elif k in spell_buffs.DAY_KINDS:
+            spell_buffs.day_apply(self, opt)
+        elif k in spell_summons.DAY_KINDS:
+            spell_summons.day_apply(self, opt)
         elif k == "buff":
             c, key, lv, t = self.party[d[0]], d[1], d[2], self.party[d[3]]
             sp = content.spell(key)
@@ -750,6 +768,9 @@ def plan_intermission(run: DayRun) -> int:
                         (best is None or missing > best[0]):
                     best = (missing, i)
         return best[1] if best else first("finish_rest")
+    i = spell_buffs.plan(run, opts)   # revive the dead, feast, Lay on Hands, berries
+    if i is not None:
+        return i
     worst = min(living, key=frac) if living else None
     if worst is not None and frac(worst) < 0.5:
         if "short_rest" in kinds and sum(c.resources.get("hit_dice", 0) for c in living) > 0 \

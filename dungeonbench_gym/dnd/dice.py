@@ -139,7 +139,7 @@ class Roller:
     logged (for look-ahead simulations that must not pollute the episode log).
     """
 
-    __slots__ = ("_int", "log", "record", "rng")
+    __slots__ = ("_int", "log", "mods", "record", "rng")
 
     def __init__(self, rng: np.random.Generator | int | None = None,
                  log: list | None = None, record: bool = True):
@@ -147,6 +147,7 @@ class Roller:
         self.log = [] if log is None else log
         self.record = record
         self._int = self.rng.integers
+        self.mods: dict = {}   # a casting's changes to its next roll, by "what" prefix (features_more)
 
     def _dice(self, count: int, sides: int) -> list[int]:
         # Scalar draws are ~5x cheaper than a size= call for the few dice a roll usually has.
@@ -163,6 +164,12 @@ class Roller:
 
     def roll(self, expr: str | int | DiceExpr, what: str = "roll", critical: bool = False) -> int:
         """Roll an expression; with ``critical`` the dice (not the constant) are doubled."""
+        if self.mods:   # Overchannel, Empowered Evocation, Supreme Healing, ... (dnd/features_more.py)
+            for prefix in self.mods:
+                if what.startswith(prefix):
+                    from .features_more import damage_roll
+                    change = self.mods[prefix] if self.mods[prefix].get("max") else self.mods.pop(prefix)
+                    return damage_roll(self, expr, critical, what, change)
         e = expr if isinstance(expr, DiceExpr) else parse(expr)
         rolls: list[int] = []
         for count, sides in e.dice:

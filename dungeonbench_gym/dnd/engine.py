@@ -30,7 +30,14 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from . import areas, features, spell_counter, spellbook
+from . import areas, features, monster_specials, spell_counter, spellbook
+from . import spell_buffs
+from . import features_more   # subclass and late class features (hooks)
+from . import features_last   # Retaliation, Giant Killer, Stand Against the Tide, Hurl Through Hell
+from . import spell_zones   # lasting spell areas: sight, terrain, magic
+from . import spell_summons   # authored summons, the Polymorph family, conjured weapons
+from . import spell_walls   # walls raised mid-battle (the map is replaced), Forcecage, Resilient Sphere
+from . import spell_control   # removal (Banishment), domination, confusion, escapes, Wish
 from .dice import Roller
 from .grid import SQUARE_FT, BattleMap, Cover, box_distance_ft, footprint, nearest_box_ft
 from .state import INCAPACITATING, AttackProfile, Combatant, DamagePart, Economy
@@ -54,9 +61,25 @@ class Decision(NamedTuple):
     prompt: str
 
 
+def _leaves_a_reach(path, threats: dict, fly: bool) -> bool:
+    """Whether a path steps out of some foe's threat area (an opportunity attack). Walkers'
+    threat areas hold anchors (x, y), flyers' positions (x, y, z), as :meth:`BattleMap.threat_area`."""
+    keys = path if fly else [p[:2] for p in path]
+    for area in threats.values():
+        inside = keys[0] in area
+        for k in keys[1:]:
+            now = k in area
+            if inside and not now:
+                return True
+            inside = now
+    return False
+
+
 class Battle:
     """One encounter. Build it with combatants placed on a map, then read :attr:`decision` and
     call :meth:`choose` until :attr:`outcome` is set ("win" for the party, or "loss")."""
+
+    controls = False   # True once a control spell is in play (removed, dominated, confused: dnd/spell_control.py)
 
     def __init__(self, battle_map: BattleMap, combatants: list[Combatant], *, seed: int | None = 0,
                  roller: Roller | None = None, objective: dict | None = None,
@@ -91,6 +114,8 @@ class Battle:
         self.legal_max = 0            # the most legal choices any decision had before splitting
         self._cache: Decision | None = None
         self._reach_cache = None
+        self.zones: list = []   # lasting spell areas (dnd/spell_zones.py): Darkness, Silence, Spike Growth...
+        self.specials = monster_specials.setup(self)   # monsters' own traits (dnd/monster_specials.py)
         self._roll_initiative()
         self._next_turn()
 
@@ -119,7 +144,17 @@ class Battle:
         pb = b.pos
         return box_distance_ft(pos[0], pos[1], a.squares, pos[2], pb[0], pb[1], b.squares, pb[2])
 
+    def replace_map(self, new_map: BattleMap) -> None:
+        """Swap the battle's map for another (a wall raised or gone: dnd/spell_walls.py) and drop
+        everything cached from the old one: the pending decision, the movement reach, the points."""
+        self.map = new_map
+        self._cache = None
+        self._reach_cache = None
+        self.__dict__.pop("_points_cache", None)
+        self.__dict__.pop("_dest_cache", None)
+
     def cover(self, attacker: Combatant, target: Combatant) -> Cover:
+        # a new source of total cover goes here and in line_of_effect below (the cheap TOTAL test)
         if self._inside_apart(attacker, target):   # Swallow: total cover from outside the swallower
             return Cover.TOTAL
         pair = (attacker.cid, target.cid)   # a rider and its mount give each other no cover
@@ -129,6 +164,13 @@ class Battle:
                            for cell in o.cells)
         return self.map.cover(attacker.cells, target.cells, others,
                               attacker_z=attacker.pos[2], target_z=target.pos[2])
+
+    def line_of_effect(self, attacker: Combatant, target: Combatant) -> bool:
+        """``cover(attacker, target) != Cover.TOTAL``, the cheap way: creatures never give total
+        cover, so only the walls' lines count, and the first clear one settles it."""
+        if self._inside_apart(attacker, target):
+            return False
+        return self.map.line_of_effect(attacker.cells, target.cells, a_z=attacker.pos[2], b_z=target.pos[2])
 
     # ================================================================ initiative and turns
     def _roll_initiative(self) -> None:
@@ -151,13 +193,15 @@ class Battle:
                 if self.round > 0 and self._end_of_round():
                     return
                 self.round += 1
+                if self.round <= 2:   # Thief's Reflexes: a second turn in round 1 (dnd/features_last.py)
+                    features_last.reflex_order(self)
                 if self.round > self.round_limit:
                     self.round = self.round_limit
                     self._finish("survive" if self.objective["type"] == "survive" else "round_limit")
                     return
                 self.event("round", f"Round {self.round}", round=self.round)
             c = self.active
-            if c.dead:
+            if c.dead and not (self.controls and spell_control.removed_turn(self, c)):   # Maze, Blink
                 continue
             self._start_turn(c)
             if self._check_outcome():
@@ -173,6 +217,8 @@ class Battle:
     def _start_turn(self, c: Combatant) -> None:
         c.economy = Economy(movement=self._speed(c))
         features.start_turn(self, c)   # class features: rage's minute, Reckless Attack ends, Survivor
+        if "barriers" in self.__dict__ or "monster_wall" in c.resources:   # walls end; a wall action recharges
+            spell_walls.start_of_turn(self, c)
         for key in sorted(c.conditions):   # a stat block's "for 1 minute": ends at its turn's start
             until = c.conditions[key].get("until_round")
             if until is not None and self.round >= until:
@@ -220,15 +266,21 @@ class Battle:
             return
         started_in_zone = False
         for g in self._guardians():
-            if g.side != c.side and self.distance(g, c) <= GUARDIANS_FT:
+            if g.side != c.side and self.distance(g, c) <= GUARDIANS_FT and not self._inside_apart(g, c):
                 started_in_zone = True
                 self._zone_damage(g, c)
         if started_in_zone and c.conscious:   # simplification: half speed for the whole turn
             c.economy.movement //= 2
         spellbook.start_of_turn(self, c)   # data-driven zones (Cloudkill, Moonbeam)
+        if self.zones:   # Sleet Storm, Storm of Vengeance (dnd/spell_zones.py)
+            spell_zones.start_of_turn(self, c)
         if not c.conscious:
             return
         self._monster_auras(c)
+        if self.specials or "ms" in c.resources:   # Gibbering, Horrific Appearance, Berserk, burning
+            monster_specials.start_turn(self, c)
+            if not c.conscious:
+                return
         for dice, dtype in c.resources.get("fire_aura", ()):   # Fire Aura: everyone within 5 ft burns
             for o in sorted(self.creatures.values(), key=lambda o: o.cid):
                 if o is not c and not o.dead and self.distance(c, o) <= SQUARE_FT:
@@ -256,6 +308,8 @@ class Battle:
                 if roll >= usage.min_roll:
                     c.recharge[key] = True
                     self.event("recharge", f"{c.cid}'s {key} recharges ({roll})", creature=c.cid)
+        if self.controls:   # Confusion's d10, Compulsion's move (dnd/spell_control.py)
+            spell_control.start_of_turn(self, c)
         self.event("turn", f"{c.cid}'s turn", creature=c.cid, round=self.round)
 
     def _stays_up(self, t: Combatant, amount: int, dtype: str, critical: bool) -> bool:
@@ -294,6 +348,8 @@ class Battle:
         if any(k in c.conditions for k in ZERO_SPEED) or c.exhaustion >= 5:
             return 0
         speed = max(c.speed, spellbook.fly_speed(c)) - (10 if "slowed" in c.conditions else 0)   # Ray of Frost; Fly
+        if c.resources.get("swim"):   # a swimmer in water: its swim speed (dnd/monster_specials.py)
+            speed = max(speed, monster_specials.swim_speed(self, c) - (10 if "slowed" in c.conditions else 0))
         if "breath_slowed" in c.conditions:   # a copper dragon's Slowing Breath: half speed
             speed //= 2
         for v in c.conditions.values():   # spell flags (spellbook): Longstrider, Haste, Slow
@@ -317,6 +373,10 @@ class Battle:
     def _end_of_turn_effects(self, c: Combatant) -> None:
         """Repeat saves at the end of the creature's turn (Hold Person), riders that end now."""
         spellbook.end_of_turn(self, c)   # repeat saves that also hurt (Phantasmal Killer, Weird)
+        if self.zones:   # Earthquake's shaking (dnd/spell_zones.py)
+            spell_zones.end_of_turn(self, c)
+        if self.controls:   # Blink's d20, Time Stop's next turn (dnd/spell_control.py)
+            spell_control.end_of_turn(self, c)
         self._regurgitate_check()   # a swallower hurt enough from inside this turn
         c.conditions.pop("eminence", None)   # Divine Eminence lasts until the end of the turn
         if "heads" in c.resources:   # a hydra's heads grow back
@@ -330,10 +390,13 @@ class Battle:
             else:
                 self._petrify(c, self.creatures[stone["by"]])
         features.end_turn(self, c)   # a rage with no attack and no damage since the last turn ends
+        if self.specials:   # a harpy's song that was not kept up (dnd/monster_specials.py)
+            monster_specials.end_turn(self, c)
         for key in sorted(c.conditions):
             cond = c.conditions.get(key)
             if cond and cond.get("repeat") and not c.dead and \
-                    self.saving_throw(c, cond["repeat"], cond["dc"], magic=cond.get("magic", True), condition=key):
+                    self.saving_throw(c, cond["repeat"], cond["dc"], magic=cond.get("magic", True), condition=key,
+                                      adv=features_last.save_adv(c, cond.get("spell"))):   # Land's Stride
                 del c.conditions[key]
                 self.event("condition_end", f"{c.cid} is no longer {key}", creature=c.cid, condition=key)
                 continue
@@ -389,6 +452,8 @@ class Battle:
                 if spec.area is not None or self._save_targets(c, spec):
                     out.append(Opt(f"Legendary action: {key} ({spec.name}, DC {spec.save.dc} "
                                    f"{spec.save.ability.upper()}; costs {cost} of {left})", "legendary", (key,)))
+            elif kind == "ms" and monster_specials.legendary_ok(self, c, key):   # dnd/monster_specials.py
+                out.append(Opt(f"Legendary action: {key} ({payload}; costs {cost} of {left})", "legendary", (key,)))
         out.append(Opt("No legendary action now", "legendary_pass"))
         return out
 
@@ -402,6 +467,10 @@ class Battle:
             return
         if kind == "save":
             self._start_save_action(c, payload, legendary=True)
+            self._cache = None
+            return
+        if kind == "ms":   # a monster's own legendary action (dnd/monster_specials.py)
+            monster_specials.use_legendary(self, c, key)
             self._cache = None
             return
         if kind == "teleport":
@@ -454,6 +523,8 @@ class Battle:
         return False
 
     def _finish(self, how: str) -> None:
+        if self.controls:   # those away but alive come back to the roster (dnd/spell_control.py)
+            spell_control.at_finish(self)
         if how in ("defeat", "reach", "survive", "interact", "hold"):
             self.outcome = "win"
         else:
@@ -467,10 +538,15 @@ class Battle:
             return True
         party = [c for c in self.creatures.values() if c.side == self.party_side]
         foes = [c for c in self.creatures.values() if c.side != self.party_side]
+        if self.controls:   # banished foes that will return, dominated ones, an escape (dnd/spell_control.py)
+            party, foes = spell_control.outcome_sides(self, party, foes)
+            if spell_control.escaped(self, party):
+                self._finish("escape")
+                return True
         obj = self.objective
         if obj["type"] == "protect":
             ward = self.creatures[obj["creature"]]
-            if ward.dead or ward.hp == 0:
+            if (ward.dead and "removed" not in ward.conditions) or ward.hp == 0:   # banished or escaped: alive
                 self._finish("ward_down")
                 return True
         if not any(c.conscious for c in party):
@@ -584,6 +660,10 @@ class Battle:
             opts = features.reaction_options(self, c, p)
         elif kind == "reaction" and p.get("reaction") == "counterspell":
             opts = spell_counter.options(self, c, p)
+        elif kind == "reaction" and p.get("reaction") in spell_buffs.REACTIONS:   # Hellish Rebuke
+            opts = spell_buffs.reaction_options(self, c, p)
+        elif kind == "reaction" and p.get("reaction") in features_last.REACTIONS:   # Retaliation, ...
+            opts = features_last.reaction_options(self, c, p)
         elif kind == "reaction" and p.get("reaction") == "uncanny_dodge":
             st = self.attack_state
             opts = [Opt(f"Uncanny Dodge (halve the damage of {p['attacker']}'s {st['attack'].key})", "reaction",
@@ -636,6 +716,8 @@ class Battle:
                              f"{actor}: {p.get('mover')} is leaving your reach")}.get(kind, kind)
 
     def _action_options(self, c: Combatant) -> list[Opt]:
+        if "enclosed" in c.conditions and c.conditions["enclosed"].get("meld"):   # Meld into Stone
+            return spell_control.meld_menu(self, c)
         e = c.economy
         out: list[Opt] = []
         slow = c.conditions.get("breath_slowed")
@@ -752,6 +834,14 @@ class Battle:
                     out.append(Opt(f"Off-hand attack with {a.name} (bonus action, {a.to_hit:+d}, "
                                    f"{'+'.join(p.dice for p in a.offhand)})", "attack", (a.key, "offhand")))
         out.extend(spellbook.recall_options(self, c))   # Call Lightning's next bolt
+        if c.concentration == "heat-metal":   # its bonus action on later turns
+            out.extend(spell_buffs.reheat_options(self, c))
+        if c.monster in spell_zones.MONSTER_ZONES:   # Darkness Aura, Ink Cloud (dnd/spell_zones.py)
+            out.extend(spell_zones.monster_options(self, c))
+        if c.concentration in ("eyebite", "telekinesis"):   # their action on later turns (dnd/spell_control.py)
+            out.extend(spell_control.later_options(self, c))
+        if "barriers" in self.__dict__ or "monster_wall" in c.resources:   # break a wall section; raise a wall
+            out.extend(spell_walls.action_options(self, c))
         sw = c.resources.get("spiritual_weapon")
         if sw and e.bonus and self._weapon_targets(c):
             out.append(Opt(f"Spiritual Weapon: move it and attack (bonus action, {c.resources['spell_attack']:+d}, "
@@ -769,6 +859,8 @@ class Battle:
             out.append(Opt("Action Surge (one more action)", "action_surge"))
         out.extend(features.options(self, c))   # Rage, Lay on Hands, Flurry of Blows, Quickened Spell, ...
         out.append(Opt("End turn", "end_turn"))
+        if self.specials or "ms" in c.resources:   # monsters' own actions (dnd/monster_specials.py)
+            out = monster_specials.menu(self, c, out)
         if "turned" in c.conditions:   # SRD Turn Undead: move away, Dash or escape; Dodge if stuck
             keep = [o for o in out if o.kind in ("move", "dash", "escape", "stand", "end_turn")
                     and (o.kind != "move" or self._destination_options(c))]
@@ -813,7 +905,7 @@ class Battle:
             pool = [o for o in self.enemies_of(c) if o.conditions.get("grappled", {}).get("by") == c.cid]
         else:
             pool = [o for o in self.enemies_of(c) if self.distance(c, o) <= (spec.range or 5)
-                    and self.cover(c, o) != Cover.TOTAL]
+                    and self.line_of_effect(c, o)]
         return [o for o in pool if self._may_target(c, o) and not self._save_exempt(c, spec, o)]
 
     def _save_exempt(self, c: Combatant, spec, t: Combatant) -> bool:
@@ -894,6 +986,8 @@ class Battle:
             return
         if features.blocks_condition(self, t, cond):   # Mindless Rage, Aura of Devotion / Courage
             return
+        if t.conditions and spell_buffs.wards(t, cond):   # Mind Blank, Heroes' Feast
+            return
         if self._ally_ward(t, cond):   # Steadfast
             self.event("condition", f"{t.cid} is not {cond}: an ally stands by it", creature=t.cid)
             return
@@ -955,6 +1049,8 @@ class Battle:
         for key in c.spells:
             sp = content.spell(key)
             if sp.casting_time == "reaction":   # Shield: offered as a reaction decision, not here
+                continue
+            if self.zones and spell_zones.blocks_casting(self, c, key):   # Silence, Antimagic Field
                 continue
             bonus = sp.casting_time == "bonus_action"
             if bonus and (not e.bonus or e.levelled_action_spell):
@@ -1018,32 +1114,56 @@ class Battle:
         through = "swarm" in c.features or "incorporeal" in c.features or "enters_foes" in c.features
         for o in self.enemies_of(c):
             (friends if through or "swarm" in o.features else hostile).extend(o.cells)
+        if self.zones:   # Antilife Shell keeps the living out (dnd/spell_zones.py)
+            hostile.extend(spell_zones.barrier_cells(self, c))
         return hostile, friends
 
     def _can_step(self, c: Combatant) -> bool:
         if not self._flying(c):
-            return len(self._reach(c)) > 1
+            return self._reach(c, step_only=True)
         # a flyer's full 3D reach is costly: one step (10 ft covers difficult terrain) answers this
         hostile, friends = self._movement_cells(c)
         step = self.map.reachable(c.pos, c.size, min(c.economy.movement, 2 * SQUARE_FT), blocked_by=hostile,
                                   pass_through=friends, fly=True, max_altitude_ft=self.max_altitude_ft)
         return len(step) > 1
 
-    def _reach(self, c: Combatant):
-        # asked several times per decision (menu, destinations, planner): one cached answer
+    def _reach(self, c: Combatant, step_only: bool = False):
+        # asked several times per decision (menu, destinations, planner): one cached answer.
+        # step_only: just whether c can move at all (len(reach) > 1), as cheaply as possible
         fly = self._flying(c)
-        key = (c.cid, c.pos, c.economy.movement, fly,
+        climb = spell_buffs.climb_speed(self, c) if c.conditions else 0   # Spider Climb
+        key = (c.cid, c.pos, c.economy.movement, fly, climb, self.map,   # a replaced map: a new answer
                tuple((o.pos, o.side, o.dead) for o in self.creatures.values()))
         if self._reach_cache is not None and self._reach_cache[0] == key:
-            return self._reach_cache[1]
+            return len(self._reach_cache[1]) > 1 if step_only else self._reach_cache[1]
         hostile, friends = self._movement_cells(c)
-        r = self.map.reachable(c.pos, c.size, c.economy.movement, blocked_by=hostile, pass_through=friends,
-                               fly=fly, max_altitude_ft=self.max_altitude_ft if fly else None)
+        ask = {"blocked_by": hostile, "pass_through": friends,
+               "fly": fly, "max_altitude_ft": self.max_altitude_ft if fly else None,
+               "swim_speed": c.resources.get("swim", 0),   # a swimmer pays no extra in water
+               "climb_speed": climb,
+               "difficult_extra": spell_zones.difficult_cells(self, c) if self.zones else ()}
+        m = features_last.walk_map(self, c)   # Land's Stride: the map's difficult terrain costs nothing
+        if step_only and m.can_step(c.pos, c.size, c.economy.movement, **ask):
+            return True   # a free square one step away settles it: no full search
+        r = m.reachable(c.pos, c.size, c.economy.movement, **ask)
         self._reach_cache = (key, r)
-        return r
+        return len(r) > 1 if step_only else r
 
     def _destination_options(self, c: Combatant) -> list[Opt]:
+        # asked up to three times a move (the menu, the planner's full list, the chosen row): the
+        # list is kept while the cached reach is the same object, nothing else it reads changed
+        # and nothing happened (no new event in the log)
         r = self._reach(c)
+        dkey = (c.cid, len(self.log), repr(c.conditions.get("frightened")), repr(c.conditions.get("turned")),
+                "aggressive_move" in c.resources, tuple(o.conscious for o in self.creatures.values()))
+        dc = getattr(self, "_dest_cache", None)
+        if dc is not None and dc[0] is r and dc[1] == dkey:
+            return list(dc[2])
+        out = self._destination_options_uncached(c, r)
+        self._dest_cache = (r, dkey, tuple(out))
+        return out
+
+    def _destination_options_uncached(self, c: Combatant, r) -> list[Opt]:
         start = tuple(c.pos)
         n = c.squares
         foes = sorted(self.enemies_of(c), key=lambda o: o.cid)   # by name: ties go to the first
@@ -1059,6 +1179,7 @@ class Battle:
         away = self.distance(c, turner) if turner is not None else None
         aggressive = "aggressive_move" in c.resources
         costs = r.costs
+        ground = getattr(r, "_mode", None) == "ground"   # walking: every destination stands on the floor
         for j, pos in enumerate(dests):
             if pos == start:
                 continue
@@ -1072,7 +1193,7 @@ class Battle:
                 continue   # Aggressive: the bonus move goes toward a hostile creature
             # the nearest foe from there, so a reader can judge the square
             note = f", {near_ft[j]} ft from {foes[near_i[j]].cid}" if foes else ""
-            up = pos[2] - standing_z(pos[0], pos[1], n) if len(pos) == 3 else 0
+            up = 0 if ground or len(pos) != 3 else pos[2] - standing_z(pos[0], pos[1], n)
             where = f"({pos[0]}, {pos[1]}, {up} ft up)" if up > 0 else f"({pos[0]}, {pos[1]})"
             out.append(Opt(f"Move to {where} ({costs[pos]} ft{note})", "destination",
                            (pos,), group=f"row y={pos[1]}"))
@@ -1097,13 +1218,15 @@ class Battle:
             return []   # SRD ammunition: none left, no attack with this weapon
         out = []
         for t in self.enemies_of(c):
-            if self._attack_range(c, a, t) and self._may_target(c, t) and self.cover(c, t) != Cover.TOTAL:
+            if self._attack_range(c, a, t) and self._may_target(c, t) and self.line_of_effect(c, t):
                 out.append(t)
         if ("swallow",) in a.on_hit:   # Swallow: only a creature it grapples and has room for
             out = [t for t in out if self._can_swallow(c, t)]
         if any(e[0] == "smother" for e in a.on_hit):   # one smothered target at a time, Medium or smaller
             busy = any(o.conditions.get("smothered", {}).get("by") == c.cid for o in self.creatures.values())
             out = [] if busy else [t for t in out if _SIZES.index(t.size) <= _SIZES.index("medium")]
+        if self.zones and a.melee:   # no reaching through an Antilife Shell (dnd/spell_zones.py)
+            out = [t for t in out if self._attack_range(c, a, t) != "melee" or spell_zones.reach_through(self, c, t)]
         return out
 
     def _spell_targets(self, c: Combatant, key: str) -> list[Combatant]:
@@ -1111,7 +1234,7 @@ class Battle:
         if spellbook.handles(key):
             return spellbook.targets(self, c, key)
         sp = content.spell(key)
-        rng = SQUARE_FT if sp.range_kind == "touch" else (sp.range_feet or 0)
+        rng = SQUARE_FT if sp.range_kind == "touch" else features_more.spell_range(c, key, sp.range_feet or 0)
         if sp.heal_at_slot_level:   # the living, wounded, self included
             pool = [o for o in self.creatures.values()
                     if o.side == c.side and not o.dead and o.hp < o.max_hp and "no_heal" not in o.conditions]
@@ -1126,7 +1249,9 @@ class Battle:
             elif key == "bane":
                 pool = [o for o in pool if "baned" not in o.conditions]
             pool = [o for o in pool if self._may_target(c, o)]
-        return [t for t in pool if (t is c or self.distance(c, t) <= rng) and self.cover(c, t) != Cover.TOTAL]
+            if self.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
+                pool = monster_specials.spell_screen(self, c, key, pool)
+        return [t for t in pool if (t is c or self.distance(c, t) <= rng) and self.line_of_effect(c, t)]
 
     def _may_target(self, c: Combatant, t: Combatant) -> bool:
         """SRD Charmed: a charmed creature can't attack or target its charmer with harmful magic."""
@@ -1142,14 +1267,18 @@ class Battle:
             if self.distance(c, t) <= 60 and self._may_target(c, t) and \
                     box_distance_ft(at[0], at[1], 1, at[2], t.pos[0], t.pos[1], t.squares, t.pos[2]) <= 25:
                 out.append(t)
+        if self.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
+            out = monster_specials.spell_screen(self, c, "spiritual-weapon", out)
         return out
 
     def _teleport_options(self, c: Combatant, p: dict, first: bool = False) -> list[Opt]:
         """Misty Step: an unoccupied space within 30 ft that the caster can see (a monster's
         Teleport: within the stat block's distance). ``first``: stop at the first one (is there any?)."""
+        if "enclosed" in c.conditions:   # Forcecage, Resilient Sphere: no way out (simplification: no Cha save)
+            return []
         taken = {cell for o in self.creatures.values() if not o.dead and o is not c for cell in o.cells}
         n, (x0, y0, z0) = c.squares, c.pos
-        reach = p["use"][2] if p["use"][0] == "monster_teleport" else 30
+        reach = p["use"][2] if p["use"][0] == "monster_teleport" else spell_control.reach(p["use"][1])
         k = reach // SQUARE_FT
         out = []
         for y in range(max(0, y0 - k), min(self.map.height, y0 + k + 1)):
@@ -1192,7 +1321,10 @@ class Battle:
             a = c.attack(use[1])
             if use[2] == "offhand":
                 a = a._replace(damage=a.offhand, range_normal=0, range_long=0)
-            for t in self._targets_for_attack(c, a):
+            targets = self._targets_for_attack(c, a)
+            if use[2] == "horde":   # Horde Breaker: a creature near the first target
+                targets = features_more.horde_targets(self, c, targets)
+            for t in targets:
                 if use[2] == "pounce" and t.cid != c.resources.get("pounce_on"):
                     continue   # Pounce: the bonus attack is against the creature knocked prone
                 how = self._attack_range(c, a, t)
@@ -1245,6 +1377,14 @@ class Battle:
             for t in self._save_targets(c, _monster_action(c, use[1])):
                 out.append(Opt(f"{use[1]} on {t.cid} [{t.hp}/{t.max_hp} HP, {sv.ability.upper()} save "
                                f"{t.saves[sv.ability]:+d} vs DC {sv.dc}, {self.distance(c, t)} ft]", "target", (t.cid,)))
+        elif use[0] == "control":   # Eyebite's effect, the spell Wish duplicates (dnd/spell_control.py)
+            out = spell_control.target_options(self, c, use)
+        elif use[0] == "ms":   # a monster's own action (dnd/monster_specials.py)
+            out = monster_specials.target_options(self, c, use)
+        elif use[0] == "form":   # Polymorph's form, Animate Objects' size (dnd/spell_summons.py)
+            out = spell_summons.form_options(self, c, use)
+        if "berserk" in c.conditions:   # Berserk: only the nearest creature
+            out = monster_specials.berserk_targets(self, c, out)
         return out
 
     # ---------------------------------------------------------------- areas
@@ -1273,9 +1413,12 @@ class Battle:
     def area_hits(self, c: Combatant, use: tuple, where) -> list[Combatant]:
         """The creatures (either side, not the user) an area placed there would affect."""
         area = self._area(c, use, where)
-        return [o for o in self.creatures.values()
-                if not o.dead and o is not c and not self._inside_apart(o, c)
-                and areas.affects(area, self.map, o.cells, o.pos[2])]
+        out = [o for o in self.creatures.values()
+               if not o.dead and o is not c and not self._inside_apart(o, c)
+               and areas.affects(area, self.map, o.cells, o.pos[2])]
+        if use[0] == "spell" and self.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
+            out = monster_specials.spell_screen(self, c, use[1], out, use[2] if len(use) > 2 else None)
+        return out
 
     def _area_label(self, c: Combatant, p: dict, where) -> str:
         hits = self.area_hits(c, p["use"], where)
@@ -1314,10 +1457,12 @@ class Battle:
         use = p["use"]
         if use[0] == "spell":
             rng = content.spell(use[1]).range_feet or 0
+            if "monster_wall" in c.resources:   # an ice devil's Wall of Ice: its own range
+                rng = spell_walls.point_range(c, use) or rng
         else:   # a monster's point-placed save (no range given: a point it can see within 30 ft)
             rng = min(_monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
         W, H = self.map.width, self.map.height
-        key = (c.pos, c.squares, rng, use[0] == "spell")
+        key = (self.map, c.pos, c.squares, rng, use[0] == "spell")   # a replaced map: new points
         cache = self.__dict__.setdefault("_points_cache", {})   # walls never move: keyed by place and range
         if key in cache:
             return cache[key]
@@ -1342,6 +1487,12 @@ class Battle:
         kind = opt.kind
         if p["kind"] == "reaction" and p.get("reaction") in features.REACTIONS:
             features.resolve_reaction(self, c, p, opt.data)
+            return
+        if p["kind"] == "reaction" and p.get("reaction") in spell_buffs.REACTIONS:
+            spell_buffs.resolve_reaction(self, c, p, opt.data)
+            return
+        if p["kind"] == "reaction" and p.get("reaction") in features_last.REACTIONS:
+            features_last.resolve_reaction(self, c, p, opt.data)
             return
         if p["kind"] == "reaction" and p.get("reaction") == "counterspell":
             spell_counter.answer(self, c, p, opt.data)
@@ -1394,6 +1545,16 @@ class Battle:
             features.apply(self, c, opt)
         elif kind == "recall":
             spellbook.recall(self, c)
+        elif kind == "reheat":   # Heat Metal's bonus action
+            spell_buffs.reheat(self, c)
+        elif kind == "monster_zone":   # Darkness Aura, Ink Cloud (dnd/spell_zones.py)
+            spell_zones.monster_zone(self, c, opt.data[0])
+        elif kind == "control":   # Eyebite, Wish (dnd/spell_control.py)
+            spell_control.apply(self, c, p, opt)
+        elif kind in spell_walls.KINDS:   # a wall section attacked, a monster's wall raised
+            spell_walls.apply(self, c, opt)
+        elif kind == "form":   # the chosen form / object size (dnd/spell_summons.py)
+            spell_summons.apply_form(self, c, p["use"], opt.data[0])
         elif kind == "spiritual_weapon":
             self.pending = {"kind": "target", "actor": c.cid, "use": ("weapon", "spiritual-weapon")}
         elif kind == "monster_invisibility":   # an imp's Invisibility: concentration, ends when it attacks
@@ -1475,6 +1636,8 @@ class Battle:
         elif kind == "item" or (kind == "potion" and opt.data):   # an inventory item (dnd/items.py)
             from . import items as _items
             _items.use_item(self, c, opt.data)
+        elif kind.startswith("ms_"):   # a monster's own action (dnd/monster_specials.py)
+            monster_specials.apply(self, c, p, opt)
         else:
             self._simple_action(c, kind)
 
@@ -1502,8 +1665,11 @@ class Battle:
             self.event("disengage", f"{c.cid} disengages", creature=c.cid)
         elif kind in ("hide", "cunning_hide"):
             self._spend(c, bonus=kind == "cunning_hide")
-            roll = self.roller.roll_d20(False, self._check_dis(c), bonus=self._stealth(c), what=f"stealth {c.cid}")
+            roll = self.roller.roll_d20(features_more.stealth_advantage(c), self._check_dis(c), bonus=self._stealth(c),
+                                        what=f"stealth {c.cid}")   # (Supreme Sneak)
+            roll = roll._replace(total=features_more.check_total(c, "dex", roll.natural, roll.total, True))
             need = max((self._passive_perception(o) for o in self.enemies_of(c) if o.conscious), default=0)
+            roll = roll._replace(total=features_more.peerless(self, c, roll.total, need))   # (Peerless Skill)
             ok = roll.total >= need   # SRD: Stealth against the passive Perception of those looking
             if ok:
                 c.conditions["hidden"] = {"stealth": roll.total}
@@ -1527,6 +1693,8 @@ class Battle:
             ability, dc = c.conditions["restrained"]["escape"]
             roll = self.roller.roll_d20(False, self._check_dis(c), bonus=c.mod(ability) + features.check_bonus(c, ability),
                                         what=f"break free {c.cid}")
+            roll = roll._replace(total=features_more.check_total(c, ability, roll.natural, roll.total, False))
+            roll = roll._replace(total=features_more.peerless(self, c, roll.total, dc))   # (Peerless Skill)
             if roll.total >= dc:
                 del c.conditions["restrained"]
             self.event("escape", f"{c.cid} {'bursts' if roll.total >= dc else 'fails to burst'} the webbing "
@@ -1534,7 +1702,8 @@ class Battle:
         elif kind == "escape":
             self._spend(c)
             g = c.conditions["grappled"]
-            roll = self.roller.roll_d20(False, self._check_dis(c), bonus=self._escape_bonus(c), what=f"escape {c.cid}")
+            roll = self.roller.roll_d20(False, self._check_dis(c), bonus=self._escape_bonus(c) + spell_buffs.check_die(self, c),
+                                        what=f"escape {c.cid}")   # Guidance
             if g.get("dc") is None:   # a PC's grapple: contested by the grappler's Athletics
                 grappler = self.creatures[g["by"]]
                 dc = self.roller.roll_d20(bonus=self._athletics(grappler), what=f"hold {grappler.cid}").total
@@ -1567,13 +1736,17 @@ class Battle:
 
     def _unseen(self, c: Combatant) -> bool:
         """Hiding needs no conscious foe with a line of sight to it (walls, obscurement)."""
+        if self.zones:   # Darkness, Fog Cloud: their squares hide too (dnd/spell_zones.py)
+            return not any(self.map.can_see(o.cells, c.cells, viewer_z=o.pos[2], target_z=c.pos[2])
+                           and spell_zones.sees(self, o, c) for o in self.enemies_of(c) if o.conscious)
         return not any(self.map.can_see(o.cells, c.cells, viewer_z=o.pos[2], target_z=c.pos[2])
                        for o in self.enemies_of(c) if o.conscious)
 
     def _stealth(self, c: Combatant) -> int:
+        aura = spell_control.stealth_aura(self, c) if self.controls else 0   # Pass without Trace
         if c.is_pc:   # our builds: rogues are trained in Stealth
-            return c.mod("dex") + (c.prof if c.pc_class == "rogue" else features.check_bonus(c, "dex"))
-        return self._skill(c, "stealth", "dex")
+            return aura + c.mod("dex") + (c.prof if c.pc_class == "rogue" else features.check_bonus(c, "dex"))
+        return aura + self._skill(c, "stealth", "dex")
 
     @staticmethod
     def _passive_perception(o: Combatant) -> int:
@@ -1601,16 +1774,25 @@ class Battle:
         from .grid import fall_damage_dice
         if self.move_state is not None:
             return   # mid-move (a reaction pending): positions in the air are part of the flight
+        standing_z, low = self.map.standing_z, self.map._min_layer * SQUARE_FT   # low: the lowest floor
+        if all(c.pos[2] <= low or c.pos[2] <= standing_z(c.pos[0], c.pos[1], c.squares)
+               for c in self.creatures.values()):
+            return   # nobody is above the floor: nobody falls (the common case, checked cheaply)
         for c in sorted(self.creatures.values(), key=lambda o: o.cid):
             ground = self.map.standing_z(c.pos[0], c.pos[1], c.squares)
-            if c.pos[2] <= ground or (self._flying(c) and not c.dead) or (c.hover and c.conscious):
+            if c.pos[2] <= ground or (self._flying(c) and not c.dead) or (c.hover and c.conscious) \
+                    or (self.zones and spell_zones.aloft(c)):   # held up by Reverse Gravity
                 continue
             height = c.pos[2] - ground
+            if spell_buffs.feather_fall(self, c, height):   # a reaction: no damage, lands on its feet
+                c.pos = (c.pos[0], c.pos[1], ground)
+                continue
             c.pos = (c.pos[0], c.pos[1], ground)
             self.event("fall", f"{c.cid} falls {height} ft", creature=c.cid, height=height)
             n = fall_damage_dice(height)
             if n and not c.dead:
-                self.damage(c, self.roller.roll_damage(f"{n}d6", what=f"fall {c.cid}"), "bludgeoning", source="fall")
+                self.damage(c, features_more.slow_fall(self, c, self.roller.roll_damage(f"{n}d6", what=f"fall {c.cid}")),
+                            "bludgeoning", source="fall")   # (Slow Fall)
             if not c.dead and "prone" not in c.condition_immunities:
                 c.conditions.setdefault("prone", {})
 
@@ -1627,7 +1809,8 @@ class Battle:
         alt = self.max_altitude_ft if fly else None
         if not c.economy.disengaged and not ("flyby" in c.features and fly):   # Flyby: no OAs
             for o in self.enemies_of(c):
-                if o.conscious and not o.incapacitated and o.economy.reaction and o.melee_reach:
+                if o.conscious and not o.incapacitated and o.economy.reaction and o.melee_reach \
+                        and not (self.zones and not spell_zones.sees(self, o, c)):   # unseen: no opportunity attack
                     threats[o.cid] = self.map.threat_area(o.cells, o.melee_reach, c.size, enemy_z=o.pos[2],
                                                           fly=fly, max_altitude_ft=alt)
         hostile, friends = self._movement_cells(c)
@@ -1636,9 +1819,15 @@ class Battle:
         r = self._reach(c)
         crosses = self.map.hazard_cells and any(
             self.map.hazard_at(x, y) for p in r.path(dest) for x, y in footprint(p[0], p[1], c.squares))
-        routes = self.map.routes(c.pos, dest, c.size, c.economy.movement, threat_cells_by_creature=threats,
+        if threats and not crosses and not _leaves_a_reach(r.path(dest), threats, fly):
+            threats = {}   # the cheapest path provokes nothing: it dominates every other route
+        routes = features_last.walk_map(self, c).routes(c.pos, dest, c.size, c.economy.movement,
+                                                         threat_cells_by_creature=threats,
                                  blocked_by=hostile, pass_through=friends, fly=fly,
-                                 max_altitude_ft=alt) if threats or crosses else []
+                                 max_altitude_ft=alt, swim_speed=c.resources.get("swim", 0),
+                                 climb_speed=spell_buffs.climb_speed(self, c) if c.conditions else 0,
+                                 difficult_extra=spell_zones.difficult_cells(self, c) if self.zones else ()) \
+            if threats or crosses else []
         if len(routes) > 1:
             self.pending = {"kind": "route", "actor": c.cid, "routes": routes}
             return
@@ -1671,14 +1860,17 @@ class Battle:
                 for o in sorted(self.enemies_of(c), key=lambda o: o.cid):
                     if o.cid in ms["asked"] or not o.conscious or o.incapacitated \
                             or not (o.economy.reaction or o.resources.get("oa_extra", 0) > 0) \
-                            or "swallowed" in o.conditions:   # inside a swallower: it moves along
+                            or "swallowed" in o.conditions \
+                            or self._inside_apart(o, c) \
+                            or (self.zones and not spell_zones.sees(self, o, c)):   # SRD: a creature it can see
                         continue
                     melee = [a for a in o.attacks if a.melee and ("swallow",) not in a.on_hit]   # not a Swallow
                     if not melee:
                         continue
                     reach = max(a.reach for a in melee)
                     if self.distance_from(c, here, o) <= reach < self.distance_from(c, nxt, o):
-                        best = max(melee, key=lambda a: (_expected(a), a.key))
+                        at = self.distance_from(c, here, o)   # a weapon that reaches the mover from here
+                        best = max((a for a in melee if a.reach >= at), key=lambda a: (_expected(a), a.key))
                         ms["asked"] = ms["asked"] + (o.cid,)
                         self.pending = {"kind": "reaction", "actor": o.cid, "mover": c.cid, "attack": best.key}
                         self._cache = None
@@ -1686,6 +1878,10 @@ class Battle:
             ms["i"] += 1
             c.pos = tuple(path[ms["i"]])
             self._enter_hazards(c, c.pos)
+            if self.zones:   # Spike Growth's thorns, Sleet Storm's footing (dnd/spell_zones.py)
+                spell_zones.on_step(self, c)
+            if "_spell_summons" in self.__dict__:   # Guardian of Faith (dnd/spell_summons.py)
+                spell_summons.on_step(self, c)
             if self._readied_trigger(c, here):
                 return
             for g in self._guardians():   # entering Spirit Guardians' area
@@ -1730,6 +1926,8 @@ class Battle:
 
     def _enter_hazards(self, c: Combatant, pos: tuple) -> None:
         """Damage for each hazard square the creature's space moves onto (spikes, fire)."""
+        if "ms" in c.resources:   # Fire Form, Water Susceptibility (dnd/monster_specials.py)
+            monster_specials.on_step(self, c, pos)
         if pos[2] > self.map.standing_z(pos[0], pos[1], c.squares):
             return   # flying over it
         for cell in footprint(pos[0], pos[1], c.squares):
@@ -1737,6 +1935,8 @@ class Battle:
             if hz and hz.get("damage") and c.conscious:
                 amount = self.roller.roll_damage(hz["damage"], what=f"hazard {hz['kind']}")
                 self.event("hazard", f"{c.cid} enters {hz['kind']} at ({cell[0]}, {cell[1]})", creature=c.cid)
+                if hz.get("save") and self.saving_throw(c, hz["save"], hz["dc"], magic=True):
+                    amount //= 2   # a hazard with a save: half on a success (Wall of Ice's frigid air)
                 self.damage(c, amount, hz.get("damage_type", hz["kind"]), source=hz["kind"])
 
     def _resolve_reaction(self, reactor: Combatant, p: dict, take: bool) -> None:
@@ -1833,6 +2033,7 @@ class Battle:
             if v.get("attacked_dis") or c.creature_type in v.get("attacked_dis_types", ()):
                 dis.append(f"target {k}")
         dis.extend(f"attacker {k}" for k, v in sorted(c.conditions.items()) if v.get("attack_dis"))
+        adv.extend(spell_buffs.attack_adv(c))   # Foresight
         if "breath_weakened" in c.conditions and melee and a is not None and not a.finesse and not a.spell:
             dis.append("weakened (Strength attack)")   # Weakening Breath: Str-based attack rolls
         if "reckless" in c.conditions and melee:
@@ -1857,6 +2058,8 @@ class Battle:
                    for o in self.enemies_of(c)):
                 dis.append("hostile within 5 ft")
         features.attack_modifiers(self, c, t, melee, a, adv, dis)   # Reckless Attack, Elusive
+        if self.zones:   # Darkness, Fog Cloud...: unseen attackers and targets (dnd/spell_zones.py)
+            spell_zones.sight_modifiers(self, c, t, adv, dis)
         if a is not None and getattr(self, "underwater", False):   # SRD underwater combat (dnd/items.py)
             from . import items as _items
             dis.extend(_items.underwater_disadvantage(c, a, melee))
@@ -1875,6 +2078,8 @@ class Battle:
         for k in vanished:
             del c.conditions[k]
         hidden = c.conditions.pop("hidden", None)   # attacking reveals the attacker (after this roll)
+        if t.is_pc and "natures_sanctuary" in t.features and features_more.sanctuary_turns(self, c, t, a):
+            return False   # Nature's Sanctuary: a beast or plant that fails its save loses the attack
         ward = t.conditions.get("sanctuary")
         if ward and not self.saving_throw(c, "wis", ward["dc"], magic=True):
             # simplification: the attack is lost (the SRD also allows picking another target)
@@ -1883,9 +2088,15 @@ class Battle:
             return False
         if a.ammo and not melee:   # SRD ammunition: each attack expends one piece
             c.resources[a.ammo] = max(0, c.resources.get(a.ammo, 0) - 1)
+        if "ms" in t.resources and a.spell and not melee:   # a tarrasque's Reflective Carapace
+            handled, result = monster_specials.carapace_attack(self, c, a, t, then)
+            if handled:
+                return result
         if spellbook.images_take(self, c, t, a):   # Mirror Image: a duplicate takes the attack
             return False
         adv, dis, reasons = self.attack_modifiers(c, t, melee, a)
+        if t.is_pc and features_more.defend(self, c, t, melee, then, reasons):   # Protection, Escape the Horde
+            dis = True
         if "invisible" in vanished:   # the attack that ends invisibility is still made unseen
             adv, reasons = True, [*reasons, "attacker invisible"]
         if hidden is not None:   # this attack still has the unseen attacker's advantage
@@ -1896,8 +2107,11 @@ class Battle:
             del t.conditions["guided"]   # Guiding Bolt: the next attack roll only
         cover = self.cover(c, t)
         ac = self.armour_class(t) + (cover.bonus or 0)
+        if "amulet_of" in t.resources:   # a shield guardian's Shield reaction for its amulet's wearer
+            ac += monster_specials.guardian_shield(self, c, t)
         bonus = a.to_hit + features.attack_bonus(self, c, t, a)   # Sacred Weapon; notes the attack (Rage)
         bonus += spellbook.attack_bonus(c, a)   # Magic Weapon
+        bonus -= spell_buffs.attack_penalty(c)   # Raise Dead's -4
         if "blessed" in c.conditions:   # Bless +1d4, Bane -1d4 on attack rolls
             bonus += self.roller.roll("1d4", what=f"bless {c.cid}")
         bonus += self._leadership_die(c)   # a knight's Leadership
@@ -1943,7 +2157,13 @@ class Battle:
                 self.event("attack", f"{c.cid}'s rock is caught by {t.cid}", attacker=c.cid, target=t.cid,
                            attack=a.key, total=total, ac=ac, hit=False, critical=False)
                 return False
-        return self._land(state)
+        before = t.hp + t.temp_hp
+        out = self._land(state)
+        if out and "hellish-rebuke" in t.spells and spell_buffs.offer_rebuke(self, c, t, then, before):
+            return None   # the damaged creature decides on Hellish Rebuke first
+        if (c.is_pc or t.is_pc) and features_last.after_attack(self, c, t, a, melee, out, then, before):
+            return None   # Retaliation, Giant Killer, Stand Against the Tide, Hurl Through Hell
+        return out
 
     def armour_class(self, t: Combatant) -> int:
         """AC with the spells up on it: Shield +5, Shield of Faith +2."""
@@ -2008,6 +2228,8 @@ class Battle:
             if st.get("halve"):   # Uncanny Dodge
                 amount //= 2
             amount = features.reduce_damage(st, amount)   # Deflect Missiles
+            if c.conditions:   # Ray of Enfeeblement
+                amount = spell_buffs.weakened(c, a, melee, amount)
             self.damage(t, amount, part.type, magical=a.spell, critical=crit, source=c.cid)
         if t.conscious:
             for effect in a.on_hit:
@@ -2022,6 +2244,8 @@ class Battle:
                             source=t.cid)
         if melee:
             spellbook.retort(self, c, t)   # Fire Shield
+        if "ms" in t.resources or "ms" in c.resources:   # Rust Metal, Corrosive Form, a burning touch
+            monster_specials.after_hit(self, c, t, a, melee)
         features.after_hit(self, c, t, st)   # Stunning Strike's save, Open Hand
         return True
 
@@ -2224,7 +2448,8 @@ class Battle:
     def _shove_targets(self, c: Combatant, mode: str) -> list[Combatant]:
         out = []
         for t in self.enemies_of(c):
-            if self.distance(c, t) > SQUARE_FT or _SIZES.index(t.size) > _SIZES.index(c.size) + 1:
+            if self.distance(c, t) > SQUARE_FT or _SIZES.index(t.size) > _SIZES.index(c.size) + 1 \
+                    or self._inside_apart(c, t):   # swallowed, or enclosed (Forcecage, Resilient Sphere)
                 continue
             if mode == "prone" and "prone" in t.conditions:
                 continue
@@ -2236,8 +2461,13 @@ class Battle:
         return out
 
     def _shove(self, c: Combatant, t: Combatant, mode: str) -> None:
-        mine = self.roller.roll_d20(False, self._check_dis(c), bonus=self._athletics(c), what=f"shove {c.cid}")
-        theirs = self.roller.roll_d20(False, self._check_dis(t), bonus=self._escape_bonus(t), what=f"resist shove {t.cid}")
+        mine = self.roller.roll_d20(False, self._check_dis(c), bonus=self._athletics(c) + spell_buffs.check_die(self, c),
+                                    what=f"shove {c.cid}")   # Guidance
+        mine = mine._replace(total=features_more.check_total(c, "str", mine.natural, mine.total,
+                                                             c.pc_class == "fighter"))   # (Reliable Talent)
+        theirs = self.roller.roll_d20(False, self._check_dis(t), bonus=self._escape_bonus(t) + spell_buffs.check_die(self, t),
+                                      what=f"resist shove {t.cid}")
+        mine = mine._replace(total=features_more.peerless(self, c, mine.total, theirs.total + 1))   # (Peerless Skill)
         won = mine.total > theirs.total   # a tie leaves things as they were
         verb = ("grapples" if won else "fails to grapple") if mode == "grapple" else \
             ("shoves" if won else "fails to shove")
@@ -2463,7 +2693,9 @@ class Battle:
 
     def _inside_apart(self, a: Combatant, b: Combatant) -> bool:
         """Total cover: one of the two is inside a swallower the other is not the swallower of
-        (nor inside too)."""
+        (nor inside too), or enclosed (Forcecage, Resilient Sphere: spell_walls.apart)."""
+        if "enclosed" in a.conditions or "enclosed" in b.conditions:
+            return spell_walls.apart(a, b)
         sa, sb = a.conditions.get("swallowed", {}).get("by"), b.conditions.get("swallowed", {}).get("by")
         return (sa is not None or sb is not None) and sa != sb and sa != b.cid and sb != a.cid
 
@@ -2655,6 +2887,9 @@ class Battle:
         elif use[0] == "feature":   # Lay on Hands, Bardic Inspiration
             features.resolve_target(self, c, use, t)
             return
+        elif use[0] == "ms":   # a monster's own action (dnd/monster_specials.py)
+            monster_specials.resolve_target(self, c, use, t)
+            return
         elif use[0] == "monster_heal":   # Healing Touch: hit points, and the ills it names end
             e.actions -= 1
             c.resources["uses:healing-touch"] -= 1
@@ -2703,7 +2938,9 @@ class Battle:
             e.levelled_action_spell |= level > 0
         innate = c.resources.get("innate", {})
         slots = c.resources.get("slots", ())
-        if level and innate.get(key, 0) != 0 and (len(slots) < level or not slots[level - 1]):
+        if level and features_more.free_cast(c, key, level):   # Spell Mastery, Signature Spell
+            pass
+        elif level and innate.get(key, 0) != 0 and (len(slots) < level or not slots[level - 1]):
             if innate[key] > 0:   # "n/day" (at will: -1, never spent)
                 innate[key] -= 1
         elif level:
@@ -2716,22 +2953,31 @@ class Battle:
         if sp.concentration:   # one concentration spell at a time: a new one ends the old
             self.end_concentration(c)
             c.concentration = key
-            c.resources["concentration_until"] = self.round + (sp.duration_rounds or 10)
+            c.resources["concentration_until"] = self.round + (sp.duration_rounds or 10) * \
+                (2 if features_more.extended(c) else 1)   # Extended Spell
 
     def end_concentration(self, c: Combatant) -> None:
         """Concentration ends: the effects this creature keeps up end with it."""
         if c.concentration is None:
             return
+        if self.controls:   # the banished return, the dominated go back to their side (dnd/spell_control.py)
+            spell_control.concentration_ends(self, c)
         for o in self.creatures.values():   # every effect this spell put on anyone
             for k in [k for k, v in o.conditions.items() if v.get("by") == c.cid and v.get("spell") == c.concentration]:
                 del o.conditions[k]
+        spell_summons.concentration_ends(self, c)   # forms revert, a conjured blade goes
+        if "barriers" in self.__dict__:   # a concentration wall (Wall of Force, Stone, Ice) goes
+            spell_walls.concentration_ended(self, c, c.concentration)
         self.event("concentration", f"{c.cid}'s {c.concentration} ends", creature=c.cid)
         c.concentration = None
 
     def _dart(self, c: Combatant, t: Combatant, left: int) -> None:
         """One Magic Missile dart (1d4+1 force); then the next dart's target, or back to the menu."""
+        if "ms" in t.resources:   # a tarrasque's Reflective Carapace: unaffected, or the dart turns back
+            t = monster_specials.carapace_target(self, c, "magic-missile", t)
         amount = self.roller.roll_damage("1d4+1", what="damage magic-missile force")
-        self.damage(t, amount, "force", magical=True, source=c.cid)
+        if t is not None:
+            self.damage(t, amount, "force", magical=True, source=c.cid)
         if left and self.outcome is None and not self._check_outcome() and self._spell_targets(c, "magic-missile"):
             self.pending = {"kind": "target", "actor": c.cid, "use": ("dart", "magic-missile", left)}
         else:
@@ -2761,7 +3007,7 @@ class Battle:
             return None
         if sp.heal_at_slot_level:
             mod = c.resources["spell_mod"] if sp.heal_adds_modifier else 0
-            self.heal(t, max(1, self.roller.roll(sp.heal_for(level), what=f"heal {key}") + mod), key)
+            self.heal(t, max(1, spell_buffs.heal_roll(self, t, sp.heal_for(level), f"heal {key}") + mod), key)
             return True
         if key in BUFFS:
             self._spell_effect(c, key, t)
@@ -2772,8 +3018,9 @@ class Battle:
                 amount = self.roller.roll_damage(dice, what=f"damage {key} {sp.damage_type}")
                 self.damage(t, amount, sp.damage_type, magical=True, source=c.cid)
             return True
+        rng = features_more.spell_range(c, key, sp.range_feet or 0)   # (Distant Spell)
         profile = AttackProfile(key, sp.name, c.resources["spell_attack"], (DamagePart(dice, sp.damage_type),),
-                                sp.attack_type == "melee", 5, sp.range_feet or 0, sp.range_feet or 0, spell=True,
+                                sp.attack_type == "melee", 5, rng, rng, spell=True,
                                 on_hit=SPELL_RIDERS.get(key, ()))
         return self.make_attack(c, profile, t, melee=sp.attack_type == "melee", then="menu")
 
@@ -2786,7 +3033,7 @@ class Battle:
             return
         cond = DEBUFFS[key]
         ability = content.spell(key).save_ability
-        if cond in t.condition_immunities:
+        if cond in t.condition_immunities or spell_buffs.wards(t, cond):   # Freedom of Movement
             self.event("condition", f"{t.cid} is immune to {cond}", creature=t.cid)
             return
         if not self.saving_throw(t, ability, c.resources["spell_dc"], magic=True, big=True):
@@ -2827,6 +3074,8 @@ class Battle:
             spellbook.resolve_area(self, c, use, where)
             return
         hits = self.area_hits(c, use, where)
+        if use[0] == "spell" and self.specials:   # a line spell on a tarrasque (Reflective Carapace)
+            hits = monster_specials.carapace_hits(self, c, use[1], hits)
         if use[0] == "spell" and use[1] == "sleep":
             self._pay_spell(c, use[1], use[2])
             self._sleep(c, use[2], hits)
@@ -2913,6 +3162,7 @@ class Battle:
             or features.save_disadvantage(self, t)   # a gold dragon's Weakening Breath; Heightened Spell
         adv = adv or spellbook.save_mode(t, ability, "save_adv", against)   # Holy Aura, Protection from Poison
         dis = dis or spellbook.save_mode(t, ability, "save_dis")   # Irresistible Dance
+        adv = adv or (against and features_more.save_adv(self, t, against))   # Countercharm
         bonus = t.saves[ability] + sum(v.get("save", 0) for v in t.conditions.values())   # Warding Bond
         bonus += features.save_bonus(self, t, ability)   # Aura of Protection
         bonus += spellbook.save_bonus(self, t)   # Resistance
@@ -2953,6 +3203,8 @@ class Battle:
         """Apply damage after immunity, resistance, vulnerability and temp HP; returns HP lost."""
         if t.dead:
             return 0
+        if "sculpted" in t.economy.extra and features_more.sculpted(self, t, source):   # Sculpt Spells
+            return 0
         held = next((o for o in self.creatures.values() if not o.dead
                      and o.conditions.get("grappled", {}).get("by") == t.cid), None) \
             if "damage_transfer" in t.features else None
@@ -2963,6 +3215,8 @@ class Battle:
             self.heal(t, amount, f"{dtype} absorption")
             return 0
         amount = self.modified_damage(t, amount, dtype, magical)
+        if "amulet_of" in t.resources and amount > 0:   # a shield guardian's Bound: it takes half
+            amount = monster_specials.bound_share(self, t, amount, dtype, source)
         if amount > 0 and t.conditions.get("unconscious", {}).get("asleep"):   # Sleep: damage wakes it
             del t.conditions["unconscious"]
             self.event("wake", f"{t.cid} wakes up", creature=t.cid)
@@ -3001,6 +3255,8 @@ class Battle:
         t.hp -= lost
         if t.hp == 0 and spellbook.ward_from_death(self, t):   # Death Ward: 1 HP instead, once
             t.hp, lost = 1, lost - 1
+        if t.hp == 0 and ("shape_saved" in t.resources or "melts" in t.resources):   # Polymorph; Simulacrum
+            lost += spell_summons.at_zero(self, t, amount - lost)
         if t.hp == 0 and t.is_pc:   # Wild Shape (the rest carries over to the druid), Relentless Rage
             lost += features.at_zero(self, t, amount - lost)
         self.event("damage", f"{t.cid} takes {amount} {dtype} damage ({t.hp}/{t.max_hp} HP)",
@@ -3019,7 +3275,11 @@ class Battle:
             t.conditions["frozen"] = {"by": source, "speed": -20, "until": "end_of_target_next_turn",
                                       "turn_of": t.cid if mine else None, "round": self.round}
             self.event("condition", f"{t.cid} partly freezes (speed -20 ft)", creature=t.cid, condition="frozen")
+        if "ms" in t.resources and not t.dead:   # Aversion of Fire (dnd/monster_specials.py)
+            monster_specials.on_damage(self, t, amount, dtype, source)
         features.on_damaged(self, t, amount, source)   # rage kept up; Dark One's Blessing
+        if "dominated" in t.conditions:   # a new Wisdom save (dnd/spell_control.py)
+            spell_control.hurt(self, t)
         if t.hp == 0:
             if not t.is_pc and regen and regen["at_zero"]:   # the troll dies only at its turn's start
                 self.event("down", f"{t.cid} drops to 0 HP but may regenerate", creature=t.cid)
@@ -3036,7 +3296,9 @@ class Battle:
         return amount
 
     def modified_damage(self, t: Combatant, amount: int, dtype: str, magical: bool = False) -> int:
-        if self._mods(t.immune, dtype, magical):
+        if self.zones and dtype == "thunder" and spell_zones.silenced(self, t):   # inside Silence
+            return 0
+        if self._mods(t.immune, dtype, magical) or (t.conditions and spell_buffs.immune(t, dtype)):   # Mind Blank
             return 0
         petrified = "petrified" in t.conditions   # SRD: resistance to all damage, immune to poison
         if petrified and dtype == "poison":
@@ -3085,7 +3347,7 @@ class Battle:
             self._death_burst(t)
 
     def _death_save(self, t: Combatant) -> None:
-        roll = self.roller.roll_d20(what=f"death save {t.cid}")
+        roll = self.roller.roll_d20(spell_buffs.death_save_adv(t), what=f"death save {t.cid}")   # Beacon of Hope
         if roll.natural == 20:   # regain 1 HP
             self.heal(t, 1, "a natural 20 on a death save")
             return
@@ -3104,8 +3366,10 @@ class Battle:
             self.event("stable", f"{t.cid} is stable", creature=t.cid)
 
     def heal(self, t: Combatant, amount: int, source: str) -> int:
-        if t.dead or "no_heal" in t.conditions or "swarm" in t.features:   # Chill Touch; a swarm never heals
+        if t.dead or "no_heal" in t.conditions or "swarm" in t.features \
+                or "negative_energy" in t.conditions:   # Chill Touch; a swarm never heals; a mummy lord's
             return 0
+        amount = features_more.heal_bonus(self, t, amount, source)   # Disciple of Life, Blessed Healer
         before = t.hp
         t.hp = min(t.max_hp, t.hp + amount)
         if before == 0 and t.hp > 0:   # healing from 0: conscious again, saves reset
@@ -3121,6 +3385,7 @@ class Battle:
         state = dict(self.__dict__)
         state["map"] = ("battle_map", self.map.to_dict())
         state["_cache"] = state["_reach_cache"] = None
+        state.pop("_dest_cache", None)
         state.pop("_points_cache", None)
         return state
 
@@ -3140,6 +3405,7 @@ class Battle:
                 "kind": d.kind, "actor": d.actor, "prompt": d.prompt,
                 "options": [self._option_dict(o) for o in d.options]},
             "recent_events": [e["text"] for e in self.events(last=recent_events)],
+            "zones": spell_zones.describe(self) if self.zones else [],   # Darkness, Spike Growth... in words
         }
 
     def _option_dict(self, o: Opt) -> dict:

@@ -20,7 +20,9 @@ first missed attack or failed save the die can still turn), Stroke of Luck, Colo
 Brutal Critical, Improved Divine Smite, Agonizing Blast, Dark One's Blessing, Relentless Rage,
 Survivor, Elusive, Feral Instinct, Improved/Superior Critical, Great Weapon Fighting (:func:`roll_damage`),
 Repelling Blast (always the full 10 ft), Steel Will. Fighting styles and class options (Hunter's
-choices, invocations) come from :func:`.pcs.build_pc`'s ``style``/``choices`` loadout.
+choices, invocations) come from :func:`.pcs.build_pc`'s ``style``/``choices`` loadout. The subclass and
+late-level features added since (Sculpt Spells to Foe Slayer) live in :mod:`.features_more`, called
+from the hooks here with one-line calls.
 
 The coverage protocol: :func:`coverage` lists every SRD class feature (``5e-SRD-Features.json``)
 with its status, and :func:`probe` shows an executable one working through the engine's options.
@@ -31,6 +33,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
+from . import features_more
 from .state import DamagePart, ability_mod
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -39,7 +42,7 @@ if TYPE_CHECKING:   # pragma: no cover
 
 RAGE_RESIST = ("bludgeoning", "piercing", "slashing")
 REACTIONS = ("rider", "deflect_missiles", "cutting_words")
-BONUS_ATTACKS = ("martial_arts", "flurry", "frenzy")
+BONUS_ATTACKS = ("martial_arts", "flurry", "frenzy", "horde")   # (Horde Breaker: features_more)
 HEAVY_ARMOR = ("ring-mail", "chain-mail", "splint-armor", "plate-armor")
 # SRD protection from evil and good (Purity of Spirit): the creature types it wards against
 EVIL_TYPES = ("aberration", "celestial", "elemental", "fey", "fiend", "undead")
@@ -148,6 +151,7 @@ def options(b: Battle, c: Combatant) -> list:
         out.extend(_heightened(b, c))
     if "careful_spell" in f and r.get("sorcery_points", 0) >= 1 and e.actions > 0:
         out.extend(_careful(b, c))
+    out.extend(features_more.options(b, c))   # Flexible Casting, Dragon Wings, Overchannel, ...
     return out
 
 
@@ -242,6 +246,7 @@ def _heightened(b: Battle, c: Combatant) -> list:
 def before_spell(b: Battle, c: Combatant, data: tuple) -> None:
     """A spell option was chosen: remember a metamagic for :func:`casting_as_bonus` (Quickened) or
     :func:`save_disadvantage` (Heightened, paid now)."""
+    features_more.before_spell(b, c, data)   # Sculpt Spells, Overchannel, Empowered Evocation, ...
     if len(data) > 2 and data[2] == "quickened":
         _extra(c)["quickened"] = True
     if len(data) > 2 and data[2] == "heightened":
@@ -271,6 +276,8 @@ def _careful(b: Battle, c: Combatant) -> list:
 def careful_success(b: Battle, t: Combatant) -> bool:
     """A save of the caster's own side against its Careful spell (the first Cha-modifier many)."""
     c = b.active
+    if c is not None and "sculpt" in c.economy.extra and features_more.careful(b, c, t):   # Sculpt Spells
+        return True
     if c is None or c.side != t.side or c is t or not _extra(c).get("careful"):
         return False
     _extra(c)["careful"] -= 1
@@ -317,6 +324,9 @@ def apply(b: Battle, c: Combatant, opt) -> None:
     """Carry out a ``feature`` option of the menu."""
     key = opt.data[0]
     e, r, x = c.economy, c.resources, _extra(c)
+    if key in features_more.KEYS:
+        features_more.apply(b, c, opt)
+        return
     if key == "rage":
         e.bonus = False
         r["rage"] -= 1 if r["rage"] < 99 else 0
@@ -442,6 +452,8 @@ def target_options(b: Battle, c: Combatant, use: tuple) -> list:
         for t in _intimidate_targets(b, c):
             out.append(_opt(f"Frighten {t.cid} [WIS save {t.saves['wis']:+d}, {b.distance(c, t)} ft]", "target",
                             (t.cid,)))
+    elif use[1] in ("cleansing_touch", "volley", "carceri", "chain"):
+        out = features_more.target_options(b, c, use)
     elif use[1] == "inspire":
         for t in _inspire_targets(b, c):
             out.append(_opt(f"Inspire {t.cid} ({c.resources['inspiration_die']}) [{t.hp}/{t.max_hp} HP, "
@@ -451,6 +463,9 @@ def target_options(b: Battle, c: Combatant, use: tuple) -> list:
 
 def resolve_target(b: Battle, c: Combatant, use: tuple, t: Combatant) -> None:
     r = c.resources
+    if use[1] in ("cleansing_touch", "volley", "carceri", "chain"):
+        features_more.resolve_target(b, c, use, t)
+        return
     if use[1] == "twin":
         b.pending = {"kind": "target", "actor": c.cid, "use": ("feature", "twin2", use[2], use[3], t.cid)}
         return
@@ -511,6 +526,8 @@ def begin_attack(b: Battle, c: Combatant, a: AttackProfile, source: str) -> None
         x["flurry_left"] -= 1
     elif source in ("martial_arts", "frenzy"):
         e.bonus = False
+    elif source == "horde":   # Horde Breaker: once a turn, no action spent
+        x["horde_used"] = True
     elif source == "attack" and "martial_arts" in c.features and \
             (a.key in ("unarmed-strike", "shortsword") or (a.melee and a.finesse and a.key != "rapier")):
         x["monk_attack"] = True   # the Attack action with a monk weapon: the bonus unarmed strike
@@ -527,6 +544,8 @@ def attack_modifiers(b: Battle, c: Combatant, t: Combatant, melee: bool, a, adv:
         dis.append("purity of spirit")
     if "elusive" in t.features and not t.incapacitated:   # SRD Elusive: no advantage against it
         adv.clear()
+    if dis and c.is_pc:
+        features_more.attack_modifiers(b, c, t, adv, dis)   # Feral Senses
 
 
 def attack_bonus(b: Battle, c: Combatant, t: Combatant, a: AttackProfile) -> int:
@@ -535,7 +554,8 @@ def attack_bonus(b: Battle, c: Combatant, t: Combatant, a: AttackProfile) -> int
     if "raging" in c.conditions:
         c.conditions["raging"]["kept"] = True
     sw = c.conditions.get("sacred_weapon")
-    return sw["bonus"] if sw and _weapon(a) and not a.spell else 0
+    more = features_more.attack_bonus(b, c, t, a) if (c.is_pc or t.is_pc) else 0   # Multiattack Defense
+    return (sw["bonus"] if sw and _weapon(a) and not a.spell else 0) + more
 
 
 def crit_min(c: Combatant) -> int:
@@ -689,6 +709,8 @@ def damage_parts(b: Battle, c: Combatant, t: Combatant, a: AttackProfile, st: di
     if crit and c.resources.get("brutal_critical") and st["melee"] and weapon_hit and parts:
         die = parts[0].dice.split("+")[0].split("-")[0].split("d")[1]
         out_extra.append((DamagePart(f"{c.resources['brutal_critical']}d{die}", parts[0].type), False))
+    if c.is_pc:
+        features_more.damage_parts(b, c, t, a, parts)   # Lifedrinker, Foe Slayer
     return [(p, True) for p in parts] + out_extra
 
 
@@ -737,6 +759,7 @@ def reduce_damage(st: dict, amount: int) -> int:
 
 def after_hit(b: Battle, c: Combatant, t: Combatant, st: dict) -> None:
     """Riders that act after the damage: Stunning Strike's save, the Open Hand's effects."""
+    features_more.after_hit(b, c, t)   # Multiattack Defense remembers the attacker
     if st["attack"].key == "eldritch-blast" and "repelling_blast" in c.features and not t.dead:
         # SRD Repelling Blast: pushed up to 10 ft straight away (taken in full here)
         moved = b.push(c, t, 10)
@@ -960,6 +983,8 @@ def on_damaged(b: Battle, t: Combatant, amount: int, source: str | None) -> None
 
 
 def start_turn(b: Battle, c: Combatant) -> None:
+    if getattr(b.roller, "mods", None):   # a casting's roll changes last its turn (features_more)
+        b.roller.mods.clear()
     if c.conditions.get("reckless"):
         del c.conditions["reckless"]
     if "raging" in c.conditions and b.round >= c.conditions["raging"]["ends"]:

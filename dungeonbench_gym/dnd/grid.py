@@ -163,14 +163,9 @@ def box_distance_ft(ax: int, ay: int, an: int, az: float, bx: int, by: int, bn: 
     """Distance in feet between two spaces (anchor, squares on a side, bottom height in feet)."""
     la = int(az // SQUARE_FT)
     lb = int(bz // SQUARE_FT)
-    d = _gap(ax, ax + an - 1, bx, bx + bn - 1)
-    e = _gap(ay, ay + an - 1, by, by + bn - 1)
-    f = _gap(la, la + an - 1, lb, lb + bn - 1)
-    if e > d:
-        d = e
-    if f > d:
-        d = f
-    return SQUARE_FT * d
+    # the largest gap on any axis (each as _gap: the empty squares between the two extents), inlined
+    return SQUARE_FT * max(0, bx - ax - an + 1, ax - bx - bn + 1, by - ay - an + 1, ay - by - bn + 1,
+                           lb - la - an + 1, la - lb - bn + 1)
 
 
 def nearest_box_ft(positions, n: int, boxes) -> tuple[list, list]:
@@ -283,6 +278,7 @@ class _Line(NamedTuple):
     crossed: tuple          # indices of the cells it passes through (own cells excluded)
 
 
+_BLOCKED_LINE = _Line(True, 0, True, ())
 _DIRS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 _DIRS26 = tuple((dx, dy, dl) for dl in (-1, 0, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
                 if dx or dy or dl)
@@ -531,6 +527,36 @@ class BattleMap:
                 "legend": {ch: dict(spec) for ch, spec in self.legend.items() if ch in used},
                 "heights": [self._elev[y * W:(y + 1) * W] for y in range(H)]}
 
+    def with_cells(self, changes: Mapping, name: str | None = None) -> BattleMap:
+        """A new map like this one with some cells changed (a wall that appears mid-battle, a
+        passage opened through one): ``changes`` maps ``(x, y)`` to a legend character of this map
+        or to a legend spec such as ``{"wall": True, "top": 10}``. Floor heights, the other cells'
+        terrain and hazards and the name (unless given) are kept; this map and its caches are left
+        as they are. Cells off the map are ignored."""
+        legend = dict(self.legend)
+        rows = [list(r) for r in self.layout]
+        # new legend characters: punctuation first (views draw creatures by their initials)
+        spare = (ch for ch in "|:+*&$@;!?-_/\\()[]{}<>0123456789ABCDEFGHIJKLMNPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                 if ch not in legend)
+        chars: dict = {}
+        for (x, y), what in sorted(changes.items(), key=lambda kv: cell_key(kv[0])):
+            if not self.in_bounds(x, y):
+                continue
+            if isinstance(what, str):
+                if what not in legend:
+                    raise MapError(f"map '{self.name}': with_cells: unknown legend character {what!r}")
+                ch = what
+            else:
+                spec_key = tuple(sorted((k, repr(v)) for k, v in dict(what).items()))
+                ch = chars.get(spec_key)
+                if ch is None:
+                    ch = chars[spec_key] = next(spare)
+                    legend[ch] = dict(what)
+            rows[y][x] = ch
+        W = self.width
+        heights = [self._elev[y * W:(y + 1) * W] for y in range(self.height)]
+        return BattleMap(self.name if name is None else name, ["".join(r) for r in rows], legend, heights)
+
     def __repr__(self) -> str:
         return f"BattleMap({self.name!r}, {self.width}x{self.height})"
 
@@ -652,33 +678,66 @@ class BattleMap:
             z = self.standing_z(x, y, n)
         return x, y, n, z
 
+    def _line_tables(self):
+        """For :meth:`_eval_line`, per cell: the height below which a line is blocked (the floor,
+        or a wall's top), the sight flags of soft features (cover, fog) and their top. Per map."""
+        rec = self._cache.get("lines")
+        if rec is None:
+            f, e, top = self._flags, self._elev, self._top
+            rec = self._cache["lines"] = (
+                [e[i] + top[i] if f[i] & BLOCKS else e[i] for i in range(self.size)],
+                [f[i] & (OBSCURED | HALF_COVER | THREE_QUARTERS_COVER) for i in range(self.size)],
+                [e[i] + top[i] for i in range(self.size)])
+        return rec
+
     def _eval_line(self, X0: int, Y0: int, X1: int, Y1: int, za: float, zb: float,
                    own: frozenset | set | tuple = ()) -> _Line:
         """Trace one line (doubled coordinates, heights in feet at both ends)."""
         interiors, seams = _trace(X0 & 1, Y0 & 1, X1 - X0, Y1 - Y0)
         bx, by = X0 >> 1, Y0 >> 1
         W, H = self.width, self.height
-        flags, elev, top = self._flags, self._elev, self._top
         dz = zb - za
         obst = 0
         obscured = False
         crossed = []
+        if 0 <= X0 <= 2 * W and 0 <= X1 <= 2 * W and 0 <= Y0 <= 2 * H and 0 <= Y1 <= 2 * H:
+            # both ends on the map, so every square crossed is on it: per-map tables, no bounds checks
+            hard, soft, stop = self._line_tables()
+            base = by * W + bx
+            for rx, ry, t in interiors:
+                i = base + ry * W + rx
+                if i in own:
+                    continue
+                z = za + dz * t
+                if z < hard[i]:
+                    return _BLOCKED_LINE
+                s = soft[i]
+                if s and z < stop[i]:
+                    if s & THREE_QUARTERS_COVER:
+                        obst = 2
+                    elif s & HALF_COVER and obst < 1:
+                        obst = 1
+                    if s & OBSCURED:
+                        obscured = True
+                crossed.append(i)
+            interiors = ()
+        flags, elev, top = self._flags, self._elev, self._top
         for rx, ry, t in interiors:
             x = bx + rx
             y = by + ry
             if x < 0 or y < 0 or x >= W or y >= H:
-                return _Line(True, 0, True, ())
+                return _BLOCKED_LINE
             i = y * W + x
             if i in own:
                 continue
             z = za + dz * t
             e = elev[i]
             if z < e:
-                return _Line(True, 0, True, ())
+                return _BLOCKED_LINE
             f = flags[i]
             if f & _SIGHT_FLAGS and z < e + top[i]:
                 if f & BLOCKS:
-                    return _Line(True, 0, True, ())
+                    return _BLOCKED_LINE
                 if f & THREE_QUARTERS_COVER:
                     obst = 2
                 elif f & HALF_COVER and obst < 1:
@@ -815,7 +874,38 @@ class BattleMap:
     def line_of_effect(self, a_cells, b_cells, *, a_z: float | None = None,
                        b_z: float | None = None) -> bool:
         """True unless the target has total cover from walls (it can be targeted)."""
-        return self.cover(a_cells, b_cells, attacker_z=a_z, target_z=b_z) != Cover.TOTAL
+        # total cover from walls alone means every line of :meth:`_pairs` is blocked: so stop at
+        # the first line that is not (the same lines, traced until one gets through)
+        abox = self._box(a_cells, a_z)
+        tbox = self._box(b_cells, b_z)
+        rec = self._pair_cache.get((abox, tbox))
+        if rec is not None:
+            return any(p[3] < 4 for p in rec)
+        key = ("effect", abox, tbox)
+        res = self._pair_cache.get(key)
+        if res is None:
+            if len(self._pair_cache) > 200_000:
+                self._pair_cache.clear()
+            res = self._pair_cache[key] = self._any_clear_line(abox, tbox)
+        return res
+
+    def _any_clear_line(self, abox, tbox) -> bool:
+        ax, ay, an, az = abox
+        tx, ty, tn, tz = tbox
+        W = self.width
+        za = az + 2.5 * an
+        zt = tz + 2.5 * tn
+        own = {(ay + j) * W + ax + i for j in range(an) for i in range(an)}
+        own.update((ty + j) * W + tx + i for j in range(tn) for i in range(tn))
+        corners = [(ax + i, ay + j) for j in range(an + 1) for i in range(an + 1)
+                   if i in (0, an) or j in (0, an)]
+        for sy in range(ty, ty + tn):
+            for sx in range(tx, tx + tn):
+                for cx, cy in corners:
+                    for qx, qy in ((sx, sy), (sx + 1, sy), (sx, sy + 1), (sx + 1, sy + 1)):
+                        if not self._eval_line(2 * cx, 2 * cy, 2 * qx, 2 * qy, za, zt, own).blocked:
+                            return True
+        return False
 
     def can_see(self, viewer_cells, target_cells, *, viewer_z: float | None = None,
                 target_z: float | None = None, extra_obscured: Iterable = frozenset()) -> bool:
@@ -862,6 +952,15 @@ class BattleMap:
         rec = self._pair_cache.get((vbox, tbox))
         if rec is not None:
             return any(p[2] for p in rec)
+        key = ("sight", vbox, tbox)   # asked again and again (who sees whom): traced once per map
+        res = self._pair_cache.get(key)
+        if res is None:
+            if len(self._pair_cache) > 200_000:
+                self._pair_cache.clear()
+            res = self._pair_cache[key] = self._sees_traced(vbox, tbox)
+        return res
+
+    def _sees_traced(self, vbox, tbox) -> bool:
         ax, ay, an, az = vbox
         tx, ty, tn, tz = tbox
         W, flags, elev, top = self.width, self._flags, self._elev, self._top
@@ -1007,6 +1106,32 @@ class BattleMap:
                         out.add(ay * W + ax)
         return out
 
+    def can_step(self, start, size: str | int, speed_ft: int, *, fly: bool = False,
+                 swim_speed: int = 0, climb_speed: int = 0, blocked_by: Iterable = (),
+                 pass_through: Iterable = (), difficult_extra: Iterable = (),
+                 crawling: bool = False, allow_falls: bool = False, safe_drop_ft: int = 10,
+                 max_altitude_ft: int | None = None) -> bool:
+        """A cheap sufficient test for ``len(reachable(...)) > 1`` (same arguments): True when a
+        walker can end a move on a neighbouring space with one step. False says nothing (ask
+        :meth:`reachable`): the way out may take more steps, or the mover flies."""
+        n = size_squares(size)
+        sx, sy = int(start[0]), int(start[1])
+        if fly or not self.fits(sx, sy, n):
+            return False
+        edges = self._edges(n, bool(climb_speed), bool(swim_speed), bool(allow_falls), int(safe_drop_ft))
+        own = set(footprint(sx, sy, n))
+        hostile = self._spread([c for c in blocked_by if (c[0], c[1]) not in own], n)
+        allies = self._spread([c for c in pass_through if (c[0], c[1]) not in own], n)
+        soft = allies | self._spread(difficult_extra, n) if difficult_extra else allies
+        extra = SQUARE_FT if crawling else 0
+        speed = int(speed_ft)
+        for v, c, diff, _fall, _haz in edges[sy * self.width + sx]:
+            if v in hostile or v in allies:
+                continue   # never entered, or entered but not a place to stop
+            if c + extra + (SQUARE_FT if not diff and v in soft else 0) <= speed:
+                return True
+        return False
+
     def reachable(self, start, size: str | int, speed_ft: int, *, fly: bool = False,
                   swim_speed: int = 0, climb_speed: int = 0, blocked_by: Iterable = (),
                   pass_through: Iterable = (), difficult_extra: Iterable = (),
@@ -1019,8 +1144,28 @@ class BattleMap:
         difficult terrain, never ended in); ``difficult_extra``: cells that are difficult terrain
         this turn (spells, zones). Cells may be ``(x, y, z)`` cubes when flying (a 2-tuple is the
         cube on the floor). The mover's own cells are ignored. The start itself is included at
-        cost 0. Returns a :class:`Reach` (a mapping position -> (cost_ft, path)).
+        cost 0. Returns a :class:`Reach` (a mapping position -> (cost_ft, path)). The same
+        question asked again of this map gets the same answer back (shared: read it, don't change it).
         """
+        args = (tuple(start), size, speed_ft, fly, swim_speed, climb_speed, tuple(blocked_by),
+                tuple(pass_through), tuple(difficult_extra), crawling, allow_falls, safe_drop_ft,
+                max_altitude_ft)
+        memo = self._cache.get("reach-memo")
+        if memo is None:
+            memo = self._cache["reach-memo"] = {}
+        try:
+            r = memo.get(args)
+        except TypeError:   # cells given as lists: not hashable, no memo
+            return self._reachable_search(*args)
+        if r is None:
+            if len(memo) >= 128:
+                memo.clear()
+            r = memo[args] = self._reachable_search(*args)
+        return r
+
+    def _reachable_search(self, start, size, speed_ft, fly, swim_speed, climb_speed, blocked_by,
+                          pass_through, difficult_extra, crawling, allow_falls, safe_drop_ft,
+                          max_altitude_ft) -> Reach:
         n = size_squares(size)
         if fly:
             return self._reachable_fly(start, n, speed_ft, blocked_by, pass_through,
@@ -1443,7 +1588,18 @@ class BattleMap:
                                                           pass_through, max_altitude_ft)
         x0, y0, l0 = origin
         L, H, W = free.shape
-        allowed = [a.ravel().tolist() for a in self._fly_allowed_cached(n, origin, free)]
+        # per window (terrain only): the allowed steps as lists, and each state's terrain-allowed
+        # neighbours (filled in as searches reach them), for the last 32 windows
+        wins = self._cache.get("fly-windows")
+        if wins is None:
+            wins = self._cache["fly-windows"] = {}
+        win = wins.get((n, origin, free.shape))
+        if win is None:
+            if len(wins) >= 32:
+                wins.clear()
+            win = wins[(n, origin, free.shape)] = (
+                [a.ravel().tolist() for a in self._fly_allowed_cached(n, origin, free)], {})
+        allowed, nbrs = win
         hostile_l = hostile.ravel().tolist()
         ally_l = ally.ravel().tolist()
         free_l = free.ravel().tolist()
@@ -1473,19 +1629,17 @@ class BattleMap:
                 out = memo.get(u)
                 if out is not None:
                     return out
-                out = memo[u] = []
-                x = u % W
-                y = (u // W) % H
-                layer = u // (W * H)
-                for k, (off, dx, dy, dl) in enumerate(steps):
-                    if not allowed[k][u]:
-                        continue
-                    if not (0 <= x + dx < W and 0 <= y + dy < H and 0 <= layer + dl < L):
-                        continue
-                    v = u + off
-                    if hostile_l[v]:
-                        continue
-                    out.append((v, (2 * SQUARE_FT if ally_l[v] else SQUARE_FT), 0, ()))
+                nb = nbrs.get(u)
+                if nb is None:
+                    nb = nbrs[u] = []
+                    x = u % W
+                    y = (u // W) % H
+                    layer = u // (W * H)
+                    for k, (off, dx, dy, dl) in enumerate(steps):
+                        if allowed[k][u] and 0 <= x + dx < W and 0 <= y + dy < H and 0 <= layer + dl < L:
+                            nb.append(u + off)
+                out = memo[u] = [(v, (2 * SQUARE_FT if ally_l[v] else SQUARE_FT), 0, ())
+                                 for v in nb if not hostile_l[v]]
                 return out
 
             def encode(pos):

@@ -10,6 +10,8 @@ and its bonus-action attack, Misty Step out of melee, Hold Person on a sturdy hu
 when three allies are in range, Scorching Ray while level-2 slots last, Sleep only when what it
 would catch can all fall asleep, Turn Undead when two undead are within 30 ft; a monster's save
 action when it catches a foe (a condition-only one: a foe without the condition yet). Bosses: a legendary heal when low, else a legendary attack.
+Monsters' own options (Leadership, Divine Eminence, Create Specter, Children of the Night, Consume Life,
+a harpy's song, a golem's Haste, ...) and dousing a fire: :func:`.monster_specials.heuristic_choice`.
 The objective's object is used as soon as it is in reach; a hold objective sends the party into
 its area first and keeps it there (it fights from squares inside). Same state, same choice: ties break by the canonical option order.
 Party class features (see :func:`_feature_choice`, :func:`_rider_choice`): Rage before the first melee
@@ -23,6 +25,7 @@ when low, Armor of Shadows before the foes close, Quivering Palm on a foe of 50+
 
 from __future__ import annotations
 
+from . import fastpaths, features_more, monster_specials
 from .engine import Battle, Opt, expected_damage
 from .grid import SQUARE_FT
 from .state import Combatant
@@ -48,7 +51,11 @@ def choose(battle: Battle) -> int:
 
 def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
     if kind == "action":
-        return _action(battle, c, opts)
+        i = _action(battle, c, opts)
+        if i is None:   # a split menu's span without End turn, and nothing in it worth doing
+            i = 0
+        # a metamagic or Overchannel variant of the chosen spell when it pays (dnd/features_more.py)
+        return features_more.upgrade(battle, c, opts, i) if PARTY_FEATURES and c.is_pc else i
     if kind == "target":
         use = battle.pending["use"]
         if use[:2] == ("feature", "wild_shape") and PARTY_FEATURES:
@@ -72,10 +79,16 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
             entry = next((x for x in c.legendary if o.kind == "legendary" and x[0] == o.data[0]), None)
             if entry and entry[2] == "save" and _legendary_save_reaches(battle, c, entry[3]):
                 return i
+            if entry and entry[2] == "ms" and monster_specials.legendary_worth(battle, c, entry[0]):
+                return i   # Psychic Drain, Shimmering Shield, Channel Negative Energy (dnd/monster_specials.py)
         return next((i for i, o in enumerate(opts) if o.kind == "legendary" and "attack" in o.label),
                     len(opts) - 1)
     if kind == "destination":
-        score = _scorer(battle, c, _foes(battle, c))
+        foes = _foes(battle, c)
+        keys = _score_keys(battle, c, foes, [o.data[0] for o in opts])
+        if keys is not None:   # the same choice, worked out for every square at once
+            return fastpaths.argmin_keys(keys)
+        score = _scorer(battle, c, foes)
         return min(range(len(opts)), key=lambda i: (score(opts[i].data[0]), i))
     if kind == "route":
         routes = battle.pending["routes"]
@@ -157,6 +170,9 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
         return first("second_wind")
     if first("stand") is not None:
         return first("stand")
+    own = monster_specials.heuristic_choice(battle, c, opts)   # monsters' own options, dousing a fire
+    if own is not None:
+        return own
     early = _feature_choice(battle, c, opts, "early")
     if early is not None:
         return early
@@ -281,6 +297,8 @@ def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: lis
     for i, o in enumerate(opts):   # Call Lightning again: free with the action when it catches a foe
         if o.kind == "recall" and _best_point(battle, c, ("spell", *o.data))[0] >= 1:
             return i
+        if o.kind == "reheat":   # Heat Metal again: a bonus action, no slot
+            return i
     weapon = max([_attack_value(battle, c, o) for o in opts if o.kind == "attack"] or [0.0])
     best, seen = None, set()
     for i in spells:
@@ -314,10 +332,17 @@ def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: lis
             value = hits * avg(spellbook.dice(c, key, level) if hit_dice == "spell" else hit_dice)
         elif kind == "mark":
             value = 0.5 * cond if targets else 0.0
+        elif kind == "heat":   # Heat Metal: this turn's fire and a later bonus action's, a hindered foe
+            value = (2.0 * avg(spellbook.dice(c, key, level)) + 3.0) if targets else 0.0
+        elif m.get("flags", {}).get("check_die"):   # Guidance: one die on a rare check, not worth an action
+            continue
         elif kind in ("buff", "max_hp", "temp_hp") and targets and any(battle.distance(c, o) <= 30 for o in foes):
             value = 6.0 * n
         elif kind in ("revive", "cure", "dispel") and targets:
             value = 15.0
+        elif kind == "control":   # removal, domination (dnd/spell_control.py)
+            from .spell_control import worth
+            value = worth(battle, c, key, level)
         else:
             continue
         bonus = sp.casting_time == "bonus_action"
@@ -375,7 +400,8 @@ def _box_extents(x: int, y: int, n: int, z: float) -> tuple:
 
 def _scorer(battle: Battle, c: Combatant, foes: list | None = None):
     """pos -> the planner's score of standing there (lower is better): the objective's distance
-    first for the party, then the fight. The targets' boxes are worked out once per question."""
+    first for the party, then the fight. The targets' boxes are worked out once per question.
+    :func:`_score_keys` gives the same scores for many squares at once: change both together."""
     obj = battle.objective
     n = c.squares
     party = c.side == battle.party_side
@@ -415,14 +441,45 @@ def _fight_scorer(battle: Battle, c: Combatant, foes: list | None = None):
 
 
 def _should_move(battle: Battle, c: Combatant) -> bool:
-    score = _scorer(battle, c, _foes(battle, c))
+    foes = _foes(battle, c)
+    score = _scorer(battle, c, foes)
     here = score(c.pos)
     hold = battle.objective["type"] == "hold" and c.side == battle.party_side
     goal = battle.objective["type"] in ("reach", "interact") and c.side == battle.party_side
     if here[0] == 0 and not goal and (not hold or here[1] == 0):
         return False
     r = battle._reach(c)
+    keys = _score_keys(battle, c, foes, r.destinations)
+    if keys is not None:
+        return fastpaths.any_below(keys, here)
     return any(score(p) < here for p in r.destinations)
+
+
+def _score_keys(battle: Battle, c: Combatant, foes: list, positions) -> list | None:
+    """What :func:`_scorer` (battle, c, foes) gives each of the positions, for all of them at once
+    (:mod:`.fastpaths`); None when the plain loop is the better way (few positions, odd ones)."""
+    if len(positions) < fastpaths.SMALL:
+        return None
+    P = fastpaths.positions_array(positions)
+    if P is None:
+        return None
+    n = c.squares
+    if not foes:
+        fight = ("none", (), 0)
+    else:
+        boxes = [_box_extents(fp[0], fp[1], fn, fp[2]) for fp, fn in foes]
+        fight = ("ranged", boxes, 0) if _ranged_minded(c) else ("melee", boxes, c.melee_reach or SQUARE_FT)
+    obj = battle.objective
+    if c.side == battle.party_side and obj["type"] in ("reach", "interact", "hold"):
+        cells = [tuple(obj["object"])] if obj["type"] == "interact" else [tuple(x) for x in obj["cells"]]
+        goal = [_box_extents(cell[0], cell[1], 1, battle.map.standing_z(cell[0], cell[1], 1)) for cell in cells]
+        if not goal:
+            return None
+        g = fastpaths.nearest_ft(P, n, goal)
+        if obj["type"] != "hold":
+            return [g, 0 * g]
+        return [g] + fastpaths.fight_keys(P, n, *fight)
+    return fastpaths.fight_keys(P, n, *fight)
 
 
 # ------------------------------------------------------------------ areas
@@ -464,7 +521,7 @@ _POINT_MEMO: dict = {}
 def _best_point(battle: Battle, c: Combatant, use: tuple):
     """(value, point) of the best placement; only points near foes are worth scoring. Memoised
     while nobody moves or drops (a turn's menus ask the same question again and again)."""
-    key = (id(battle), battle.map.name, use[1], c.cid, tuple((o.cid, o.pos, o.conscious) for o in battle.creatures.values()))
+    key = (id(battle), battle.map, use[1], c.cid, tuple((o.cid, o.pos, o.conscious) for o in battle.creatures.values()))
     hit = _POINT_MEMO.get(key)
     if hit is None:
         if len(_POINT_MEMO) > 64:
@@ -481,13 +538,18 @@ def _best_point_uncached(battle: Battle, c: Combatant, use: tuple):
     foes = [o for o in battle.enemies_of(c) if o.conscious]
     near = sorted({(o.pos[0] + dx, o.pos[1] + dy) for o in foes for dx in range(-2, 3) for dy in range(-2, 3)},
                   key=lambda p: (p[1], p[0]))   # the engine's point order: y, then x
-    near = [p for p in near if battle.point_ok(c, p[0], p[1], rng)]
-    best = (-99, near[0] if near else c.pos[:2])
+    best = None
     for p in near:
+        if not battle.point_ok(c, p[0], p[1], rng):
+            continue
+        if best is None:
+            best = (-99, p)
         v = _area_value(battle, c, use, p)
         if v > best[0]:
             best = (v, p)
-    return best
+            if v >= len(foes):
+                break   # it catches every conscious foe and no friend: no later point does better
+    return best if best is not None else (-99, c.pos[:2])
 
 
 def _healing_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[int]):
@@ -536,6 +598,9 @@ def _feature_choice(battle: Battle, c: Combatant, opts: list[Opt], phase: str):
     Bardic Inspiration, Patient Defense)."""
     if not PARTY_FEATURES or not c.is_pc:
         return None
+    more = features_more.heuristic_choice(battle, c, opts, phase)   # Step of the Wind, Fiendish Vigor, ...
+    if more is not None:
+        return more
     feats: dict = {}
     for i, o in enumerate(opts):
         if o.kind == "feature":

@@ -967,7 +967,10 @@ def _probe_use(rec: dict) -> None:
     pc = equip(build_pc(_reader(rec), level, "pc", (2, 2, 0)), [key])
     kind = use["kind"]
     pc.hp = 1 if kind == "heal" else pc.max_hp - 5   # wounded: healing spells have a target
-    b, _ = _arena(pc)
+    from . import spellbook
+    spell = use.get("spell") or (use.get("spells") or [{}])[0].get("spell")
+    beasts = bool(spell) and spellbook.mech(spell).get("types") == ["beast"]   # Animal Friendship: a beast foe
+    b, _ = _arena(pc, "wolf" if beasts else "bandit-captain")
     slots = pc.resources.get("slots")
     before = (pc.hp, pc.ac, dict(pc.abilities), pc.resist, pc.fly, dict(pc.conditions), pc.temp_hp)
     _choose(b, lambda o: o.kind in ("item", "potion") and o.data and o.data[0] == key, f"using {key}")

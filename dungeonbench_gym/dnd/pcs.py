@@ -249,7 +249,7 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
         raise KeyError(f"no PC archetype {archetype!r}; expected one of {sorted(ARCHETYPES)}")
     if not 1 <= level <= MAX_LEVEL:
         raise ValueError(f"PC level {level}: expected 1-{MAX_LEVEL}")
-    bad = set(loadout) - {"style", "weapons", "shield", "armor", "choices"}
+    bad = set(loadout) - {"style", "weapons", "shield", "armor", "choices", "spells"}
     if bad:
         raise KeyError(f"unknown loadout fields {sorted(bad)}")
     arch = dict(ARCHETYPES[archetype], **loadout)
@@ -506,14 +506,15 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
              for ab in ABILITIES}
     if split[0][0] != main:
         raise ValueError(f"{archetype}: the first class taken must be {main}")
-    return Combatant(
+    from .features_more import finish_pc
+    return finish_pc(Combatant(   # (features_more: subclass and late features, always-prepared spells)
         cid=cid, name=name or " / ".join(f"{content.class_spec(k).name} {n}" for k, n in split),
         side=side, kind="pc", size="medium", ac=ac,
         max_hp=hp, hp=hp, pos=tuple(pos), speed=speed, abilities=abilities, saves=saves, prof=prof,
         attacks=tuple(attacks), pc_class=main, level=level, resources=resources,
         features=tuple(features), spells=spells, style=style, armored=armored,
         metal_armor=arch["armor"] in METAL_ARMOR, immune=immune, resist=resist,
-        condition_immunities=tuple(sorted(set(condition_immunities))))
+        condition_immunities=tuple(sorted(set(condition_immunities)))), arch, lvls)
 
 
 def _martial_arts(p: AttackProfile, abilities: dict, monk_level: int) -> AttackProfile:
@@ -600,6 +601,9 @@ def short_rest(pc: Combatant) -> None:
             r[k] = 1
     if "sorcerous_restoration" in pc.features:
         r["sorcery_points"] = min(r["sorcery_points_max"], r["sorcery_points"] + 4)
+    if "signature" in r:   # Signature Spell (dnd/features_more.py)
+        from .features_more import short_rest as _more
+        _more(pc)
 
 
 def long_rest(pc: Combatant) -> None:

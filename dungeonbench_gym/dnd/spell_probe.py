@@ -16,6 +16,7 @@ from .state import monster_combatant
 ARENA = ["#" * 18] + ["#" + "." * 16 + "#"] * 12 + ["#" * 18]
 SEEDS = range(12)
 _SUPPORT = ("heal", "temp_hp", "max_hp", "buff", "stabilize", "cure")
+_FOES = {"animal-friendship": ("wolf", "wolf", "brown-bear")}   # spells only some foes can suffer
 
 
 def caster(key: str, level: int = 5, cid: str = "caster", at=(4, 6)):
@@ -108,12 +109,27 @@ def run_probe(key: str) -> None:
         return _probe_shield()
     if key == "counterspell":
         return _probe_counterspell()
+    if m.get("barrier"):   # walls the map gains: the wall's own checks (dnd/spell_walls.py)
+        from .spell_walls import probe
+        return probe(key)
+    if m.get("zones"):   # lasting areas: the zone's own checks (dnd/spell_zones.py)
+        from .spell_zones import probe
+        return probe(key)
+    if m["mech"] == "control":   # removal, domination, confusion, teleports, Wish: dnd/spell_control.py
+        from .spell_control import probe
+        return probe(key)
+    if m["mech"] == "prepare":   # a long summoning between fights, then the fight (dnd/spell_summons.py)
+        from .spell_summons import probe
+        return probe(key)
+    if m["mech"] in ("day", "reaction"):   # between fights (the Day track) or a reaction: dnd/spell_buffs.py
+        from .spell_buffs import probe
+        return probe(key)
     support = m["mech"] in _SUPPORT or key in ("bless", "shield-of-faith", "mage-armor", "sanctuary",
                                                 "cure-wounds", "healing-word", "misty-step", "spirit-guardians")
     sp = content.spell(key)
     seen = []
     for seed in SEEDS:
-        b = battle(key, seed)
+        b = battle(key, seed, _FOES.get(key, ("orc", "orc", "ogre")))
         opts = [i for i, o in enumerate(b.decision.options) if o.kind == "spell" and o.data[0] == key]
         if not opts:
             seen.append("not offered")

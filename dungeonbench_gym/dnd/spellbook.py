@@ -23,10 +23,13 @@ riders ``hit_dice`` (``once``, ``reveals``), ``marked_dice`` (``marked_any``: an
 ``fly``, ``save_die``, ``save_adv``/``save_dis`` (``save_adv_vs``: against a condition), ``sees_invisible``,
 ``death_ward``, ``images`` (Mirror Image), ``retort`` (Fire Shield), ``bonus_dash``, ``no_spells``),
 ``dispel`` (Dispel Magic), ``summon`` (Conjure Animals: new combatants on the caster's side),
-``tiers`` (Divine Word). Walls (``wall``: Wall of Fire) are placed by a point, then a direction.
+``tiers`` (Divine Word). Walls (``wall``: Wall of Fire) are placed by a point, then a direction;
+the mechanism ``wall`` (a ``barrier`` entry: Wall of Force, Stone, Ice, Prismatic Wall, Passwall)
+changes the battle's map (:mod:`.spell_walls`).
 ``repeat_damage``: the repeat save hurts on a failure (Phantasmal Killer). ``recall``: later turns
 may spend the action on the same effect again without a slot (Call Lightning). Counterspell (``counter``)
-lives in :mod:`.spell_counter`.
+lives in :mod:`.spell_counter`; removal, domination, confusion, long teleports, escapes and Wish
+(``control``) in :mod:`.spell_control`.
 
 The engine reaches this module through :func:`handles`; options and decisions stay the engine's
 (action -> slot level -> target(s) / point_x, point_y / direction).
@@ -38,19 +41,29 @@ import functools
 import json
 from pathlib import Path
 
-from . import areas
+from . import areas, features_more, spell_buffs
+from . import features_last   # Land's Stride's advantage against Entangle
+from . import spell_summons   # authored summons, the Polymorph family, conjured weapons
+from . import spell_control   # removal, domination, confusion, long teleports, Wish
 from .grid import SQUARE_FT, Cover
 from .state import AttackProfile, DamagePart
 
 _DATA = Path(__file__).parent / "content" / "data" / "spell_mechanics.json"
 
 GENERIC = ("attack", "save", "word", "area", "pool", "heal", "temp_hp", "max_hp", "stabilize", "cure", "buff",
-           "dispel", "summon", "revive", "tiers", "mark")
+           "dispel", "summon", "revive", "tiers", "mark", "day", "reaction", "shape", "weapon", "control",
+           "prepare", "wall", "pool_heal", "heat", "zone")
+# "wall": walls the map gains, Passwall (dnd/spell_walls.py)
+# "control": removal, domination, confusion, teleports, Wish (dnd/spell_control.py)
+# "shape" (Polymorph family), "weapon" (Flame Blade, Alter Self), summons of authored creatures: dnd/spell_summons.py
+# "prepare": a long summoning cast between fights (Animate Dead, Conjure Elemental...): dnd/spell_summons.py
+# "day": cast only between fights (dnd/spell_buffs.py, the Day track); "reaction": offered as a reaction
 OUT_REASONS = {
     "illusion": "its value depends on what creatures believe (illusion)",
     "ruling": "open-ended effect that needs a DM's ruling (commands, emotions, bargains)",
     "utility": "no effect on a battle (exploration, information, travel, rituals or long castings)",
     "no_effect": "no effect on combat in this engine (it models no light, sound or small tricks)",
+    "terrain": "needs terrain the battle maps do not mark (trees, plants)",
 }
 # conditions that stop a creature's concentration and its grapples
 _HELPLESS = ("incapacitated", "paralyzed", "stunned", "unconscious", "petrified")
@@ -105,9 +118,17 @@ def placement(key: str) -> str:
     m, sp = mech(key), _spell(key)
     if m["mech"] == "pool":
         return "direction"
-    if m["mech"] in ("summon", "tiers"):
+    if m["mech"] == "wall":   # an anchor point, then a direction (dnd/spell_walls.py)
+        return "point"
+    if m.get("place"):   # Storm of Vengeance: centred over the caster (its area covers any map)
+        return m["place"]
+    if m["mech"] in ("summon", "tiers", "pool_heal"):
         return "self"
-    if m["mech"] != "area":
+    if m["mech"] in ("shape", "weapon"):
+        return spell_summons.placement(key)
+    if m["mech"] == "control":
+        return spell_control.placement(key)
+    if m["mech"] not in ("area", "zone"):   # zone: a lasting area without a save (dnd/spell_zones.py)
         return "target"
     shape = m.get("shape") or sp.area.shape
     if sp.range_kind == "self":
@@ -126,6 +147,11 @@ def area(b, c, key: str, where, anchor=None) -> areas.Area:
     """The area a placement covers: a sphere/cylinder (as a sphere of its radius) on a point, a
     placed cube from a point (its corner), a cone/line/cube from the caster in a direction, a wall
     (a line) from its anchor point in a direction."""
+    if mech(key)["mech"] == "control":
+        return spell_control.area(b, c, key, where)
+    if mech(key).get("barrier"):   # a wall the map gains: its cells (dnd/spell_walls.py)
+        from . import spell_walls
+        return spell_walls.area(b, c, key, where, anchor)
     shape, size = _shape(key)
     if where is None:
         return areas.emanation(c.cells, size, c.pos[2])
@@ -153,9 +179,13 @@ def _exempt(key: str, t) -> bool:
     m = mech(key)
     if t.creature_type in m.get("not_types", ()) or ("types" in m and t.creature_type not in m["types"]):
         return True
-    if t.abilities.get("int", 10) < m.get("min_int", 0):
+    if m.get("needs_metal") and not spell_buffs.has_metal(t):   # Heat Metal
+        return True
+    if not m.get("min_int", 0) <= t.abilities.get("int", 10) < m.get("max_int", 99):   # Animal Friendship: Int < 4
         return True
     if m.get("immune_as") in t.condition_immunities:   # Irresistible Dance: not those immune to charm
+        return True
+    if t.squares > m.get("max_squares", 8):   # Forcecage, Resilient Sphere: Large or smaller
         return True
     cond = m.get("condition")
     return bool(cond and cond in t.condition_immunities and not m.get("flags"))
@@ -165,7 +195,12 @@ def targets(b, c, key: str) -> list:
     """Creatures the spell may target now (in range, not behind total cover, not exempt)."""
     m, sp = mech(key), _spell(key)
     kind = m["mech"]
+    if kind == "shape":   # Polymorph, True Polymorph: allies or foes (dnd/spell_summons.py)
+        return spell_summons.targets(b, c, key)
+    if kind == "control":
+        return spell_control.targets(b, c, key)
     rng = m.get("range") or (SQUARE_FT if sp.range_kind == "touch" else (sp.range_feet or 0))
+    rng = features_more.spell_range(c, key, rng)   # Eldritch Spear, Distant Spell
     if kind == "revive":   # Revivify: a PC ally dead for at most a minute (10 rounds)
         pool = [o for o in b.creatures.values() if o.side == c.side and o.dead and o.is_pc
                 and o.creature_type not in ("undead", "construct") and b.round - _died_round(b, o) <= 10]
@@ -191,6 +226,12 @@ def targets(b, c, key: str) -> list:
         pool = [o for o in b.enemies_of(c) if b._may_target(c, o) and not _exempt(key, o)]
         if m.get("condition") and not sp.damage_at_slot_level and not sp.damage_at_character_level:
             pool = [o for o in pool if m["condition"] not in o.conditions]   # a pure debuff: not twice
+    if b.zones:   # Globe of Invulnerability, Antimagic Field (dnd/spell_zones.py)
+        from . import spell_zones
+        pool = spell_zones.screen(b, c, key, pool)
+    if b.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
+        from . import monster_specials
+        pool = monster_specials.spell_screen(b, c, key, pool)
     return [t for t in pool if (t is c or b.distance(c, t) <= rng) and b.cover(c, t) != Cover.TOTAL]
 
 
@@ -219,10 +260,22 @@ def available(b, c, key: str, level: int) -> bool:
     """Whether the spell can be cast usefully now (someone to target, somewhere to place it)."""
     if _spell(key).casting_time not in ("action", "bonus_action"):   # a minute or more: not in a battle
         return False
+    if mech(key)["mech"] in ("day", "reaction"):   # not an action in a battle (dnd/spell_buffs.py)
+        return False
+    if mech(key)["mech"] == "pool_heal":   # Mass Heal: someone of the caster's side to heal
+        return bool(spell_buffs.pool_heal_targets(b, c, key))
+    if mech(key)["mech"] in ("shape", "weapon"):
+        return spell_summons.available(b, c, key, level)
+    if mech(key)["mech"] == "control":
+        return spell_control.available(b, c, key, level)
     if mech(key)["mech"] == "summon":
         return bool(_free_squares(b, c, 1, 2))
     if mech(key)["mech"] == "tiers":
         return bool(targets(b, c, key))
+    if mech(key).get("zones"):   # Daylight: only while there is magical darkness to end
+        from . import spell_zones
+        if not spell_zones.available(b, c, key):
+            return False
     where = placement(key)
     if where == "target":
         return bool(targets(b, c, key))
@@ -234,6 +287,9 @@ def available(b, c, key: str, level: int) -> bool:
 def begin(b, c, key: str, level: int) -> None:
     """The cast option was chosen: ask for the target or the placement, or resolve at once."""
     use = ("spell", key, level)
+    if mech(key)["mech"] == "control":
+        spell_control.begin(b, c, key, level)
+        return
     where = placement(key)
     if where == "target":
         b.pending = {"kind": "target", "actor": c.cid, "use": use}
@@ -247,6 +303,16 @@ def begin(b, c, key: str, level: int) -> None:
 
 def summary(c, key: str, level: int) -> str:
     m, sp = mech(key), _spell(key)
+    if m["mech"] in ("shape", "weapon") or "creature" in m or "choice" in m:
+        return spell_summons.summary(c, key, level)
+    if m["mech"] == "control":
+        return spell_control.summary(c, key, level)
+    if m.get("barrier"):   # dnd/spell_walls.py
+        from . import spell_walls
+        return spell_walls.summary(c, key, level)
+    if m.get("zones"):   # dnd/spell_zones.py
+        from . import spell_zones
+        return spell_zones.summary(c, key, level)
     bits = []
     dmg = dice(c, key, level)
     if m["mech"] == "attack":
@@ -287,6 +353,10 @@ def summary(c, key: str, level: int) -> str:
                     + "; ".join(f"<={hp} {'/'.join(cs)}" for hp, cs, _ in m["tiers"]))
     elif m["mech"] == "revive":
         bits.append("a creature dead for at most a minute returns with 1 HP")
+    elif m["mech"] == "pool_heal":
+        bits.append(f"{m['pool']} HP shared out to allies within {m['range']} ft, the most hurt first")
+    elif m["mech"] == "heat":
+        bits.append(f"{dmg} fire to a foe in metal, disadvantage on its attacks; a bonus action heats it again")
     else:
         bits.append("stabilize a dying creature")
     n = extra_targets(key, level)
@@ -401,14 +471,17 @@ def images_take(b, c, t, a) -> bool:
     v = next((v for v in t.conditions.values() if v.get("images")), None)
     if v is None or "blinded" in c.conditions:
         return False
-    need = {3: 6, 2: 8, 1: 11}[v["images"]]
-    if b.roller.roll_d20(what=f"mirror image {t.cid}").total < need:
+    if v.get("uniform"):   # a cloaker's Phantasms: one of it and its duplicates at random, each with its AC
+        if b.roller.roll(f"1d{v['images'] + 1}", what=f"phantasms {t.cid}") == 1:
+            return False
+    elif b.roller.roll_d20(what=f"mirror image {t.cid}").total < {3: 6, 2: 8, 1: 11}[v["images"]]:
         return False
+    dup_ac = v.get("ac", 10 + t.dex_mod)
     roll = b.roller.roll_d20(bonus=a.to_hit, what=f"attack {c.cid}->{t.cid} duplicate")
-    hit = roll.natural != 1 and (roll.natural == 20 or roll.total >= 10 + t.dex_mod)
+    hit = roll.natural != 1 and (roll.natural == 20 or roll.total >= dup_ac)
     b.event("attack", f"{c.cid}'s {a.key} targets a duplicate of {t.cid} and {'destroys' if hit else 'misses'} "
-            f"it ({roll.total} vs AC {10 + t.dex_mod})", attacker=c.cid, target=t.cid, attack=a.key, hit=False,
-            critical=False, total=roll.total, ac=10 + t.dex_mod)
+            f"it ({roll.total} vs AC {dup_ac})", attacker=c.cid, target=t.cid, attack=a.key, hit=False,
+            critical=False, total=roll.total, ac=dup_ac)
     if hit:
         v["images"] -= 1
         if not v["images"]:
@@ -437,6 +510,10 @@ def beams(key: str, character_level: int) -> int:
 def cast_at(b, c, key: str, level: int, t):
     """The first target was chosen: pay, resolve, and ask for further targets if any. Returns
     like the engine's ``_cast_at``: True when done, None when a further decision is pending."""
+    if mech(key)["mech"] == "shape":   # Polymorph: the form is the next decision
+        return spell_summons.cast_at(b, c, key, level, t)
+    if mech(key)["mech"] == "control":
+        return spell_control.cast_at(b, c, key, level, t)
     b._pay_spell(c, key, level)
     _reveal(c)
     m = mech(key)
@@ -453,6 +530,9 @@ def cast_at(b, c, key: str, level: int, t):
 def more(b, c, use: tuple, t) -> None:
     """A further target (the engine's "more" decision)."""
     _, key, level, left, chosen = use
+    if mech(key)["mech"] == "control":
+        spell_control.more(b, c, use, t)
+        return
     if effect(b, c, key, level, t) is None:
         return
     chosen = chosen if mech(key)["mech"] == "attack" else chosen + (t.cid,)
@@ -471,21 +551,24 @@ def effect(b, c, key: str, level: int, t):
     kind = m["mech"]
     dmg = dice(c, key, level)
     if kind == "attack":
-        rng = m.get("range") or sp.range_feet or 0
-        profile = AttackProfile(key, sp.name, c.resources["spell_attack"], (DamagePart(dmg, sp.damage_type),),
+        rng = features_more.spell_range(c, key, m.get("range") or sp.range_feet or 0)   # (Eldritch Spear)
+        profile = AttackProfile(key, sp.name, c.resources["spell_attack"],
+                                (DamagePart(dmg, sp.damage_type),) if dmg else (),   # Ray of Enfeeblement: none
                                 sp.attack_type == "melee", SQUARE_FT, rng, rng,
                                 spell=True)
         before = t.hp
         out = b.make_attack(c, profile, t, melee=sp.attack_type == "melee", then="menu")
         if out and m.get("heal_half") and before > t.hp:   # Vampiric Touch: half the damage dealt
             b.heal(c, (before - t.hp) // 2, key)
+        if out and m.get("condition") and not t.dead:   # a hit leaves the spell's condition (Contagion)
+            impose(b, c, key, t, m.get("repeat"), level)
         return out
     if kind == "save":
         ok = b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=level > 0 or bool(m.get("condition")))
         if dmg and not m.get("repeat_damage"):
             amount = b.roller.roll_damage(dmg, what=f"damage {key} {sp.damage_type}")
             if ok and not m.get("damage_always"):   # Feeblemind: the damage comes before its save
-                amount = amount // 2 if sp.save_success == "half" else 0
+                amount = amount // 2 if sp.save_success == "half" or features_more.potent(c, sp) else 0
             if m.get("leave_at_least") and amount:   # Harm can't reduce it below 1 HP
                 amount = min(amount, max(0, t.hp - m["leave_at_least"]) + t.temp_hp)
             if amount:
@@ -502,7 +585,7 @@ def effect(b, c, key: str, level: int, t):
             impose(b, c, key, t, m["repeat"], level)
         return True
     if kind == "heal":
-        amount = max(1, b.roller.roll(sp.heal_for(level), what=f"heal {key}")
+        amount = max(1, spell_buffs.heal_roll(b, t, sp.heal_for(level), f"heal {key}")   # Beacon of Hope
                      + (c.resources["spell_mod"] if sp.heal_adds_modifier else 0))
         b.heal(t, amount, key)
         _cure(b, t, m.get("cures", ()))
@@ -551,6 +634,8 @@ def effect(b, c, key: str, level: int, t):
         t.conditions.pop("unconscious", None)
         b.event("revive", f"{t.cid} returns to life with 1 HP ({key})", creature=t.cid)
         return True
+    if kind == "heat":   # Heat Metal (dnd/spell_buffs.py)
+        return spell_buffs.heat(b, c, key, level, t)
     raise ValueError(f"{key}: mechanism {kind!r} has no single-target effect")
 
 
@@ -568,8 +653,12 @@ def impose(b, c, key: str, t, repeat_ability, level: int | None = None) -> None:
     cond = m["condition"]
     if t.dead or (cond in t.condition_immunities and not m.get("flags")):
         return
+    if t.conditions and spell_buffs.wards(t, cond):   # Mind Blank, Freedom of Movement
+        b.event("condition", f"{t.cid} is immune to {cond} ({key})", creature=t.cid)
+        return
     entry = {"by": c.cid, "spell": key, "dc": _dc(c), "round": b.round, "turn_of": t.cid, "level": level,
              **m.get("flags", {})}
+    spell_buffs.on_impose(b, c, key, t, entry, level)   # Protection from Energy's type
     if entry.get("temp_each_turn") == "mod":   # Heroism: the caster's spellcasting modifier
         entry["temp_each_turn"] = c.resources.get("spell_mod", 0)
         t.temp_hp = max(t.temp_hp, entry["temp_each_turn"])
@@ -618,8 +707,15 @@ def _pool_dice(key: str, level: int) -> str:
 
 def area_hits(b, c, key: str, where, anchor=None) -> list:
     a = area(b, c, key, where, anchor)
-    return [o for o in b.creatures.values()
-            if not o.dead and o is not c and areas.affects(a, b.map, o.cells, o.pos[2])]
+    out = [o for o in b.creatures.values()
+           if not o.dead and o is not c and not b._inside_apart(o, c) and areas.affects(a, b.map, o.cells, o.pos[2])]
+    if b.zones:   # Globe of Invulnerability, Antimagic Field (dnd/spell_zones.py)
+        from . import spell_zones
+        out = spell_zones.screen(b, c, key, out)
+    if b.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
+        from . import monster_specials
+        out = monster_specials.spell_screen(b, c, key, out)
+    return out
 
 
 def resolve_area(b, c, use: tuple, where) -> None:
@@ -627,18 +723,38 @@ def resolve_area(b, c, use: tuple, where) -> None:
     condition on a failure; a zone is recorded on the caster; Color Spray's HP pool."""
     key, level = use[1], use[2]
     m, _sp = mech(key), _spell(key)
+    if m["mech"] == "control":
+        spell_control.resolve_area(b, c, use, where)
+        return
     if m["mech"] == "summon":
         summon(b, c, key, level)
         return
+    if m["mech"] in ("shape", "weapon"):   # Shapechange, Animal Shapes, Flame Blade, Alter Self
+        spell_summons.resolve_self(b, c, key, level)
+        return
     if m["mech"] == "tiers":
         _tiers(b, c, key, level)
+        return
+    if m["mech"] == "pool_heal":   # Mass Heal (dnd/spell_buffs.py)
+        spell_buffs.pool_heal(b, c, key, level)
+        return
+    if m.get("zones"):   # lasting areas that change sight, terrain or magic (dnd/spell_zones.py)
+        from . import spell_zones
+        spell_zones.resolve(b, c, use, where)
         return
     if m.get("wall") and len(use) == 3:   # the anchor point is chosen: now the wall's direction
         b.pending = {"kind": "direction", "actor": c.cid, "use": use + (tuple(where[:2]),)}
         b._cache = None
         return
     anchor = use[3] if len(use) > 3 else None
+    if m.get("barrier"):   # a wall the map gains (Wall of Force, Stone, Ice, Prismatic; Passwall)
+        from . import spell_walls
+        spell_walls.raise_wall(b, c, key, level, anchor, where)
+        return
     hits = area_hits(b, c, key, where, anchor)
+    if b.specials:   # a line spell on a tarrasque (Reflective Carapace, dnd/monster_specials.py)
+        from . import monster_specials
+        hits = monster_specials.carapace_hits(b, c, key, hits)
     if c.resources.pop("recalling", False):   # Call Lightning's later bolts: an action, no slot
         c.economy.actions -= 1
         b.event("recall", f"{c.cid} calls down {key} again", creature=c.cid, spell=key)
@@ -679,7 +795,8 @@ def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
     for t in hits:
         if t.dead:
             continue
-        ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True)
+        ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True,
+                            adv=features_last.save_adv(t, key))   # Land's Stride against Entangle
         if amount and not m.get("repeat_damage"):
             dealt = (amount // 2 if sp.save_success == "half" or m.get("half") else 0) if ok else amount
             if dealt:
@@ -789,6 +906,8 @@ def summon(b, c, key: str, level: int) -> None:
     from .grid import SIZE_SQUARES
     from .state import monster_combatant
     m = mech(key)
+    if "monster" not in m:   # an authored creature (Flaming Sphere, Arcane Hand, Animate Objects...)
+        return spell_summons.summon(b, c, key, level)
     count = m["count"] * m.get("upcast", {}).get(str(level), 1)
     squares = SIZE_SQUARES[content.monster(m["monster"]).size]
     b._pay_spell(c, key, level)
@@ -821,8 +940,12 @@ def zone_of(b, c) -> dict | None:
 def end_of_turn(b, c) -> None:
     """Phantasmal Killer, Weird: at the end of each of its turns the target saves again; a
     success ends the effect, a failure deals the spell's damage."""
+    spell_summons.end_of_turn(b, c)   # Flaming Sphere (a cheap no-op without one)
     for k in sorted(c.conditions):
         v = c.conditions.get(k)
+        if v and v.get("contagion"):   # Contagion's three saves (dnd/spell_buffs.py)
+            spell_buffs.contagion_save(b, c, k, v)
+            continue
         if not v or not v.get("repeat_damage") or c.dead:
             continue
         if b.saving_throw(c, v["save_ability"], v["dc"], magic=True):
@@ -840,11 +963,14 @@ def start_of_turn(b, c) -> None:
         c.dead = True   # the conjuring ended: it vanishes
         b.event("vanish", f"{c.cid} vanishes", creature=c.cid)
         return
+    spell_summons.start_of_turn(b, c)   # summons' command and caster, Guardian of Faith (no-op without them)
     for v in list(c.conditions.values()):   # Heroism: temporary HP at the start of each turn
         if v.get("temp_each_turn"):
             c.temp_hp = max(c.temp_hp, v["temp_each_turn"])
             if c.conditions.pop("frightened", None) is not None:
                 b.event("condition_end", f"{c.cid} is no longer frightened", creature=c.cid, condition="frightened")
+        if v.get("regen_each_turn") or v.get("slip_grapples"):   # Regenerate, Freedom of Movement
+            spell_buffs.start_of_turn(b, c, v)
     z = zone_of(b, c)
     if z and mech(z["spell"])["zone"].get("moves"):
         steps = mech(z["spell"])["zone"]["moves"] // SQUARE_FT

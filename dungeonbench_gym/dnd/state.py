@@ -248,7 +248,8 @@ def breath_rider(monster: str, key: str):
 def castable_spells() -> frozenset:
     """The SRD spells the engine casts (the spell table's executable rows)."""
     from . import spellbook
-    return frozenset(r["key"] for r in spellbook.coverage() if r["status"] == "executable")
+    return frozenset(r["key"] for r in spellbook.coverage() if r["status"] == "executable"
+                     and spellbook.mech(r["key"]).get("mech") != "prepare")   # cast between fights only
 
 
 def _monster_spells(spec, resources: dict) -> tuple[tuple, int]:
@@ -540,7 +541,11 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
     def mods(items):
         return tuple((m.type, m.nonmagical_only) for m in items if not m.from_spells_only)
 
-    return Combatant(
+    from .spell_walls import MONSTER_WALLS
+    if key in MONSTER_WALLS:   # a wall-making action (an ice devil's Wall of Ice: dnd/spell_walls.py)
+        resources["monster_wall"] = dict(MONSTER_WALLS[key], ready=True)
+    from . import monster_specials   # its own traits and actions, and a swim speed (dnd/monster_specials.py)
+    return monster_specials.compile_monster(spec, Combatant(
         cid=cid, name=name or spec.name, side=side, kind="monster", size=spec.size, ac=spec.ac,
         max_hp=spec.hp, hp=spec.hp, pos=tuple(pos), speed=spec.speed.walk or spec.speed.fly or 5,
         abilities=dict(spec.abilities), saves={ab: spec.save_bonus(ab) for ab in ABILITIES},
@@ -553,4 +558,4 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
         creature_type=spec.type, metal_armor=any(a in METAL_ARMOR for a in spec.armor),
         legendary=tuple(legendary), legendary_per_round=spec.legendary_actions_per_round or 3 if legendary else 0,
         conditions={"invisible": {}} if spec.trait("invisibility") is not None else {},   # always invisible
-        spells=spells, level=caster_level)
+        spells=spells, level=caster_level))

@@ -43,7 +43,7 @@ def engine_actions(m: MonsterSpec) -> list[str]:
     if c.multiattack:
         out += [a.name for a in m.actions if a.kind == "multiattack"][:1]
     legendary = {k for k, *_ in c.legendary}
-    out += [f"{a.name} (legendary)" for a in m.legendary_actions if a.key in legendary]
+    out += [f"{a.name} (legendary)" for a in m.legendary_actions if a.key in legendary and a.executable]
     return out
 
 

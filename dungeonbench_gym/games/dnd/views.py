@@ -135,6 +135,7 @@ def text(state: dict, title: str) -> tuple[str, str]:
         lines.append(f"- {c['id']} ({'party' if c['side'] == party_side else 'enemy'}, {c['name']}) at "
                      f"({c['pos'][0]}, {c['pos'][1]}): {status}, AC {c['ac']}"
                      + (f", {conds}" if conds else "") + "".join(f", {x}" for x in extra))
+    lines.extend(f"Lasting area: {z}" for z in state.get("zones", ()))   # dnd/spell_zones.py
     lines.append("Recent events:")
     lines.extend("  " + e for e in state["recent_events"])
     d = state["decision"]

@@ -1,0 +1,651 @@
+"""The last SRD class features: reactions after an attack, Hurl Through Hell, Land's Stride,
+Thief's Reflexes, Pact of the Chain and Minions of Chaos.
+
+Hooks (one line each, cheap for a creature without the feature): :func:`.engine.Battle.make_attack`
+calls :func:`after_attack` once an attack has landed or missed (only when the attack can be paused:
+``then`` is not ``"none"``, and a PC is involved); the engine's reaction decisions dispatch
+:data:`REACTIONS` here; ``Battle._reach`` and the route search walk :func:`walk_map`;
+``Battle._next_turn`` calls :func:`reflex_order` at the start of rounds 1 and 2;
+:mod:`.spell_control` hands back hurled creatures; :mod:`.spell_summons` asks for the chain
+familiar's ritual and the Minions of Chaos limit; :mod:`.features_more` lists and carries out the
+chain familiar's attack. :func:`finish_pc` (called from :func:`.features_more.finish_pc`) gives the
+builds of :mod:`.pcs` their feature names, resources and spells.
+
+What is played, and how (every choice is a ``reaction`` decision of the engine, with a "no" option):
+
+* Retaliation (Path of the Berserker, 14): the barbarian took damage from an attack by a creature
+  within 5 ft: its reaction buys one melee weapon attack on that creature (one option per melee
+  weapon it carries).
+* Hunter's Prey: Giant Killer (Hunter, 3; ``choices``: ``giant_killer``, instead of Colossus Slayer):
+  a Large or larger creature within 5 ft hit or missed the ranger with an attack, and the ranger sees
+  it: its reaction buys one weapon attack on that creature right after.
+* Superior Hunter's Defense: Stand Against the Tide (Hunter, 15; ``choices``:
+  ``stand_against_the_tide``, instead of Evasion): a hostile creature missed the ranger with a melee
+  attack: the ranger's reaction makes it repeat the same attack against another creature of the
+  ranger's choice within that attack's reach (one option per creature; the attacker's own allies
+  come first).
+* Hurl Through Hell (the Fiend, 14): once a long rest, when the warlock hits a creature with an
+  attack, it may send the creature away: it leaves the map (the removal of :mod:`.spell_control`)
+  and comes back at the end of the warlock's next turn (to its space or the nearest free one),
+  then takes 10d10 psychic damage unless it is a fiend. Should the warlock have no such turn (dead
+  or down), the creature comes back at its own turn.
+* Land's Stride (ranger 8, Circle of the Land druid 6): the map's difficult terrain (nonmagical:
+  rubble, undergrowth, low walls) costs the creature no extra movement; difficult terrain made by a
+  spell (Spike Growth, Web, ...) still does, and Spike Growth's magical thorns still hurt. The plant
+  spells that restrain (Entangle) are saved against with advantage (the first save and the repeats).
+* Thief's Reflexes (Thief, 17): in the first round the rogue takes a second turn at its initiative
+  minus 10 (a second place in the order for round 1 only). The engine has no surprise, so the
+  SRD's "not when surprised" never applies.
+* Pact of the Chain (warlock 3; ``choices``: ``pact_of_the_chain``): between fights the warlock casts
+  Find Familiar as a ritual (no slot) in an ordinary form or a special one (imp, pseudodragon,
+  quasit, sprite); the familiar joins every later fight that day (the machinery of
+  :mod:`.spell_summons`). It makes no attacks on its own turns; when the warlock takes the Attack
+  action it may forgo one attack (a menu option, then the target) and the familiar attacks with its
+  reaction.
+* Eldritch Invocation: Minions of Chaos (warlock 9; ``choices``: ``minions_of_chaos``): Conjure
+  Elemental joins the warlock's spells, cast between fights with a warlock slot, once a long rest.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # pragma: no cover
+    from .engine import Battle
+    from .state import AttackProfile, Combatant
+
+FEATURES = frozenset(("retaliation", "giant_killer", "stand_against_the_tide", "hurl_through_hell"))
+REACTIONS = ("retaliation", "giant_killer", "stand_against_the_tide", "hurl_through_hell")
+BIG = ("large", "huge", "gargantuan")
+PLANT_SPELLS = ("entangle",)   # plants magically made to impede movement: Land's Stride's advantage
+STAGES = ("hurl_through_hell", "retaliation", "giant_killer", "stand_against_the_tide")
+
+
+def _opt(label, data=()):
+    from .engine import Opt
+    return Opt(label, "reaction", tuple(data))
+
+
+# ================================================================ builds
+def finish_pc(pc: Combatant, arch: dict, lvls: dict, f: list, r: dict, spells: list) -> list:
+    """This module's feature names, resources and spells (added to ``spells``) for a fresh build;
+    returns the new feature list."""
+    choices = arch.get("choices", ())
+    if lvls.get("barbarian", 0) >= 14 and "frenzy" in f:   # our barbarians walk the Path of the Berserker
+        f.append("retaliation")
+    ran = lvls.get("ranger", 0)
+    if ran >= 3 and "giant_killer" in choices:
+        f = [k for k in f if k not in ("colossus_slayer", "horde_breaker")] + ["giant_killer"]
+    if ran >= 15 and "stand_against_the_tide" in choices:
+        f = [k for k in f if k not in ("evasion", "uncanny_dodge")] + ["stand_against_the_tide"]
+    if ran >= 8 or (lvls.get("druid", 0) >= 6 and arch.get("subclass") == "land"):
+        f.append("lands_stride")
+    war = lvls.get("warlock", 0)
+    if lvls.get("rogue", 0) >= 17 and "classes" not in arch:   # our rogues are Thieves
+        f.append("thiefs_reflexes")
+    if war >= 3 and "pact_of_the_chain" in choices:
+        f.append("pact_of_the_chain")
+    if war >= 9 and "minions_of_chaos" in choices:
+        f.append("minions_of_chaos")
+        r["minions_of_chaos"] = r["minions_of_chaos_max"] = 1
+        spells.append("conjure-elemental")
+    if lvls.get("warlock", 0) >= 14 and arch.get("subclass") == "fiend":
+        f.append("hurl_through_hell")
+        r["hurl_through_hell"] = r["hurl_through_hell_max"] = 1
+    return f
+
+
+# ================================================================ after an attack
+def _melee_weapons(c: Combatant) -> list:
+    return [a for a in c.attacks if a.melee and not a.spell]
+
+
+def _able(c: Combatant) -> bool:
+    return c.conscious and not c.incapacitated and c.economy.reaction and not c.dead
+
+
+def _offer(b: Battle, stage: str, c: Combatant, t: Combatant, st: dict) -> bool:
+    """Whether ``stage``'s decision applies to c's attack on t (st: hit, melee, damaged, attack)."""
+    if stage == "hurl_through_hell":
+        return (st["hit"] and "hurl_through_hell" in c.features and c.resources.get("hurl_through_hell", 0) > 0
+                and not t.dead and t.hp > 0 and not c.dead)
+    if c.dead or t.dead or stage not in t.features or not _able(t) or "blinded" in t.conditions \
+            or ("invisible" in c.conditions and not _sees_invisible(t)):
+        return False
+    if stage == "retaliation":
+        return st["damaged"] and b.distance(c, t) <= 5 and any(b.distance(t, c) <= max(a.reach, 5)
+                                                                for a in _melee_weapons(t))
+    if stage == "giant_killer":
+        return c.size in BIG and b.distance(c, t) <= 5 and bool(_weapons_on(b, t, c))
+    if stage == "stand_against_the_tide":
+        return not st["hit"] and st["melee"] and st["key"] in {a.key for a in c.attacks} \
+            and bool(_tide_targets(b, t, c, st["key"]))
+    return False
+
+
+def _sees_invisible(t: Combatant) -> bool:
+    from . import spellbook
+    return spellbook.sees_invisible(t)
+
+
+def _weapons_on(b: Battle, c: Combatant, t: Combatant) -> list:
+    """c's weapon attacks that reach t now (melee within reach, or a ranged weapon in long range)."""
+    d = b.distance(c, t)
+    return [a for a in c.attacks if not a.spell and ((a.melee and d <= max(a.reach, 5))
+                                                      or (not a.melee and a.range_long and d <= a.range_long))]
+
+
+def _tide_targets(b: Battle, reactor: Combatant, attacker: Combatant, key: str) -> list:
+    a = attacker.attack(key)
+    reach = max(a.reach, 5)
+    out = [o for o in b.creatures.values() if o is not attacker and o is not reactor and not o.dead
+           and "removed" not in o.conditions and b.distance(attacker, o) <= reach]
+    # the attacker's own allies first (the planner takes the first "yes"), then the nearest
+    return sorted(out, key=lambda o: (o.side != attacker.side, o.is_pc, o.hp, o.cid))
+
+
+def after_attack(b: Battle, c: Combatant, t: Combatant, a: AttackProfile, melee: bool, hit: bool,
+                 then: str, before: int, start: int = 0) -> bool:
+    """Hook at the end of :meth:`.engine.Battle.make_attack`: True when a decision of this module
+    is now pending (the attack then carries on through ``then`` once it is answered)."""
+    if then == "none" or b.outcome is not None:
+        return False
+    st = {"hit": bool(hit), "melee": bool(melee), "damaged": t.hp + t.temp_hp < before, "key": a.key}
+    for stage in STAGES[start:]:
+        if _offer(b, stage, c, t, st):
+            actor = c if stage == "hurl_through_hell" else t
+            b.pending = {"kind": "reaction", "actor": actor.cid, "reaction": stage, "attacker": c.cid,
+                         "target": t.cid, "then": then, "st": st, "stage": STAGES.index(stage),
+                         "prompt": _prompt(stage, c, t)}
+            b._cache = None
+            return True
+    return False
+
+
+def _prompt(stage: str, c: Combatant, t: Combatant) -> str:
+    return {"hurl_through_hell": f"{c.cid}: you hit {t.cid}; hurl it through hell?",
+            "retaliation": f"{t.cid}: {c.cid} damaged you; retaliate?",
+            "giant_killer": f"{t.cid}: {c.cid} (a {c.size} creature) attacked you; Giant Killer?",
+            "stand_against_the_tide": f"{t.cid}: {c.cid} missed you; turn its attack on another?"}[stage]
+
+
+def reaction_options(b: Battle, c: Combatant, p: dict) -> list:
+    stage = p["reaction"]
+    attacker, target = b.creatures[p["attacker"]], b.creatures[p["target"]]
+    out = []
+    if stage == "hurl_through_hell":
+        dmg = "no damage: a fiend" if target.creature_type == "fiend" else "then 10d10 psychic"
+        out.append(_opt(f"Hurl Through Hell: {target.cid} vanishes until the end of your next turn ({dmg}; "
+                        f"once a long rest)", (True, target.cid)))
+    elif stage == "retaliation":
+        out += [_opt(f"Retaliation: attack {attacker.cid} with {a.key} ({a.short()})", (True, a.key))
+                for a in _melee_weapons(c) if b.distance(c, attacker) <= max(a.reach, 5)]
+    elif stage == "giant_killer":
+        out += [_opt(f"Giant Killer: attack {attacker.cid} with {a.key} ({a.short()})", (True, a.key))
+                for a in _weapons_on(b, c, attacker)]
+    elif stage == "stand_against_the_tide":
+        out += [_opt(f"Stand Against the Tide: {attacker.cid} repeats its {p['st']['key']} against {o.cid}",
+                     (True, o.cid)) for o in _tide_targets(b, c, attacker, p["st"]["key"])]
+    return out + [_opt("Do not react", (False, None))]
+
+
+def resolve_reaction(b: Battle, c: Combatant, p: dict, data: tuple) -> None:
+    stage, then, st = p["reaction"], p["then"], p["st"]
+    attacker, target = b.creatures[p["attacker"]], b.creatures[p["target"]]
+    b.pending = {}
+    if data[0]:
+        if stage == "hurl_through_hell":
+            _hurl(b, c, target)
+        elif stage in ("retaliation", "giant_killer"):
+            c.economy.reaction = False
+            a = c.attack(data[1])
+            name = "Retaliation" if stage == "retaliation" else "Giant Killer"
+            b.event("reaction", f"{c.cid} uses {name} on {attacker.cid}", creature=c.cid, target=attacker.cid,
+                    feature=stage)
+            if not attacker.dead and b.make_attack(c, a, attacker, melee=a.melee, then=then) is None:
+                return   # the attacker reacts in turn (Shield); the chain carries on from there
+        elif stage == "stand_against_the_tide":
+            c.economy.reaction = False
+            other = b.creatures[data[1]]
+            b.event("reaction", f"{c.cid} stands against the tide: {attacker.cid}'s attack turns on {other.cid}",
+                    creature=c.cid, target=other.cid, feature=stage)
+            if not attacker.dead and not other.dead and \
+                    b.make_attack(attacker, attacker.attack(st["key"]), other, melee=True, then=then) is None:
+                return
+    if b._check_outcome():
+        return
+    # a later stage of the same attack (Retaliation after the warlock's choice, ...)
+    if (not data[0] or stage == "hurl_through_hell") and _later(b, attacker, target, then, st, p["stage"] + 1):
+        return
+    b._after_attack(then, attacker)
+
+
+def _later(b: Battle, c: Combatant, t: Combatant, then: str, st: dict, start: int) -> bool:
+    for stage in STAGES[start:]:
+        if _offer(b, stage, c, t, st):
+            b.pending = {"kind": "reaction", "actor": (c if stage == "hurl_through_hell" else t).cid,
+                         "reaction": stage, "attacker": c.cid, "target": t.cid, "then": then, "st": st,
+                         "stage": STAGES.index(stage), "prompt": _prompt(stage, c, t)}
+            b._cache = None
+            return True
+    return False
+
+
+# ================================================================ Hurl Through Hell
+def _hurl(b: Battle, c: Combatant, t: Combatant) -> None:
+    from . import spell_control
+    c.resources["hurl_through_hell"] -= 1
+    # back at the end of the warlock's next turn: this round's turn when it is still to come
+    own_turn = b.active is c
+    later_this_round = c.cid in b.order and b.order.index(c.cid) > b.turn_index
+    until = b.round + (0 if (not own_turn and later_this_round) else 1)
+    spell_control._leave(b, t)
+    t.dead = True
+    t.conditions["removed"] = {"by": c.cid, "spell": "hurl-through-hell", "returns": True, "hurl": True,
+                               "until_round": until}
+    spell_control._on(b)
+    b._reach_cache = None
+    b.event("removed", f"{c.cid} hurls {t.cid} through the lower planes", creature=t.cid,
+            spell="hurl-through-hell", by=c.cid)
+
+
+def end_of_turn(b: Battle, c: Combatant) -> None:
+    """Hook (:func:`.spell_control.end_of_turn`): those c hurled come back at the end of its next turn."""
+    for o in sorted(b.creatures.values(), key=lambda o: o.cid):
+        v = o.conditions.get("removed")
+        if v and v.get("hurl") and v["by"] == c.cid and b.round >= v["until_round"]:
+            _return(b, o)
+
+
+def removed_turn(b: Battle, t: Combatant) -> None:
+    """Hook (:func:`.spell_control.removed_turn`): a hurled creature whose warlock can take no turn
+    (dead, down or gone) comes back at its own turn."""
+    v = t.conditions.get("removed")
+    by = b.creatures.get(v["by"])
+    if by is None or by.dead or not by.conscious:
+        _return(b, t)
+
+
+def _return(b: Battle, t: Combatant) -> None:
+    from . import spell_control
+    spell_control._back(b, t, "back from hell")
+    if t.creature_type != "fiend":
+        amount = b.roller.roll_damage("10d10", what=f"hurl through hell {t.cid}")
+        b.damage(t, amount, "psychic", magical=True, source=None)
+
+
+# ================================================================ Pact of the Chain
+CHAIN_FORMS = ("imp", "pseudodragon", "quasit", "sprite")   # the pact's special forms
+
+
+def chain_day_options(run, c) -> list:
+    """Between fights (:func:`.spell_summons.day_options`): a chain warlock casts Find Familiar as a
+    ritual (no slot), one of the special forms or an ordinary familiar's."""
+    if "pact_of_the_chain" not in c.features or c.dead:
+        return []
+    from . import content, spell_summons
+    from .engine import Opt
+    plain = [m for m, _n in spell_summons._prep("find-familiar")["tiers"]["1"]]
+    return [Opt(f"{c.cid} casts Find Familiar as a ritual (Pact of the Chain, no slot): {content.monster(k).name} "
+                f"(all day; it attacks when {c.cid} forgoes an attack)", "chain_familiar", (c.cid, k))
+            for k in (*CHAIN_FORMS, *plain)]
+
+
+def chain_familiar(c: Combatant, form: str, cid: str) -> Combatant:
+    """The familiar's combatant: its attacks are kept aside (a familiar can't attack on its own;
+    the warlock lends it one of its attacks, then it strikes with its reaction)."""
+    from . import spell_summons
+    from .state import monster_combatant
+    s = monster_combatant(form, cid, c.side, (0, 0, 0))
+    s.creature_type = spell_summons._prep("find-familiar").get("type", s.creature_type)
+    s.resources["chain_attacks"] = tuple(s.attacks)
+    s.attacks, s.multiattack, s.save_actions = (), (), ()
+    return s
+
+
+def placed_familiar(c: Combatant, form: str, pos: tuple) -> Combatant:
+    """A chain familiar already in a fight beside c (as :func:`.spell_summons.day_fighters` leaves it)."""
+    s = chain_familiar(c, form, f"{c.cid}_{form}")
+    s.pos = pos
+    s.conditions = {"summoned": {"by": c.cid, "spell": "find-familiar"}}
+    s.resources.update(summoned_by=c.cid, prepared="find-familiar")
+    return s
+
+
+def chain_day_apply(run, opt) -> None:
+    """The ritual: the familiar waits for the next fight (one familiar at a time)."""
+    from . import spell_summons
+    cid, form = opt.data
+    c = run.party[cid]
+    kept = [e for e in spell_summons._prepared(run) if not (e["owner"] == cid and e["spell"] == "find-familiar")]
+    run.__dict__["_prepared_summons"] = kept
+    s = chain_familiar(c, form, f"{cid}_{form}_familiar")
+    kept.append({"owner": cid, "spell": "find-familiar", "creature": s, "lasts": "all_day", "fights": 0})
+    run.event("cast", f"{cid} casts find-familiar as a ritual (Pact of the Chain): {form}")
+
+
+def _familiar(b: Battle, c: Combatant):
+    for o in b.creatures.values():
+        if o.resources.get("summoned_by") == c.cid and "chain_attacks" in o.resources and not o.dead:
+            return o
+    return None
+
+
+def _familiar_targets(b: Battle, s: Combatant) -> list:
+    out = []
+    for a in s.resources["chain_attacks"]:
+        out += [(a, t) for t in b._targets_for_attack(s, a)]
+    return out
+
+
+def chain_options(b: Battle, c: Combatant) -> list:
+    """Menu (through :func:`.features_more.options`): forgo one attack of the Attack action so the
+    familiar attacks with its reaction."""
+    e = c.economy
+    if e.attacks_left == 0 and e.actions <= 0:
+        return []
+    s = _familiar(b, c)
+    if s is None or not s.conscious or s.incapacitated or not s.economy.reaction or not _familiar_targets(b, s):
+        return []
+    return [_menu(f"Pact of the Chain: forgo one attack; {s.cid} attacks with its reaction", ("chain",))]
+
+
+def _menu(label, data):
+    from .engine import Opt
+    return Opt(label, "feature", tuple(data))
+
+
+def chain_target_options(b: Battle, c: Combatant) -> list:
+    from .engine import Opt
+    s = _familiar(b, c)
+    if s is None:
+        return []
+    first = {}
+    for a, t in _familiar_targets(b, s):   # one option a creature: the first of its attacks that reaches
+        first.setdefault(t.cid, (a, t))
+    return [Opt(f"{s.cid} attacks {t.cid} with {a.key} ({a.short()}) [{b.distance(s, t)} ft]", "target",
+                (t.cid,)) for a, t in first.values()]
+
+
+def chain_attack(b: Battle, c: Combatant, t: Combatant) -> None:
+    """The warlock's attack is spent; the familiar makes one attack with its reaction."""
+    e = c.economy
+    s = _familiar(b, c)
+    a = next((a for a, o in _familiar_targets(b, s) if o is t), None) if s is not None else None
+    if a is None:   # nothing to do (not offered so): back to the menu, nothing spent
+        b._back_to_menu(c)
+        return
+    if e.attacks_left == 0:   # this takes the Attack action
+        e.actions -= 1
+        e.attacks_left = 1 + c.resources.get("extra_attacks", 1) if "extra_attack" in c.features else 1
+    e.attacks_left -= 1
+    s.economy.reaction = False
+    b.event("pact_of_the_chain", f"{c.cid} forgoes an attack: {s.cid} attacks {t.cid}", creature=c.cid,
+            target=t.cid)
+    if b.make_attack(s, a, t, then="menu") is None:
+        return
+    if b._check_outcome():
+        return
+    b._back_to_menu(c)
+
+
+# ================================================================ Minions of Chaos
+def minions_ready(c: Combatant, key: str) -> bool:
+    """Whether a warlock's Conjure Elemental (the invocation's one casting a long rest) is left."""
+    return key != "conjure-elemental" or "minions_of_chaos" not in c.features or c.resources.get("minions_of_chaos", 0) > 0
+
+
+def minions_cast(c: Combatant, key: str) -> None:
+    if key == "conjure-elemental" and "minions_of_chaos" in c.features:
+        c.resources["minions_of_chaos"] = 0
+
+
+# ================================================================ Thief's Reflexes
+def reflex_order(b: Battle) -> None:
+    """At the start of round 1: a rogue with Thief's Reflexes gets a second place in the order, at
+    its initiative - 10 (after every creature above that count; ties go after); at the start of
+    round 2 that place is taken out again."""
+    if b.round == 1:
+        for c in sorted(b.creatures.values(), key=lambda c: c.cid):
+            if "thiefs_reflexes" in c.features and not c.dead and b.order.count(c.cid) == 1:
+                late = c.initiative - 10
+                i = b.order.index(c.cid) + 1
+                while i < len(b.order) and b.creatures[b.order[i]].initiative >= late:
+                    i += 1
+                b.order.insert(i, c.cid)
+                b.__dict__["_reflexes"] = True
+                b.event("thiefs_reflexes", f"{c.cid} will take a second turn this round (initiative {late})",
+                        creature=c.cid)
+    elif b.__dict__.pop("_reflexes", False):
+        for cid in sorted({cid for cid in b.order if b.order.count(cid) > 1}):
+            j = len(b.order) - 1 - b.order[::-1].index(cid)
+            del b.order[j]
+
+
+# ================================================================ Land's Stride
+def stride_map(m):
+    """The map as a creature with Land's Stride walks it: the map's own (nonmagical) difficult
+    terrain costs nothing extra. Built once per map (kept in the map's cache); the map itself
+    when it has no difficult terrain. Spell zones stay difficult (``difficult_extra``)."""
+    from .grid import DIFFICULT
+    got = m._cache.get("lands-stride")
+    if got is not None:
+        return got
+    if not any(f & DIFFICULT for f in m._flags):
+        got = m
+    else:
+        import numpy as np
+        got = object.__new__(type(m))
+        for k in type(m).__slots__:
+            setattr(got, k, getattr(m, k))
+        got._flags = type(m._flags)(f & ~DIFFICULT for f in m._flags)
+        flags = np.array(got._flags, dtype=np.int32).reshape(m.height, m.width)
+        flags.flags.writeable = False
+        got.flags = flags
+        got._cache, got._pair_cache = {}, {}
+    m._cache["lands-stride"] = got
+    return got
+
+
+def walk_map(b: Battle, c: Combatant):
+    """The map c's ground moves are searched on (Land's Stride: without the map's difficult terrain)."""
+    return stride_map(b.map) if "lands_stride" in c.features else b.map
+
+
+def save_adv(t: Combatant, spell: str | None) -> bool:
+    """Land's Stride: advantage on a save against a plant spell that impedes movement (Entangle)."""
+    return spell in PLANT_SPELLS and "lands_stride" in t.features
+
+
+# ================================================================ probes (dnd/feature_probes.py)
+def probes() -> dict:
+    """SRD feature key -> probe: each plays the feature through the engine's options with fixed
+    dice and fails when it has no visible effect."""
+    from . import feature_probes as fp
+    from .pcs import build_pc
+
+    pc, mon, pick, has, dice = fp._pc, fp._mon, fp._pick, fp._has, fp._dice
+
+    def foe_attacks(b, text, *values, rest=10):
+        dice(b, *values, rest=rest)
+        pick(b, "attack", text)
+        if b.decision.kind == "target":
+            pick(b, "target")
+
+    def retaliation():
+        for level, offered in ((13, False), (14, True)):
+            c, o = pc("barbarian", level), mon("ogre", (3, 2))
+            b = fp._battle(c, o, first="m")
+            foe_attacks(b, "Greatclub", 15, 3, 3)   # a hit for 2d8+4 = 10
+            assert c.hp < c.max_hp, c.hp
+            assert (b.decision.kind == "reaction" and has(b, "reaction", "Retaliation")) == offered, \
+                (level, b.decision.prompt, [x.label for x in b.decision.options])
+            if offered:
+                hp = o.hp
+                dice(b, 15, 6, 6)
+                pick(b, "reaction", "Retaliation")
+                assert o.hp < hp and not c.economy.reaction, (o.hp, hp)
+                assert b.decision.actor == "m", b.decision.actor   # the ogre's turn goes on
+
+    def giant_killer():
+        for foe, offered in (("ogre", True), ("thug", False)):
+            c = build_pc("ranger", 3, "p", (2, 2, 0), choices=("giant_killer",))
+            o = mon(foe, (3, 2))
+            b = fp._battle(c, o, first="m")
+            if foe == "thug":
+                pick(b, "multiattack")
+            foe_attacks(b, "Greatclub" if foe == "ogre" else "Mace", 2, rest=2)   # a miss
+            assert c.hp == c.max_hp
+            assert (b.decision.kind == "reaction" and has(b, "reaction", "Giant Killer")) == offered, \
+                (foe, b.decision.prompt)
+            if offered:
+                hp = o.hp
+                dice(b, 15, 5, 5)
+                pick(b, "reaction", "Giant Killer")
+                assert o.hp < hp and not c.economy.reaction, (o.hp, hp)
+        plain = pc("ranger", 3)
+        assert "giant_killer" not in plain.features and "colossus_slayer" in plain.features
+
+    def tide():
+        c = build_pc("ranger", 15, "p", (2, 2, 0), choices=("stand_against_the_tide",))
+        o, o2 = mon("ogre", (3, 2)), mon("ogre", (3, 4), "m2")
+        b = fp._battle(c, o, o2, first="m")
+        foe_attacks(b, "Greatclub", 2, rest=2)   # a miss on the ranger
+        assert c.hp == c.max_hp and has(b, "reaction", "Stand Against the Tide"), b.decision.prompt
+        hp = o2.hp
+        dice(b, 19, 6, 6)
+        pick(b, "reaction", "against m2")
+        assert o2.hp < hp and not c.economy.reaction, (o2.hp, hp)
+        assert any(e.get("event") == "attack" and e.get("attacker") == "m" and e.get("target") == "m2"
+                   for e in b.log)
+
+    def hurl():
+        c = pc("warlock", 14)
+        assert c.resources["hurl_through_hell"] == 1
+        o, o2 = mon("ogre", (4, 2)), mon("ogre", (8, 8), "m2")
+        b = fp._battle(c, o, o2, first="p")
+        dice(b, 19, 5, 5)
+        pick(b, "spell", "Eldritch Blast")
+        if b.decision.kind == "target":
+            fp._pick(b, "target", "m")
+        while b.decision.kind == "target":   # more beams: same target
+            pick(b, "target", "m")
+        assert b.decision.kind == "reaction" and has(b, "reaction", "Hurl Through Hell"), \
+            (b.decision.kind, [x.label for x in b.decision.options])
+        pick(b, "reaction", "Hurl Through Hell")
+        assert "removed" in o.conditions and o.dead and c.resources["hurl_through_hell"] == 0
+        hp = o.hp
+        for _ in range(200):   # play on until the end of the warlock's next turn
+            if "removed" not in o.conditions or b.outcome is not None:
+                break
+            if b.decision.actor == "p" and b.decision.kind == "action":
+                pick(b, "end_turn")
+            else:
+                from . import heuristic
+                b.choose(heuristic.choose(b))
+        assert "removed" not in o.conditions and b.round == 2, (o.conditions, b.round)
+        assert o.hp < hp or o.dead, (o.hp, hp)
+        assert any(e.get("event") == "damage" and e.get("creature") == "m" and e.get("type") == "psychic"
+                   for e in b.log)
+
+    def lands_stride(cls, level, below):
+        def run():
+            from .engine import Battle
+            from .grid import BattleMap
+            layout = ["#" * 16] + ["#" + "," * 14 + "#"] * 10 + ["#" * 16]   # rubble everywhere
+            far = {}
+            for lvl in (below, level):
+                c = build_pc(cls, lvl, "p", (2, 2, 0))
+                b = Battle(BattleMap.from_dict({"layout": layout}), [c, mon("ogre", (12, 9))], seed=0,
+                           max_options=10 ** 6)
+                fp._again(b, "p")
+                pick(b, "move")
+                far[lvl] = max(o.data[0][0] for o in b.decision.options
+                               if o.kind == "destination" and o.data[0][1] == 2)
+            assert far[below] == 2 + c.speed // 10 and far[level] == 2 + c.speed // 5, far
+            # Entangle (magical plants): the save is made with advantage (a 2 and a 19: a success)
+            for lvl, held in ((below, True), (level, False)):
+                d = build_pc("druid", 5, "d", (2, 2, 0), side="enemies", spells=("entangle",))
+                t = build_pc(cls, lvl, "p", (6, 2, 0))
+                b = fp._battle(d, t, first="d")
+                pick(b, "spell", "Entangle")
+                pick(b, "point_x", "x = 6")
+                dice(b, 2, 19, rest=2)
+                pick(b, "point_y", "(6, 2)")
+                assert ("restrained" in t.conditions) == held, (lvl, t.conditions)
+        return run
+
+    def day_with(level, choices):
+        """A Day track run at its first intermission, its first member swapped for a warlock."""
+        from .spell_buffs import day_probe_run
+        run = day_probe_run("eldritch-blast")
+        cid = next(iter(run.party))
+        w = build_pc("warlock", level, cid, (0, 0, 0), choices=choices)
+        run.party[cid], run._menu = w, None
+        return run, w
+
+    def chain():
+        from .spell_buffs import choose_day
+        run, w = day_with(3, ("pact_of_the_chain",))
+        slots = sum(w.resources["slots"])
+        assert choose_day(run, lambda o: o.kind == "chain_familiar" and o.data == (w.cid, "imp")), "no ritual"
+        assert sum(w.resources["slots"]) == slots, "a ritual spends no slot"
+        assert choose_day(run, lambda o: o.kind == "continue")
+        fam = [o for o in run.battle.creatures.values() if "chain_attacks" in o.resources]
+        assert len(fam) == 1 and fam[0].side == w.side and fam[0].cid in run.battle.order and not fam[0].attacks
+        # in a fight: the warlock forgoes its attack, the imp stings with its reaction
+        for choices, offered in (((), False), (("pact_of_the_chain",), True)):
+            w = build_pc("warlock", 3, "p", (2, 2, 0), choices=choices)
+            imp = placed_familiar(w, "imp", (4, 2, 0))
+            o = mon("ogre", (5, 2))
+            b = fp._battle(w, imp, o, first="p")
+            assert has(b, "feature", "Pact of the Chain") == offered, [x.label for x in b.decision.options]
+            if offered:
+                pick(b, "feature", "Pact of the Chain")
+                dice(b, 18, 4, rest=1)
+                pick(b, "target", "p_imp attacks m")
+                assert o.hp < o.max_hp and not imp.economy.reaction and w.economy.actions == 0, (o.hp, w.economy)
+                assert not has(b, "feature", "Pact of the Chain")   # its reaction is spent
+
+    def minions():
+        from .pcs import long_rest
+        from .spell_buffs import choose_day
+        assert "conjure-elemental" not in build_pc("warlock", 9, "w", (0, 0, 0)).spells
+        run, w = day_with(9, ("minions_of_chaos",))
+        slots = sum(w.resources["slots"])
+        assert choose_day(run, lambda o: o.kind == "prepare_summon" and o.data[1] == "conjure-elemental"), "not offered"
+        assert sum(w.resources["slots"]) == slots - 1 and w.resources["minions_of_chaos"] == 0
+        run._menu = None
+        assert sum(w.resources["slots"]) > 0 and not any(
+            o.data[1] == "conjure-elemental" for o in run._options() if o.kind == "prepare_summon"), "twice"
+        assert choose_day(run, lambda o: o.kind == "continue")
+        mine = [o for o in run.battle.creatures.values() if o.resources.get("prepared") == "conjure-elemental"]
+        assert mine and all(o.side == w.side for o in mine)
+        long_rest(w)
+        assert w.resources["minions_of_chaos"] == 1
+
+    def reflexes():
+        from . import heuristic
+        for level, twice in ((16, False), (17, True)):
+            c, o = pc("rogue", level), mon("ogre", (12, 9))
+            b = fp._battle(c, o)
+            c.initiative, o.initiative = 20, 5
+            b.order, b.round, b.turn_index, b.outcome = ["p", "m"], 0, -1, None
+            b._next_turn()
+            assert b.decision.actor == "p" and b.round == 1
+            pick(b, "end_turn")
+            assert (b.decision.actor == "p" and b.round == 1) == twice, (level, b.decision.actor, b.round)
+            if twice:
+                assert b.decision.kind == "action" and c.economy.actions == 1   # a whole new turn
+                pick(b, "end_turn")
+            assert b.decision.actor == "m", b.decision.actor
+            for _ in range(60):   # round 2: one turn each again
+                if b.round == 2 or b.outcome is not None:
+                    break
+                b.choose(heuristic.choose(b))
+            assert b.round == 2 and b.order == ["p", "m"], (b.round, b.order)
+
+    return {"thiefs-reflexes": reflexes, "pact-of-the-chain": chain, "eldritch-invocation-minions-of-chaos": minions,
+            "druid-lands-stride": lands_stride("druid", 6, 5), "ranger-lands-stride": lands_stride("ranger", 8, 7),
+            "retaliation": retaliation, "hunters-prey-giant-killer": giant_killer,
+            "superior-hunters-defense-stand-against-the-tide": tide, "hurl-through-hell": hurl}

@@ -14,7 +14,10 @@ figures measure the rules engine itself:
 
 Targets (issue 3): >= 2,000 decisions/s on one core, p99 enumeration <= 5 ms.
 
-Usage: python benchmarks/dnd_selfplay.py [--seeds 20] [--json results/dnd_selfplay.json]
+Each scenario's battles are played `--repeats` times (default 3) and the fastest pass is reported
+(the battles are identical in every pass; the fastest is the least disturbed by other processes).
+
+Usage: python benchmarks/dnd_selfplay.py [--seeds 20] [--repeats 3] [--json results/dnd_selfplay.json]
 """
 
 from __future__ import annotations
@@ -39,9 +42,8 @@ def _quantile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def run_scenario(name: str, seeds: int) -> dict:
-    s = load_encounter(name)
-    s.build(0)   # warm the shared map caches once, as a long-running env would
+def _selfplay(s, seeds: int) -> tuple:
+    """One pass over the seeds: (seconds, decisions, wins, max options, enumeration times in ms)."""
     enum_ms: list[float] = []
     decisions = wins = max_options = 0
     clock = time.perf_counter
@@ -56,7 +58,18 @@ def run_scenario(name: str, seeds: int) -> dict:
             decisions += 1
         wins += b.outcome == "win"
         max_options = max(max_options, b.options_max)
-    elapsed = clock() - t0
+    return clock() - t0, decisions, wins, max_options, enum_ms
+
+
+def run_scenario(name: str, seeds: int, repeats: int = 3) -> dict:
+    s = load_encounter(name)
+    s.build(0)   # warm the shared map caches once, as a long-running env would
+    # the same battles `repeats` times; the fastest pass is the one least disturbed by other
+    # processes on the machine (timeit's convention); the battles are identical in every pass
+    passes = [_selfplay(s, seeds) for _ in range(repeats)]
+    assert len({p[1:4] for p in passes}) == 1, f"{name}: self-play is not deterministic"
+    elapsed, decisions, wins, max_options, enum_ms = min(passes, key=lambda p: p[0])
+    clock = time.perf_counter
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
     battle = s.build(12345)
@@ -86,11 +99,12 @@ def run_scenario(name: str, seeds: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--repeats", type=int, default=3, help="self-play passes per scenario; the fastest is reported")
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args()
-    rows = [run_scenario(n, args.seeds) for n in encounter_names()]
+    rows = [run_scenario(n, args.seeds, args.repeats) for n in encounter_names()]
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-          f"Python {platform.python_version()}; one process, heuristic vs heuristic, {args.seeds} seeds")
+          f"Python {platform.python_version()}; one process, heuristic vs heuristic, {args.seeds} seeds, fastest of {args.repeats} passes")
     head = f"{'scenario':16} {'dec/s':>7} {'ep/s':>6} {'p50ms':>6} {'p99ms':>6} {'maxms':>6} {'win':>5} {'maxopt':>6} {'KB/env':>7} {'env st/s':>8}"
     print(head)
     for r in rows:

@@ -784,8 +784,12 @@ def plan_intermission(run: DayRun) -> int:
         i = first("heal", lambda o: worst.cid in o.data[3] and o.data[2] == 1)
         if i is not None and frac(worst) < 0.34:
             return i
+    def worth(o) -> bool:   # Mage Armor only where 13 + Dex beats the AC one has (a monk's, say)
+        t = run.party[o.data[3]]
+        return o.data[1] != "mage-armor" or 13 + t.dex_mod > t.ac
+
     i = first("buff", lambda o: run.party[o.data[3]].conditions.get(BUFFS[o.data[1]]) is None
-              and effect_duration(o.data[1]) == "all_day")
+              and effect_duration(o.data[1]) == "all_day" and worth(o))
     if i is not None:
         return i
     return kinds.index("continue")

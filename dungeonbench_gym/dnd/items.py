@@ -55,7 +55,11 @@ SCROLL_SPELLS = ("fire-bolt", "ray-of-frost", "shocking-grasp", "chill-touch", "
                  "lightning-bolt", "sacred-flame", "guiding-bolt", "cure-wounds", "healing-word", "bless", "bane",
                  "shield-of-faith", "inflict-wounds", "sanctuary", "spiritual-weapon", "spirit-guardians")
 # dnd/spellbook.py mechanisms a scroll may carry (cures, stabilising and dispelling need a situation)
-SCROLL_MECHS = ("attack", "save", "word", "area", "pool", "heal", "temp_hp", "max_hp", "buff")
+SCROLL_MECHS = ("attack", "save", "word", "area", "pool", "heal", "temp_hp", "max_hp", "buff", "summon", "mark",
+                "control", "wall", "zone", "shape", "weapon", "heat", "tiers")
+# cast from a scroll like any other spell of those mechanisms, but the item probe's small arena has
+# nothing for them to work on (no charm, no curse, no spell to dispel, no dying ally): not counted yet
+SCROLL_UNPROBED = ("calm-emotions", "control-water", "daylight", "meld-into-stone", "wish")
 USE_KINDS = ("heal", "score", "resist", "heroism", "haste", "fly", "invisible", "poison", "scroll", "cast", "ray")
 WEAR_FIELDS = ("ac", "saves", "resist", "resist_nonmagical", "immune", "condition_immune", "unarmored_ac",
                "score_set", "score_plus", "fly", "spell_attack", "magic_resistance", "max_hp_per_level")
@@ -98,6 +102,12 @@ def status(key: str) -> tuple[str, str]:
         if use["kind"] not in USE_KINDS:
             return "not yet", f"the {use['kind']} effect is not modelled"
         if use["kind"] == "scroll" and not scroll_castable(use["spell"]):
+            from . import spellbook
+            m = spellbook.mech(use["spell"])
+            if "out" in m:   # the spell itself has no effect on a battle
+                return "out of scope", f"its spell is out of scope: {spellbook.OUT_REASONS[m['out']]}"
+            if spellbook.handles(use["spell"]):
+                return "not yet", f"{use['spell']} from a scroll is not probed yet"
             return "not yet", f"the engine does not cast {use['spell']}"
     return "executable", ""
 
@@ -106,7 +116,8 @@ def scroll_castable(spell: str) -> bool:
     """The engine casts it (bespoke or through dnd/spellbook.py) and some PC build can read it."""
     from . import content, spellbook
     from .pcs import ARCHETYPES
-    if spell not in SCROLL_SPELLS and not (spellbook.handles(spell) and spellbook.mech(spell)["mech"] in SCROLL_MECHS):
+    if spell not in SCROLL_SPELLS and not (spellbook.handles(spell) and spellbook.mech(spell)["mech"] in SCROLL_MECHS
+                                           and spell not in SCROLL_UNPROBED):
         return False
     sp = content.spell(spell)
     return sp.casting_time in ("action", "bonus_action") and bool(sp.classes & {a["class"] for a in ARCHETYPES.values()})

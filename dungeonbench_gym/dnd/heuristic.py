@@ -510,24 +510,37 @@ def _save_action_value(battle: Battle, c: Combatant, key: str) -> int:
     return sum(1 if o.side != c.side else -3 for o in hits if o.conscious)
 
 
-def _best_direction_value(battle: Battle, c: Combatant, use: tuple) -> int:
-    from .areas import DIRECTIONS_8
-    return max(_area_value(battle, c, use, d) for d in DIRECTIONS_8)
-
-
 _POINT_MEMO: dict = {}
+
+
+def _area_memo_key(battle: Battle, c: Combatant, what) -> tuple:
+    """What an area's best placement depends on: the battle, its map, the area, the caster, and
+    every creature's place, side, consciousness and conditions (a Forcecage shields, a Dominate
+    turns a foe)."""
+    return (id(battle), battle.map, what, c.cid,
+            tuple((o.cid, o.pos, o.side, o.conscious, tuple(o.conditions)) for o in battle.creatures.values()))
+
+
+def _memo(key: tuple, compute):
+    hit = _POINT_MEMO.get(key)
+    if hit is None:
+        if len(_POINT_MEMO) > 64:
+            _POINT_MEMO.clear()
+        hit = _POINT_MEMO[key] = compute()
+    return hit
+
+
+def _best_direction_value(battle: Battle, c: Combatant, use: tuple) -> int:
+    """The best of the 8 directions for a cone or line; memoised like :func:`_best_point`."""
+    from .areas import DIRECTIONS_8
+    return _memo(_area_memo_key(battle, c, ("direction", *use)),
+                 lambda: max(_area_value(battle, c, use, d) for d in DIRECTIONS_8))
 
 
 def _best_point(battle: Battle, c: Combatant, use: tuple):
     """(value, point) of the best placement; only points near foes are worth scoring. Memoised
     while nobody moves or drops (a turn's menus ask the same question again and again)."""
-    key = (id(battle), battle.map, use[1], c.cid, tuple((o.cid, o.pos, o.conscious) for o in battle.creatures.values()))
-    hit = _POINT_MEMO.get(key)
-    if hit is None:
-        if len(_POINT_MEMO) > 64:
-            _POINT_MEMO.clear()
-        hit = _POINT_MEMO[key] = _best_point_uncached(battle, c, use)
-    return hit
+    return _memo(_area_memo_key(battle, c, use[1]), lambda: _best_point_uncached(battle, c, use))
 
 
 def _best_point_uncached(battle: Battle, c: Combatant, use: tuple):

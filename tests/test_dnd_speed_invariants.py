@@ -4,7 +4,8 @@
   on random lines over every encounter map, heights and low walls included;
 * the planner's vectorised square scoring (:mod:`dungeonbench_gym.dnd.fastpaths`) against its
   one-square-at-a-time scorer on random squares, for every creature of several encounters;
-* whole seeded heuristic battles played with and without the vectorised scoring: identical logs.
+* whole seeded heuristic battles played with and without the vectorised scoring: identical logs;
+* a flyer's reach (flat-index breadth-first search) against a plain Dijkstra on the same steps.
 """
 
 import json
@@ -336,3 +337,57 @@ def test_sight_memo_gives_the_traced_answer():
             seen += first
             hidden += not first
     assert seen > 100 and hidden > 50
+
+
+def _reference_fly_costs(m: BattleMap, start, n, speed_ft, hostile_cells, ally_cells, alt):
+    """A flyer's reach written out plainly: Dijkstra over the 26 step directions the map allows
+    from each anchor (1 square each, 2 into an ally's space, never into a hostile's)."""
+    import heapq
+
+    from dungeonbench_gym.dnd.grid import _DIRS26, SQUARE_FT
+    sx, sy, sz = start
+    sl = sz // SQUARE_FT
+    origin, free, hostile, ally, R = m._fly_setup(sx, sy, sl, n, speed_ft, hostile_cells, ally_cells, alt)
+    allowed = m._fly_allowed(free)
+    x0, y0, l0 = origin
+    p = (sl - l0, sy - y0, sx - x0)
+    best = {p: 0}
+    heap = [(0, p)]
+    while heap:
+        d, cell = heapq.heappop(heap)
+        if d > best.get(cell, 99) or d >= R:
+            continue
+        for (dx, dy, dl), a in zip(_DIRS26, allowed):
+            if not a[cell]:
+                continue
+            nxt = (cell[0] + dl, cell[1] + dy, cell[2] + dx)
+            if hostile[nxt]:
+                continue
+            nd = d + (2 if ally[nxt] else 1)
+            if nd <= R and nd < best.get(nxt, 99):
+                best[nxt] = nd
+                heapq.heappush(heap, (nd, nxt))
+    ends = {(c[2] + x0, c[1] + y0, (c[0] + l0) * SQUARE_FT): d * SQUARE_FT for c, d in best.items()
+            if c == p or not (hostile[c] or ally[c])}
+    return ends, best
+
+
+@pytest.mark.parametrize("name", ["harpy_cliffs", "wyrmling_lair"])
+def test_flyer_reach_matches_a_plain_dijkstra(name):
+    """The flat-index breadth-first search of a flyer's reach against Dijkstra on the same steps."""
+    b = load_encounter(name).build(0)
+    rng = random.Random(3)
+    cs = list(b.creatures.values())
+    for _ in range(30):
+        c = rng.choice(cs)
+        others = [o for o in cs if o is not c]
+        rng.shuffle(others)
+        hostile = [cell for o in others[: len(others) // 2] for cell in o.cells]
+        friends = [cell for o in others[len(others) // 2:] for cell in o.cells]
+        speed, alt = rng.choice([10, 20, 30, 50, 80]), rng.choice([None, 30, 60])
+        r = b.map.reachable(c.pos, c.size, speed, fly=True, blocked_by=hostile, pass_through=friends,
+                            max_altitude_ft=alt)
+        want, steps = _reference_fly_costs(b.map, tuple(r.start), c.squares, speed, hostile, friends, alt)
+        assert dict(r.costs) == want
+        dist = r._prev[1]   # every square's cost in steps, allies' squares (passed through) included
+        assert {tuple(int(v) for v in cell): int(dist[cell]) for cell in zip(*np.nonzero(dist >= 0))} == steps

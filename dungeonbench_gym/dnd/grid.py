@@ -1295,6 +1295,22 @@ class BattleMap:
             out.append(a)
         return out
 
+    def _fly_neighbours(self, n: int, origin: tuple, shape: tuple, allowed: list) -> np.ndarray:
+        """(26, cells) flat index of the cell each allowed step leads to, -1 where the step is not
+        allowed; kept beside the window's allowed steps (the same window, the same table)."""
+        nkey = ("fly-neighbours", n, origin, shape)
+        nbr = self._cache.get(nkey)
+        if nbr is None or nbr[0] is not allowed:
+            L, H, W = shape
+            idx = np.arange(L * H * W, dtype=np.int64).reshape(shape)
+            nbr = (allowed, np.stack([np.where(a, idx + (dl * H + dy) * W + dx, -1).ravel()
+                                      for (dx, dy, dl), a in zip(_DIRS26, allowed)]))
+            if sum(1 for k in self._cache if k[0] == "fly-neighbours") >= 32:
+                for k in [k for k in self._cache if k[0] == "fly-neighbours"]:
+                    del self._cache[k]
+            self._cache[nkey] = nbr
+        return nbr[1]
+
     def _fly_allowed_cached(self, n: int, origin: tuple, free: np.ndarray) -> list:
         """_fly_allowed for a window (the window fixes the terrain): kept for the last 32 windows."""
         akey = ("fly-allowed", n, origin, free.shape)
@@ -1320,40 +1336,39 @@ class BattleMap:
         if not free[p]:
             raise ValueError(f"map '{self.name}': no room for a {n}x{n} flyer at {tuple(start)}")
         allowed = self._fly_allowed_cached(n, origin, free)
-        enter = free & ~hostile
         shape = (L, H, W)
-        dist = np.full(shape, -1, dtype=np.int32)
-        levels = [np.zeros((L + 2, H + 2, W + 2), dtype=bool) for _ in range(R + 3)]
-        levels[0][1 + p[0], 1 + p[1], 1 + p[2]] = True
-        reached = np.zeros(shape, dtype=bool)
-        any_ally = bool(ally.any())
-        tmp = np.zeros((L + 2, H + 2, W + 2), dtype=bool)
+        # breadth-first over flat cell indices: a step costs 1, into an ally's space 2 (the same
+        # answer as stepping all 26 directions as whole-array shifts, without touching the cells
+        # no frontier reaches)
+        nbr = self._fly_neighbours(n, origin, shape, allowed)
+        enter = (free & ~hostile).ravel()
+        ally_flat = ally.ravel()
+        any_ally = bool(ally_flat.any())
+        dist = np.full(L * H * W, -1, dtype=np.int32)
+        start_i = (p[0] * H + p[1]) * W + p[2]
+        levels: list[list] = [[] for _ in range(R + 3)]
+        levels[0].append(np.array([start_i], dtype=np.int64))
         for k in range(R + 1):
-            # everything reached at cost k lies within k steps of the start: work on that box
-            lo = [max(0, p[i] - k) for i in range(3)]
-            hi = [min(shape[i], p[i] + k + 1) for i in range(3)]
-            sub = tuple(slice(lo[i], hi[i]) for i in range(3))
-            psub = tuple(slice(lo[i] + 1, hi[i] + 1) for i in range(3))
-            cur = levels[k][psub] & ~reached[sub]
-            if not cur.any():
+            if not levels[k]:
                 continue
-            reached[sub] |= cur
-            dist[sub][cur] = k
+            cur = np.unique(np.concatenate(levels[k]))
+            cur = cur[dist[cur] < 0]
+            if not cur.size:
+                continue
+            dist[cur] = k
             if k == R:
                 break
-            esub = tuple(slice(max(0, lo[i] - 1), min(shape[i], hi[i] + 1)) for i in range(3))
-            epsub = tuple(slice(e.start + 1, e.stop + 1) for e in esub)
-            tmp[epsub] = False
-            for (dx, dy, dl), a in zip(_DIRS26, allowed):
-                tmp[lo[0] + 1 + dl:hi[0] + 1 + dl, lo[1] + 1 + dy:hi[1] + 1 + dy,
-                    lo[2] + 1 + dx:hi[2] + 1 + dx] |= cur & a[sub]
-            new = tmp[epsub] & enter[esub] & ~reached[esub]
+            nb = nbr[:, cur].ravel()
+            nb = nb[nb >= 0]
+            nb = nb[enter[nb] & (dist[nb] < 0)]
             if any_ally:
-                into_ally = new & ally[esub]
+                into_ally = ally_flat[nb]
                 if k + 2 <= R:
-                    levels[k + 2][epsub] |= into_ally
-                new &= ~into_ally
-            levels[k + 1][epsub] |= new
+                    levels[k + 2].append(nb[into_ally])
+                nb = nb[~into_ally]
+            levels[k + 1].append(nb)
+        dist = dist.reshape(shape)
+        reached = dist >= 0
         ends = reached & ~hostile & ~ally
         ends[p] = True
         ls, ys, xs = np.nonzero(ends)

@@ -83,3 +83,30 @@ def rogue(level=1, at=(2, 2), cid="rogue"):
 
 def mon(key, at, cid=None):
     return monster_combatant(key, cid or key, "enemies", (*at, 0))
+
+
+# ---------------------------------------------------------------- one spell under test
+def spell_setup(key, *foes, at=(3, 5), level=5, allies=()):
+    """A battle on the WIDE map: dnd/spell_probe's wizard holding the one spell `key` (four slots of
+    every level), its allies and foes; the caster acts first."""
+    from dungeonbench_gym.dnd.spell_probe import caster
+    c = caster(key, level, "caster", at)
+    return arena(c, *allies, *foes, layout=WIDE, first="caster"), c
+
+
+def cast(b: Battle, key: str, level: int | None = None) -> None:
+    """Choose the spell `key` (at that slot level, else the first offered)."""
+    for i, o in enumerate(b.decision.options):
+        if o.kind == "spell" and o.data[0] == key and (level is None or o.data[1] == level):
+            b.choose(i)
+            return
+    raise AssertionError(f"{key} at {level} not offered: {labels(b)}")
+
+
+def target(b: Battle, cid: str) -> None:
+    """Choose the creature `cid` in a target decision."""
+    for i, o in enumerate(b.decision.options):
+        if o.kind == "target" and o.data == (cid,):
+            b.choose(i)
+            return
+    raise AssertionError(f"{cid} is not a target: {labels(b)}")

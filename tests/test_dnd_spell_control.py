@@ -3,7 +3,7 @@
 import pickle
 
 import pytest
-from dnd_helpers import WIDE, arena, events, fighter, turn
+from dnd_helpers import WIDE, arena, cast, events, fighter, turn
 
 from dungeonbench_gym.dnd import coverage, spell_control, spellbook
 from dungeonbench_gym.dnd.dice import Roller
@@ -21,14 +21,6 @@ def battle(key, *foes, ally=True, first="caster", at=(4, 5)):
     fighters = [c] + ([fighter(5, (at[0], at[1] + 1), "ally")] if ally else [])
     fighters += [monster_combatant(m, f"{m}_{i}", "enemies", (*pos, 0)) for i, (m, pos) in enumerate(foes)]
     return arena(*fighters, layout=WIDE, first=first)
-
-
-def cast(b, key, level=None):
-    for i, o in enumerate(b.decision.options):
-        if o.kind == "spell" and o.data[0] == key and (level is None or o.data[1] == level):
-            b.choose(i)
-            return
-    raise AssertionError(f"{key} not offered: {[o.label for o in b.decision.options]}")
 
 
 def choose(b, want):

@@ -7,35 +7,12 @@ under test and four slots of every level. Foes: orc (AC 13, 15 HP, Dex +1, Wis +
 """
 
 import pytest
-from dnd_helpers import WIDE, arena, events, labels, mon, pc, pick, script
+from dnd_helpers import cast, events, labels, mon, pc, pick, script, spell_setup, target
 
 from dungeonbench_gym.dnd import heuristic, spellbook
-from dungeonbench_gym.dnd.spell_probe import caster as make_caster
 
 KEYS = ("flaming-sphere", "arcane-hand", "arcane-sword", "guardian-of-faith", "faithful-hound", "animate-objects",
         "polymorph", "true-polymorph", "shapechange", "animal-shapes", "alter-self", "flame-blade")
-
-
-def setup(key, *foes, at=(3, 5), level=5, allies=()):
-    c = make_caster(key, level, "caster", at)
-    b = arena(c, *allies, *foes, layout=WIDE, first="caster")
-    return b, c
-
-
-def cast(b, key, level=None):
-    for i, o in enumerate(b.decision.options):
-        if o.kind == "spell" and o.data[0] == key and (level is None or o.data[1] == level):
-            b.choose(i)
-            return
-    raise AssertionError(f"{key} at {level} not offered: {labels(b)}")
-
-
-def at(b, cid):
-    for i, o in enumerate(b.decision.options):
-        if o.kind == "target" and o.data == (cid,):
-            b.choose(i)
-            return
-    raise AssertionError(f"{cid} is not a target: {labels(b)}")
 
 
 def form(b, key):
@@ -59,7 +36,7 @@ def test_each_spell_is_executable_and_probed(key):
 
 # ================================================================ summons
 def test_flaming_sphere_appears_by_the_foe_rams_it_and_burns_who_ends_a_turn_beside_it():
-    b, c = setup("flaming-sphere", mon("orc", (8, 5)))
+    b, c = spell_setup("flaming-sphere", mon("orc", (8, 5)))
     cast(b, "flaming-sphere", 3)
     (s,) = summoned(b, "flaming-sphere")
     assert s.side == "party" and b.order[1] == s.cid and c.concentration == "flaming-sphere"
@@ -78,7 +55,7 @@ def test_flaming_sphere_appears_by_the_foe_rams_it_and_burns_who_ends_a_turn_bes
 
 
 def test_flaming_sphere_waits_when_the_caster_spent_its_bonus_action_and_vanishes_with_concentration():
-    b, c = setup("flaming-sphere", mon("orc", (12, 8)))
+    b, c = spell_setup("flaming-sphere", mon("orc", (12, 8)))
     cast(b, "flaming-sphere", 2)
     (s,) = summoned(b, "flaming-sphere")
     c.economy.bonus = False
@@ -90,7 +67,7 @@ def test_flaming_sphere_waits_when_the_caster_spent_its_bonus_action_and_vanishe
 
 
 def test_arcane_hand_has_the_casters_hit_points_and_a_force_fist_that_grows_with_the_slot():
-    b, c = setup("arcane-hand", mon("ogre", (9, 5)))
+    b, c = spell_setup("arcane-hand", mon("ogre", (9, 5)))
     cast(b, "arcane-hand", 6)
     (h,) = summoned(b, "arcane-hand")
     assert (h.ac, h.max_hp, h.size, h.side) == (20, c.max_hp, "large", "party")
@@ -109,7 +86,7 @@ def test_arcane_hand_has_the_casters_hit_points_and_a_force_fist_that_grows_with
 
 
 def test_arcane_sword_attacks_with_the_spell_attack_for_3d10_force():
-    b, _c = setup("arcane-sword", mon("orc", (9, 5)))
+    b, _c = spell_setup("arcane-sword", mon("orc", (9, 5)))
     cast(b, "arcane-sword", 7)
     (s,) = summoned(b, "arcane-sword")
     blade = s.attack("spectral-blade")
@@ -122,7 +99,7 @@ def test_arcane_sword_attacks_with_the_spell_attack_for_3d10_force():
 
 
 def test_arcane_sword_and_hand_vanish_when_concentration_is_lost():
-    b, c = setup("arcane-sword", mon("orc", (12, 9)))
+    b, c = spell_setup("arcane-sword", mon("orc", (12, 9)))
     cast(b, "arcane-sword", 7)
     (s,) = summoned(b, "arcane-sword")
     script(b, 1)   # the caster fails its concentration save
@@ -150,7 +127,7 @@ def walk(b, cid, x, y):
 
 
 def test_guardian_of_faith_burns_foes_moving_near_it_once_a_turn_until_60_damage():
-    b, c = setup("guardian-of-faith", mon("orc", (8, 5)), mon("ogre", (13, 8)))
+    b, c = spell_setup("guardian-of-faith", mon("orc", (8, 5)), mon("ogre", (13, 8)))
     cast(b, "guardian-of-faith", 4)
     (g,) = summoned(b, "guardian-of-faith")
     assert g.side == "party" and g.speed == 0 and c.concentration is None   # no concentration
@@ -173,7 +150,7 @@ def test_guardian_of_faith_burns_foes_moving_near_it_once_a_turn_until_60_damage
 
 
 def test_guardian_and_hound_last_past_a_lost_concentration_but_not_past_the_duration():
-    b, c = setup("faithful-hound", mon("orc", (8, 5)))
+    b, c = spell_setup("faithful-hound", mon("orc", (8, 5)))
     cast(b, "faithful-hound", 4)
     (h,) = summoned(b, "faithful-hound")
     b.end_concentration(c)
@@ -185,7 +162,7 @@ def test_guardian_and_hound_last_past_a_lost_concentration_but_not_past_the_dura
 
 
 def test_faithful_hound_is_invisible_cant_be_harmed_and_bites_for_4d8():
-    b, _c = setup("faithful-hound", mon("orc", (8, 5)))
+    b, _c = spell_setup("faithful-hound", mon("orc", (8, 5)))
     cast(b, "faithful-hound", 4)
     (h,) = summoned(b, "faithful-hound")
     assert "invisible" in h.conditions and h.speed == 0 and b.modified_damage(h, 50, "force") == 0
@@ -201,7 +178,7 @@ def test_faithful_hound_is_invisible_cant_be_harmed_and_bites_for_4d8():
 
 
 def test_animate_objects_asks_for_a_size_and_animates_that_many():
-    b, c = setup("animate-objects", mon("orc", (12, 8)))
+    b, c = spell_setup("animate-objects", mon("orc", (12, 8)))
     cast(b, "animate-objects", 5)
     assert b.decision.kind == "target" and all(o.kind == "form" for o in b.decision.options)
     assert any("Animate 10 Animated Object (Tiny)" in x for x in labels(b))
@@ -217,7 +194,7 @@ def test_animate_objects_asks_for_a_size_and_animates_that_many():
 
 
 def test_animate_objects_at_a_higher_slot_animates_two_more_small_objects_per_level():
-    b, _c = setup("animate-objects", mon("orc", (12, 8)))
+    b, _c = spell_setup("animate-objects", mon("orc", (12, 8)))
     cast(b, "animate-objects", 6)
     form(b, "animated-object-tiny")
     objs = summoned(b, "animate-objects")
@@ -233,9 +210,9 @@ def test_animate_objects_at_a_higher_slot_animates_two_more_small_objects_per_le
 
 # ================================================================ the Polymorph family
 def test_polymorph_turns_a_failed_foe_into_a_beast_that_reverts_with_the_damage_carried_over():
-    b, c = setup("polymorph", mon("orc", (8, 5)))
+    b, c = spell_setup("polymorph", mon("orc", (8, 5)))
     cast(b, "polymorph", 4)
-    at(b, "orc")
+    target(b, "orc")
     forms = [o.data[0] for o in b.decision.options]
     assert forms[0] == "frog" and "brown-bear" not in forms   # CR 1/2 at most, the weakest first
     script(b, 1)   # the orc fails its Wis save
@@ -249,15 +226,15 @@ def test_polymorph_turns_a_failed_foe_into_a_beast_that_reverts_with_the_damage_
 
 
 def test_polymorph_can_be_resisted_and_ends_with_concentration():
-    b, c = setup("polymorph", mon("orc", (8, 5)), mon("ogre", (9, 8)))
+    b, c = spell_setup("polymorph", mon("orc", (8, 5)), mon("ogre", (9, 8)))
     cast(b, "polymorph", 4)
-    at(b, "orc")
+    target(b, "orc")
     script(b, 20)
     form(b, "frog")
     assert b.creatures["orc"].max_hp == 15 and c.concentration is None and c.resources["slots"][3] == 3
-    b, c = setup("polymorph", mon("ogre", (9, 8)))
+    b, c = spell_setup("polymorph", mon("ogre", (9, 8)))
     cast(b, "polymorph", 4)
-    at(b, "ogre")
+    target(b, "ogre")
     script(b, 1)
     form(b, "rat")
     ogre = b.creatures["ogre"]
@@ -267,9 +244,9 @@ def test_polymorph_can_be_resisted_and_ends_with_concentration():
 
 
 def test_polymorph_on_an_ally_needs_no_save_and_offers_the_strongest_form_first():
-    b, _c = setup("polymorph", mon("orc", (12, 8)), allies=[pc("fighter", 5, (4, 6), "f1")])
+    b, _c = spell_setup("polymorph", mon("orc", (12, 8)), allies=[pc("fighter", 5, (4, 6), "f1")])
     cast(b, "polymorph", 4)
-    at(b, "f1")
+    target(b, "f1")
     assert b.decision.options[0].data == ("triceratops",)   # CR 5 for a level-5 fighter
     form(b, "polar-bear")
     f = b.creatures["f1"]
@@ -277,9 +254,9 @@ def test_polymorph_on_an_ally_needs_no_save_and_offers_the_strongest_form_first(
 
 
 def test_true_polymorph_allows_any_creature_up_to_the_targets_cr():
-    b, _c = setup("true-polymorph", mon("ogre", (6, 5)), allies=[pc("fighter", 5, (4, 6), "f1")])
+    b, _c = spell_setup("true-polymorph", mon("ogre", (6, 5)), allies=[pc("fighter", 5, (4, 6), "f1")])
     cast(b, "true-polymorph", 9)
-    at(b, "f1")
+    target(b, "f1")
     assert {"earth-elemental", "fire-elemental"} <= {o.data[0] for o in b.decision.options}
     assert "deva" not in {o.data[0] for o in b.decision.options}   # CR 10 > level 5
     form(b, "earth-elemental")
@@ -288,7 +265,7 @@ def test_true_polymorph_allows_any_creature_up_to_the_targets_cr():
 
 
 def test_shapechange_keeps_the_casters_mind_and_reverts_at_zero_hp():
-    b, c = setup("shapechange", mon("orc", (8, 5)))
+    b, c = spell_setup("shapechange", mon("orc", (8, 5)))
     int_score = c.abilities["int"]
     cast(b, "shapechange", 9)
     assert next(o.data[0] for o in b.decision.options) == "fire-elemental"   # CR 5 at caster level 5
@@ -301,7 +278,7 @@ def test_shapechange_keeps_the_casters_mind_and_reverts_at_zero_hp():
 
 def test_animal_shapes_changes_the_caster_and_near_allies_only():
     near, far = pc("fighter", 5, (4, 6), "near"), pc("fighter", 5, (14, 9), "far")
-    b, c = setup("animal-shapes", mon("orc", (12, 2)), allies=[near, far])
+    b, c = spell_setup("animal-shapes", mon("orc", (12, 2)), allies=[near, far])
     wis = near.abilities["wis"]
     cast(b, "animal-shapes", 8)
     form(b, "dire-wolf")
@@ -316,7 +293,7 @@ def test_animal_shapes_changes_the_caster_and_near_allies_only():
 
 # ================================================================ conjured weapons
 def test_flame_blade_gives_a_melee_spell_attack_that_scales_and_goes_with_concentration():
-    b, c = setup("flame-blade", mon("orc", (4, 5)))
+    b, c = spell_setup("flame-blade", mon("orc", (4, 5)))
     cast(b, "flame-blade", 4)
     assert not c.economy.bonus and c.economy.actions == 1   # a bonus action
     a = c.attack("flame-blade")
@@ -330,7 +307,7 @@ def test_flame_blade_gives_a_melee_spell_attack_that_scales_and_goes_with_concen
 
 
 def test_alter_self_natural_weapon_is_a_magic_unarmed_strike_with_plus_one():
-    b, c = setup("alter-self", mon("orc", (4, 5)))
+    b, c = spell_setup("alter-self", mon("orc", (4, 5)))
     cast(b, "alter-self", 2)
     a = c.attack("natural-weapon")
     mod = c.mod("str") + 1   # Strength, +1 magic; proficient
@@ -384,7 +361,7 @@ def test_long_summonings_are_executable_and_not_offered_in_a_battle(key):
     row = next(r for r in spellbook.coverage() if r["key"] == key)
     assert row["status"] == "executable"
     spellbook.probe(key)
-    b, _c = setup(key, mon("orc", (12, 8)))
+    b, _c = spell_setup(key, mon("orc", (12, 8)))
     assert not [o for o in b.decision.options if o.kind == "spell" and o.data[0] == key]   # a minute or more
 
 
@@ -498,7 +475,7 @@ def test_a_form_taken_in_one_fight_is_gone_by_the_next():
 
 
 def test_a_pc_dragon_form_multiattacks_with_its_attacks_only():
-    b, c = setup("shapechange", mon("orc", (12, 8)), level=17)
+    b, c = spell_setup("shapechange", mon("orc", (12, 8)), level=17)
     cast(b, "shapechange", 9)
     form(b, "adult-red-dragon")
     assert c.size == "huge" and c.multiattack and all(k in {a.key for a in c.attacks} for k in c.multiattack)
@@ -506,7 +483,7 @@ def test_a_pc_dragon_form_multiattacks_with_its_attacks_only():
 
 
 def test_one_bonus_action_commands_all_animated_objects_and_none_act_without_it():
-    b, _c = setup("animate-objects", mon("orc", (12, 8)))
+    b, _c = spell_setup("animate-objects", mon("orc", (12, 8)))
     cast(b, "animate-objects", 5)
     form(b, "animated-object-large")
     big = summoned(b, "animate-objects")
@@ -515,7 +492,7 @@ def test_one_bonus_action_commands_all_animated_objects_and_none_act_without_it(
     assert b.decision.actor == big[0].cid and big[0].economy.movement > 0
     pick(b, "end_turn")
     assert b.decision.actor == big[1].cid and big[1].economy.movement > 0   # the same bonus action
-    b2, c2 = setup("animate-objects", mon("orc", (12, 8)))
+    b2, c2 = spell_setup("animate-objects", mon("orc", (12, 8)))
     cast(b2, "animate-objects", 5)
     form(b2, "animated-object-large")
     c2.economy.bonus = False   # spent on something else
@@ -524,7 +501,7 @@ def test_one_bonus_action_commands_all_animated_objects_and_none_act_without_it(
 
 
 def test_arcane_hand_at_zero_hp_ends_the_spell():
-    b, c = setup("arcane-hand", mon("ogre", (12, 8)))
+    b, c = spell_setup("arcane-hand", mon("ogre", (12, 8)))
     cast(b, "arcane-hand", 5)
     (h,) = summoned(b, "arcane-hand")
     b.damage(h, h.hp, "force")
@@ -534,9 +511,9 @@ def test_arcane_hand_at_zero_hp_ends_the_spell():
 
 
 def test_a_dispelled_polymorph_gives_the_creature_its_own_form_back_at_its_turn():
-    b, c = setup("polymorph", mon("ogre", (9, 8)))
+    b, c = spell_setup("polymorph", mon("ogre", (9, 8)))
     cast(b, "polymorph", 4)
-    at(b, "ogre")
+    target(b, "ogre")
     script(b, 1)
     form(b, "rat")
     ogre = b.creatures["ogre"]

@@ -878,15 +878,21 @@ class BattleMap:
         # the first line that is not (the same lines, traced until one gets through)
         abox = self._box(a_cells, a_z)
         tbox = self._box(b_cells, b_z)
+        return self._pair_answer("effect", abox, tbox, 3, self._any_clear_line)
+
+    def _pair_answer(self, kind: str, abox, tbox, field: int, trace) -> bool:
+        """Whether some line of :meth:`_pairs` between the two boxes is clear (``field`` 3: of
+        effect, from the obstruction count; 2: of sight): read from the cached pairs when there,
+        else traced once per map by ``trace`` (it stops at the first clear line) and kept."""
         rec = self._pair_cache.get((abox, tbox))
         if rec is not None:
-            return any(p[3] < 4 for p in rec)
-        key = ("effect", abox, tbox)
+            return any(p[3] < 4 for p in rec) if field == 3 else any(p[2] for p in rec)
+        key = (kind, abox, tbox)
         res = self._pair_cache.get(key)
         if res is None:
             if len(self._pair_cache) > 200_000:
                 self._pair_cache.clear()
-            res = self._pair_cache[key] = self._any_clear_line(abox, tbox)
+            res = self._pair_cache[key] = trace(abox, tbox)
         return res
 
     def _any_clear_line(self, abox, tbox) -> bool:
@@ -948,17 +954,9 @@ class BattleMap:
 
     def _sees(self, vbox, tbox) -> bool:
         """Some sight line of :meth:`_pairs` is clear: from the cached pairs when there, else the
-        same lines traced in the same order, stopping at the first clear one."""
-        rec = self._pair_cache.get((vbox, tbox))
-        if rec is not None:
-            return any(p[2] for p in rec)
-        key = ("sight", vbox, tbox)   # asked again and again (who sees whom): traced once per map
-        res = self._pair_cache.get(key)
-        if res is None:
-            if len(self._pair_cache) > 200_000:
-                self._pair_cache.clear()
-            res = self._pair_cache[key] = self._sees_traced(vbox, tbox)
-        return res
+        same lines traced in the same order, stopping at the first clear one (asked again and again:
+        who sees whom)."""
+        return self._pair_answer("sight", vbox, tbox, 2, self._sees_traced)
 
     def _sees_traced(self, vbox, tbox) -> bool:
         ax, ay, an, az = vbox

@@ -597,13 +597,10 @@ def probe(key: str) -> None:
 
 def _probe_rebuke() -> None:
     """An orc hits the caster with its greataxe: the caster is offered Hellish Rebuke and burns it."""
-    from .spell_probe import SEEDS, battle
+    from .spell_probe import SEEDS, orc_first
     for seed in SEEDS:
-        b = battle("hellish-rebuke", seed)
+        b = orc_first("hellish-rebuke", seed)
         orc = b.creatures["orc_0"]
-        b.order = [orc.cid] + [o for o in b.order if o != orc.cid]
-        b.round, b.turn_index, b.outcome = 0, -1, None
-        b._next_turn()
         i = next((i for i, o in enumerate(b.decision.options) if o.kind == "attack" and o.data[0] == "greataxe"), None)
         if i is None:
             continue

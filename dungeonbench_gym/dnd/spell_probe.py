@@ -147,14 +147,20 @@ def run_probe(key: str) -> None:
     raise AssertionError(f"{key}: nothing observable happened in {len(SEEDS)} seeds ({sorted(set(seen))})")
 
 
+def orc_first(key: str, seed: int) -> Battle:
+    """The probe battle for `key`, but the adjacent orc takes the first turn (for reactions to an attack)."""
+    b = battle(key, seed)
+    orc = b.creatures["orc_0"]
+    b.order = [orc.cid] + [o for o in b.order if o != orc.cid]
+    b.round, b.turn_index, b.outcome = 0, -1, None
+    b._next_turn()
+    return b
+
+
 def _probe_shield() -> None:
     """Shield is a reaction: an orc attacks the caster and the caster is offered Shield."""
     for seed in SEEDS:
-        b = battle("shield", seed)
-        orc = b.creatures["orc_0"]
-        b.order = [orc.cid] + [o for o in b.order if o != orc.cid]
-        b.round, b.turn_index, b.outcome = 0, -1, None
-        b._next_turn()
+        b = orc_first("shield", seed)
         for i, o in enumerate(b.decision.options):
             if o.kind == "attack" and o.data[0] == "greataxe":
                 b.choose(i)

@@ -394,6 +394,16 @@ def _compile_entry(mapname: str, ch: str, spec: Any) -> _Entry:
 
 
 # ----------------------------------------------------------------------------- the map
+def _line_ends(W: int, ax, ay, an, az, tx, ty, tn, tz) -> tuple:
+    """What every line between two spaces shares: the eye heights (mid-height of each space),
+    both spaces' cell indices (lines may cross them) and the viewer's boundary corners."""
+    own = {(ay + j) * W + ax + i for j in range(an) for i in range(an)}
+    own.update((ty + j) * W + tx + i for j in range(tn) for i in range(tn))
+    corners = [(ax + i, ay + j) for j in range(an + 1) for i in range(an + 1)
+               if i in (0, an) or j in (0, an)]
+    return az + 2.5 * an, tz + 2.5 * tn, own, corners
+
+
 class BattleMap:
     """Immutable terrain of one battle: build it with :meth:`from_dict` (scenarios are data).
 
@@ -783,12 +793,7 @@ class BattleMap:
         ax, ay, an, az = abox
         tx, ty, tn, tz = tbox
         W = self.width
-        za = az + 2.5 * an
-        zt = tz + 2.5 * tn
-        own = {(ay + j) * W + ax + i for j in range(an) for i in range(an)}
-        own.update((ty + j) * W + tx + i for j in range(tn) for i in range(tn))
-        corners = [(ax + i, ay + j) for j in range(an + 1) for i in range(an + 1)
-                   if i in (0, an) or j in (0, an)]
+        za, zt, own, corners = _line_ends(W, ax, ay, an, az, tx, ty, tn, tz)
         a_obscured = all(self._flags[(ay + j) * W + ax + i] & OBSCURED and
                          az < self._elev[(ay + j) * W + ax + i] + self._top[(ay + j) * W + ax + i]
                          for j in range(an) for i in range(an))
@@ -899,12 +904,7 @@ class BattleMap:
         ax, ay, an, az = abox
         tx, ty, tn, tz = tbox
         W = self.width
-        za = az + 2.5 * an
-        zt = tz + 2.5 * tn
-        own = {(ay + j) * W + ax + i for j in range(an) for i in range(an)}
-        own.update((ty + j) * W + tx + i for j in range(tn) for i in range(tn))
-        corners = [(ax + i, ay + j) for j in range(an + 1) for i in range(an + 1)
-                   if i in (0, an) or j in (0, an)]
+        za, zt, own, corners = _line_ends(W, ax, ay, an, az, tx, ty, tn, tz)
         for sy in range(ty, ty + tn):
             for sx in range(tx, tx + tn):
                 for cx, cy in corners:
@@ -965,12 +965,7 @@ class BattleMap:
         if all(flags[(ay + j) * W + ax + i] & OBSCURED and az < elev[(ay + j) * W + ax + i] + top[(ay + j) * W + ax + i]
                for j in range(an) for i in range(an)):
             return False   # the viewer stands inside a heavily obscured space
-        za = az + 2.5 * an
-        zt = tz + 2.5 * tn
-        own = {(ay + j) * W + ax + i for j in range(an) for i in range(an)}
-        own.update((ty + j) * W + tx + i for j in range(tn) for i in range(tn))
-        corners = [(ax + i, ay + j) for j in range(an + 1) for i in range(an + 1)
-                   if i in (0, an) or j in (0, an)]
+        za, zt, own, corners = _line_ends(W, ax, ay, an, az, tx, ty, tn, tz)
         for sy in range(ty, ty + tn):
             for sx in range(tx, tx + tn):
                 si = sy * W + sx

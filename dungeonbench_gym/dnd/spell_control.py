@@ -179,23 +179,19 @@ def summary(c, key: str, level: int) -> str:
     return text
 
 
-def begin(b, c, key: str, level: int) -> None:
-    """The cast option was chosen: the next decision, or the effect at once."""
-    use = ("spell", key, level)
-    where = placement(key)
-    if where == "target":
-        b.pending = {"kind": "target", "actor": c.cid, "use": use}
-    elif where == "point":
-        b.pending = {"kind": "point_x", "actor": c.cid, "use": use}
-    elif where == "destination":
+def begin(b, c, key: str, level: int) -> bool:
+    """The first decision of the control spells that differ from the spellbook's usual ones (a
+    teleport's destination, Compulsion's direction, Wish's choice of spell); False: the usual
+    target / point / at-once path applies (:func:`.spellbook.begin`)."""
+    if placement(key) == "destination":
         b.pending = {"kind": "destination", "actor": c.cid, "use": ("teleport", key, level)}
     elif kind(key) == "compulsion":
-        b.pending = {"kind": "direction", "actor": c.cid, "use": use}
+        b.pending = {"kind": "direction", "actor": c.cid, "use": ("spell", key, level)}
     elif kind(key) == "wish":
         b.pending = {"kind": "target", "actor": c.cid, "use": ("control", key, level, "wish")}
     else:
-        resolve_area(b, c, use, None)
-    b._cache = None
+        return False
+    return True
 
 
 def area(b, c, key: str, where):

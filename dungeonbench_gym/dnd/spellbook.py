@@ -287,8 +287,7 @@ def available(b, c, key: str, level: int) -> bool:
 def begin(b, c, key: str, level: int) -> None:
     """The cast option was chosen: ask for the target or the placement, or resolve at once."""
     use = ("spell", key, level)
-    if mech(key)["mech"] == "control":
-        spell_control.begin(b, c, key, level)
+    if mech(key)["mech"] == "control" and spell_control.begin(b, c, key, level):
         return
     where = placement(key)
     if where == "target":

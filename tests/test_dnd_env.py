@@ -135,6 +135,15 @@ def test_good_scenario_parses():
     assert s.build(0).decision is not None and s.seeds == (0, 1, 2)
 
 
+def test_two_scenarios_under_one_path_keep_their_own_maps():
+    """Maps are shared per scenario file; a second scenario read under the same name with another
+    map (an edited file, an in-memory test scenario) must not get the first one's map."""
+    small = parse_encounter(GOOD, "same.toml").build(0)
+    wide = parse_encounter(_bad(map={"layout": ["#######", "#.....#", "#.....#", "#######"]}), "same.toml").build(0)
+    assert (small.map.width, wide.map.width) == (5, 7)
+    assert parse_encounter(GOOD, "same.toml").build(0).map.width == 5
+
+
 @pytest.mark.parametrize("changes,field,says", [
     ({"round_limit": None}, "round_limit", "missing"),
     ({"round_limit": 0}, "round_limit", "not positive"),

@@ -43,12 +43,6 @@ def test_each_spell_is_executable_and_probed(key):
     spellbook.probe(key)
 
 
-def test_tree_stride_and_transport_via_plants_are_out_of_scope_for_want_of_trees():
-    rows = {r["key"]: r for r in spellbook.coverage()}
-    for key in ("tree-stride", "transport-via-plants"):
-        assert rows[key]["status"] == "out of scope" and "trees" in rows[key]["reason"]
-
-
 # ---------------------------------------------------------------- removal
 def test_banished_foe_leaves_the_map_and_the_battle_is_not_won_until_it_is_gone():
     b = battle("banishment", ("orc", (5, 5)), ("orc", (9, 5)))

@@ -33,6 +33,7 @@ GROUP_COLUMNS = {"classes": ("class", "level", "kind"), "spells": ("level", "cla
 _TRAIT_RUN = {
     "devils-sight": lambda c: importlib.import_module(".spell_zones", __package__).senses(c)[2] > 0,   # (spell zones)
     "antimagic-susceptibility": lambda c: importlib.import_module(".spell_zones", __package__).susceptible(c),
+    "illumination": lambda c: importlib.import_module(".lighting", __package__).carried(c) != (0, 0),   # (lighting)
     "magic-resistance": lambda c: "magic_resistance" in c.features,
     "legendary-resistance": lambda c: "legendary_resistance" in c.resources,
     "pack-tactics": lambda c: "pack_tactics" in c.features,
@@ -90,6 +91,7 @@ _TRAIT_RUN = {
     "multiple-heads": lambda c: c.resources.get("heads", 0) > 1 and "heads_rule" in c.resources,
     "reactive-heads": lambda c: c.resources.get("oa_extra", 0) > 0,
     "steadfast": lambda c: "frightened" in c.resources.get("ally_ward", {}).get("conditions", ()),
+    "tree-stride": lambda c: "tree_stride" in c.features,   # a dryad (dnd/spell_plants.py)
 }
 
 
@@ -359,6 +361,14 @@ def _probe_spell(key: str, spell: str) -> None:
     """The monster casts the spell from its block through the spell options, hurt (so healing
     is worth it) and with foes beside it; it must be offered and end in a cast event."""
     from . import content, spellbook
+    if spellbook.mech(spell).get("mech") == "sight":   # Light, Dancing Lights: in a dark duel (dnd/lighting.py)
+        from .lighting import probe_monster_spell
+        probe_monster_spell(key, spell)
+        return
+    if spellbook.mech(spell).get("mech") == "utility":   # Water Breathing: in an underwater duel (dnd/spell_utility.py)
+        from .spell_utility import probe_monster_spell
+        probe_monster_spell(key, spell)
+        return
     if spellbook.mech(spell).get("mech") in ("day", "reaction"):   # between fights, Hellish Rebuke, Feather Fall
         from .spell_buffs import probe_monster_spell
         probe_monster_spell(key, spell)

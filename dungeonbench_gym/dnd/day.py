@@ -28,8 +28,8 @@ Arcane Recovery, then short-rest features refresh), or go on to the next fight.
 
 Durations follow DungeonBench's intermission abstraction, read from each spell's SRD duration:
 under 10 minutes is combat-only (gone when the fight ends); 10 minutes up to an hour lasts into the
-next fight only ("next encounter"); an hour up to 8 lasts until a short rest; 8 hours or more,
-all day. Effects cast during a fight are combat-only whatever their duration.
+next fight only ("next encounter"); an hour up to 8 lasts until a short rest; 8 hours or more
+(or until dispelled: Continual Flame), all day. Effects cast during a fight are combat-only whatever their duration.
 
 ``rested=True`` is the control condition: every fight starts from the party at full strength,
 there is no intermission, and a lost fight does not end the run: the day's encounters played
@@ -47,6 +47,9 @@ from typing import Any
 from ..core.errors import FileFormatError
 from . import content, spell_buffs
 from . import spell_summons   # long summonings cast between fights
+from . import spell_wards   # glyphs and circles laid on the next fight's map
+from . import lighting   # dark fights: light and darkvision between fights
+from . import spell_utility   # Water Walk, Water Breathing, Unseen Servant between fights; breath under water
 from .dice import Roller
 from .engine import BUFFS, Decision, Opt
 from .grid import size_squares
@@ -221,7 +224,7 @@ def _check_squares(path, where: str, sc: Scenario, stage: Stage, ids: list) -> N
 def effect_duration(spell_key: str) -> str | None:
     """How long a spell cast between fights lasts (None: not worth casting between fights)."""
     rounds = content.spell(spell_key).duration_rounds or 0
-    if rounds >= ALL_DAY_ROUNDS:
+    if rounds >= ALL_DAY_ROUNDS or content.spell(spell_key).duration_kind == "until_dispelled":   # Continual Flame
         return "all_day"
     if rounds >= UNTIL_SHORT_REST_ROUNDS:
         return "until_short_rest"
@@ -355,6 +358,13 @@ class DayRun:
         fighters.extend(spell_summons.day_fighters(self, bmap, fighters))   # conjured between fights
         self.battle = Battle(bmap, fighters, seed=_mix(self.seed, self.stage), objective=sc.objective,
                              round_limit=sc.round_limit, max_options=self.max_options)
+        if "_wards" in self.__dict__:   # glyphs and circles inscribed for this fight (dnd/spell_wards.py)
+            spell_wards.lay(self, self.battle)
+        if sc.light != "bright":   # a dim or dark fight (dnd/lighting.py)
+            lighting.setup(self.battle, sc.light)
+        if sc.underwater:   # SRD underwater combat, as the fight played alone (breath: dnd/spell_utility.py)
+            self.battle.underwater = True
+        spell_utility.day_battle(self, self.battle)   # an unseen servant from between fights
         self.phase = "battle"
         self._after_choice()
 
@@ -392,6 +402,8 @@ class DayRun:
             return None
         if self.phase == "battle":
             return self.battle.decision
+        if "_ward_pending" in self.__dict__:   # a ward's point and kind (dnd/spell_wards.py)
+            return spell_wards.decision(self)
         return Decision(self.phase, self._actor(), tuple(self._visible()), self._prompt())
 
     def choose(self, index: int) -> None:
@@ -436,6 +448,8 @@ class DayRun:
 
     def _visible(self) -> list[Opt]:
         opts = self._options()
+        if "_ward_pending" in self.__dict__:   # a ward's decision: ranges of at most max_options
+            return spell_wards.visible(self, opts)
         if len(opts) <= self.max_options:
             self._group = None
             return opts
@@ -449,6 +463,9 @@ class DayRun:
 
     def _options(self) -> list[Opt]:
         if self._menu is not None:
+            return self._menu
+        if "_ward_pending" in self.__dict__:   # placing a ward: x, then y, then its kind (dnd/spell_wards.py)
+            self._menu = spell_wards.pending_options(self)
             return self._menu
         opts: list[Opt] = []
         living = [c for c in self.party.values() if not c.dead]
@@ -491,6 +508,9 @@ class DayRun:
             opts.extend(self._spell_options(c, living))
             opts.extend(spell_buffs.day_options(self, c, living))   # revivals, feasts, Lay on Hands, ...
             opts.extend(spell_summons.day_options(self, c, living))   # Animate Dead, Conjure Elemental, ...
+            opts.extend(spell_wards.day_options(self, c, living))   # Glyph of Warding, Symbol, Magic Circle
+            opts.extend(lighting.day_options(self, c, living))   # Light, Continual Flame, Darkvision before the dark
+            opts.extend(spell_utility.day_options(self, c, living))   # Water Walk, Water Breathing, Unseen Servant
         self._menu = opts
         return opts
 
@@ -589,6 +609,12 @@ class DayRun:
             spell_buffs.day_apply(self, opt)
         elif k in spell_summons.DAY_KINDS:
             spell_summons.day_apply(self, opt)
+        elif k in spell_wards.DAY_KINDS:
+            spell_wards.day_apply(self, opt)
+        elif k in lighting.DAY_KINDS:
+            lighting.day_apply(self, opt)
+        elif k in spell_utility.DAY_KINDS:
+            spell_utility.day_apply(self, opt)
         elif k == "buff":
             c, key, lv, t = self.party[d[0]], d[1], d[2], self.party[d[3]]
             sp = content.spell(key)
@@ -669,6 +695,7 @@ def _clear_combat_state(pc, keep: tuple) -> None:
         if not held:   # its effects are gone (or were on enemies): concentration ends with them
             pc.concentration = None
     pc.resources.pop("concentration_until", None)
+    pc.resources.pop("breath", None)   # the party surfaces: breath counts afresh (dnd/spell_utility.py)
     if pc.concentration is not None:
         pc.resources["concentration_until"] = 10 ** 9
     pc.economy = Economy()
@@ -727,6 +754,8 @@ def plan_intermission(run: DayRun) -> int:
     """The baseline's intermission choice (deterministic): rest when someone is badly hurt and a
     rest is left, spend hit dice while they help, recover slots, heal the worst hurt with potions
     and then spells when still low, put all-day buffs up, then go on."""
+    if "_ward_pending" in run.__dict__:   # placing a ward (dnd/spell_wards.py)
+        return spell_wards.plan_pending(run)
     shown = run._visible()
     if any(o.kind == "group" for o in shown) or any(o.kind == "back" for o in shown):
         # too many options to show at once: decide over all of them, then open the group that
@@ -784,12 +813,22 @@ def plan_intermission(run: DayRun) -> int:
         i = first("heal", lambda o: worst.cid in o.data[3] and o.data[2] == 1)
         if i is not None and frac(worst) < 0.34:
             return i
+    i = lighting.plan(run, opts)   # a light and darkvision before a dark fight
+    if i is not None:
+        return i
+
     def worth(o) -> bool:   # Mage Armor only where 13 + Dex beats the AC one has (a monk's, say)
         t = run.party[o.data[3]]
         return o.data[1] != "mage-armor" or 13 + t.dex_mod > t.ac
 
     i = first("buff", lambda o: run.party[o.data[3]].conditions.get(BUFFS[o.data[1]]) is None
               and effect_duration(o.data[1]) == "all_day" and worth(o))
+    if i is not None:
+        return i
+    i = spell_wards.plan(run, opts)   # a glyph on the foes' way in, a magic circle against their type
+    if i is not None:
+        return i
+    i = spell_utility.plan(run, opts)   # Water Walk, Water Breathing, an Unseen Servant for the next fight
     if i is not None:
         return i
     return kinds.index("continue")

@@ -38,6 +38,10 @@ from . import spell_zones   # lasting spell areas: sight, terrain, magic
 from . import spell_summons   # authored summons, the Polymorph family, conjured weapons
 from . import spell_walls   # walls raised mid-battle (the map is replaced), Forcecage, Resilient Sphere
 from . import spell_control   # removal (Banishment), domination, confusion, escapes, Wish
+from . import spell_utility   # water and objects: suffocation, Water Walk, Mage Hand, Unseen Servant
+from . import lighting   # dark battles: light sources, darkvision, Dancing Lights, Enthrall
+from . import spell_wards   # glyphs and circles laid between fights (the Day track)
+from . import spell_plants   # trees and plants: Tree Stride, Transport via Plants, Plant Growth
 from .dice import Roller
 from .grid import SQUARE_FT, BattleMap, Cover, box_distance_ft, footprint, nearest_box_ft
 from .state import INCAPACITATING, AttackProfile, Combatant, DamagePart, Economy
@@ -80,6 +84,8 @@ class Battle:
     call :meth:`choose` until :attr:`outcome` is set ("win" for the party, or "loss")."""
 
     controls = False   # True once a control spell is in play (removed, dominated, confused: dnd/spell_control.py)
+    underwater = False   # SRD underwater combat (the scenario's field); breath and suffocation: dnd/spell_utility.py
+    wards = ()   # glyphs and magic circles laid between fights on this map (dnd/spell_wards.py)
 
     def __init__(self, battle_map: BattleMap, combatants: list[Combatant], *, seed: int | None = 0,
                  roller: Roller | None = None, objective: dict | None = None,
@@ -219,6 +225,8 @@ class Battle:
         features.start_turn(self, c)   # class features: rage's minute, Reckless Attack ends, Survivor
         if "barriers" in self.__dict__ or "monster_wall" in c.resources:   # walls end; a wall action recharges
             spell_walls.start_of_turn(self, c)
+        if "plant_magic" in self.__dict__:   # Transport via Plants' links end (dnd/spell_plants.py)
+            spell_plants.start_of_turn(self, c)
         for key in sorted(c.conditions):   # a stat block's "for 1 minute": ends at its turn's start
             until = c.conditions[key].get("until_round")
             if until is not None and self.round >= until:
@@ -260,6 +268,8 @@ class Battle:
             c.resources["oa_extra"] = max(0, c.resources["heads"] - 1)
         if c.dying:
             self._death_save(c)
+        if self.underwater or "_utility" in self.__dict__:   # breath under water, Mage Hand (dnd/spell_utility.py)
+            spell_utility.start_of_turn(self, c)
         if "regeneration" in c.features and not c.dead:
             self._regenerate(c)
         if not c.conscious:
@@ -310,6 +320,8 @@ class Battle:
                     self.event("recharge", f"{c.cid}'s {key} recharges ({roll})", creature=c.cid)
         if self.controls:   # Confusion's d10, Compulsion's move (dnd/spell_control.py)
             spell_control.start_of_turn(self, c)
+        if self.wards:   # Symbol's insanity staggers (dnd/spell_wards.py)
+            spell_wards.start_of_turn(self, c)
         self.event("turn", f"{c.cid}'s turn", creature=c.cid, round=self.round)
 
     def _stays_up(self, t: Combatant, amount: int, dtype: str, critical: bool) -> bool:
@@ -377,6 +389,8 @@ class Battle:
             spell_zones.end_of_turn(self, c)
         if self.controls:   # Blink's d20, Time Stop's next turn (dnd/spell_control.py)
             spell_control.end_of_turn(self, c)
+        if self.wards:   # ending a turn in a glowing Symbol (dnd/spell_wards.py)
+            spell_wards.end_of_turn(self, c)
         self._regurgitate_check()   # a swallower hurt enough from inside this turn
         c.conditions.pop("eminence", None)   # Divine Eminence lasts until the end of the turn
         if "heads" in c.resources:   # a hydra's heads grow back
@@ -525,6 +539,8 @@ class Battle:
     def _finish(self, how: str) -> None:
         if self.controls:   # those away but alive come back to the roster (dnd/spell_control.py)
             spell_control.at_finish(self)
+        if "_utility" in self.__dict__:   # unseen servants are dismissed (dnd/spell_utility.py)
+            spell_utility.at_finish(self)
         if how in ("defeat", "reach", "survive", "interact", "hold"):
             self.outcome = "win"
         else:
@@ -538,6 +554,8 @@ class Battle:
             return True
         party = [c for c in self.creatures.values() if c.side == self.party_side]
         foes = [c for c in self.creatures.values() if c.side != self.party_side]
+        if "_utility" in self.__dict__:   # an unseen servant counts for no outcome (dnd/spell_utility.py)
+            party = spell_utility.outcome_party(self, party)
         if self.controls:   # banished foes that will return, dominated ones, an escape (dnd/spell_control.py)
             party, foes = spell_control.outcome_sides(self, party, foes)
             if spell_control.escaped(self, party):
@@ -821,6 +839,8 @@ class Battle:
         out.extend(self._spell_options(c))
         if self._object_in_reach(c):   # the objective's object: the free object interaction
             out.append(Opt(f"Use the {self.objective['name']} (free object interaction)", "interact"))
+        if "_utility" in self.__dict__:   # the object through Mage Hand, the Unseen Servant (dnd/spell_utility.py)
+            out.extend(spell_utility.action_options(self, c))
         if c.resources.get("potions", 0) > 0 and has_action and c.hp < c.max_hp:
             out.append(Opt(f"Drink a potion of healing (2d4+2, {c.resources['potions']} left)", "potion"))
         if c.is_pc:   # items: potions, scrolls, wands (dnd/items.py)
@@ -840,8 +860,12 @@ class Battle:
             out.extend(spell_zones.monster_options(self, c))
         if c.concentration in ("eyebite", "telekinesis"):   # their action on later turns (dnd/spell_control.py)
             out.extend(spell_control.later_options(self, c))
+        if c.concentration == "dancing-lights":   # a bonus action moves the lights (dnd/lighting.py)
+            out.extend(lighting.later_options(self, c))
         if "barriers" in self.__dict__ or "monster_wall" in c.resources:   # break a wall section; raise a wall
             out.extend(spell_walls.action_options(self, c))
+        if "plant_magic" in self.__dict__ or "tree_stride" in c.features:   # Tree Stride, a link (dnd/spell_plants.py)
+            out.extend(spell_plants.menu_options(self, c))
         sw = c.resources.get("spiritual_weapon")
         if sw and e.bonus and self._weapon_targets(c):
             out.append(Opt(f"Spiritual Weapon: move it and attack (bonus action, {c.resources['spell_attack']:+d}, "
@@ -916,6 +940,8 @@ class Battle:
             return True
         if spec.save.size_max and _SIZES.index(t.size) > _SIZES.index(spec.save.size_max):
             return True
+        if self.wards and spell_wards.exempt(self, c, spec, t):   # Magic Circle: no possession inside
+            return True
         return f"{c.cid}:{spec.key}" in t.resources.get("immune_to", ())
 
     def _start_save_action(self, c: Combatant, key: str, legendary: bool = False, queued: bool = False) -> None:
@@ -985,6 +1011,8 @@ class Battle:
         if cond in t.condition_immunities or t.dead or (cond != "prone" and not t.conscious):
             return
         if features.blocks_condition(self, t, cond):   # Mindless Rage, Aura of Devotion / Courage
+            return
+        if self.wards and spell_wards.shields(self, c, t, cond):   # Magic Circle: no charm or fear
             return
         if t.conditions and spell_buffs.wards(t, cond):   # Mind Blank, Heroes' Feast
             return
@@ -1116,6 +1144,8 @@ class Battle:
             (friends if through or "swarm" in o.features else hostile).extend(o.cells)
         if self.zones:   # Antilife Shell keeps the living out (dnd/spell_zones.py)
             hostile.extend(spell_zones.barrier_cells(self, c))
+        if self.wards:   # Magic Circle keeps its types out (dnd/spell_wards.py)
+            hostile.extend(spell_wards.barrier_cells(self, c))
         return hostile, friends
 
     def _can_step(self, c: Combatant) -> bool:
@@ -1139,7 +1169,8 @@ class Battle:
         hostile, friends = self._movement_cells(c)
         ask = {"blocked_by": hostile, "pass_through": friends,
                "fly": fly, "max_altitude_ft": self.max_altitude_ft if fly else None,
-               "swim_speed": c.resources.get("swim", 0),   # a swimmer pays no extra in water
+               "swim_speed": c.resources.get("swim", 0) or ("water_walk" in c.conditions),   # a swimmer (or
+               # a water walker: dnd/spell_utility.py) pays no extra in water
                "climb_speed": climb,
                "difficult_extra": spell_zones.difficult_cells(self, c) if self.zones else ()}
         m = features_last.walk_map(self, c)   # Land's Stride: the map's difficult terrain costs nothing
@@ -1197,6 +1228,8 @@ class Battle:
             where = f"({pos[0]}, {pos[1]}, {up} ft up)" if up > 0 else f"({pos[0]}, {pos[1]})"
             out.append(Opt(f"Move to {where} ({costs[pos]} ft{note})", "destination",
                            (pos,), group=f"row y={pos[1]}"))
+        if self.wards and fear and fear.get("away_from"):   # Symbol's fear: never closer to the glyph
+            out = spell_wards.away(self, c, out, fear)
         return out
 
     # ---------------------------------------------------------------- targets
@@ -1255,6 +1288,8 @@ class Battle:
 
     def _may_target(self, c: Combatant, t: Combatant) -> bool:
         """SRD Charmed: a charmed creature can't attack or target its charmer with harmful magic."""
+        if self.wards and spell_wards.hopeless(c):   # Symbol's hopelessness: nobody (dnd/spell_wards.py)
+            return False
         return c.conditions.get("charmed", {}).get("by") != t.cid
 
     def _weapon_targets(self, c: Combatant) -> list[Combatant]:
@@ -1274,6 +1309,10 @@ class Battle:
     def _teleport_options(self, c: Combatant, p: dict, first: bool = False) -> list[Opt]:
         """Misty Step: an unoccupied space within 30 ft that the caster can see (a monster's
         Teleport: within the stat block's distance). ``first``: stop at the first one (is there any?)."""
+        if p["use"][0] == "plants":   # Tree Stride, Transport via Plants (dnd/spell_plants.py)
+            return spell_plants.destination_options(self, c, p)
+        if p["use"][0] == "lights":   # where the dancing lights go (dnd/lighting.py)
+            return lighting.move_options(self, c, p)
         if "enclosed" in c.conditions:   # Forcecage, Resilient Sphere: no way out (simplification: no Cha save)
             return []
         taken = {cell for o in self.creatures.values() if not o.dead and o is not c for cell in o.cells}
@@ -1304,6 +1343,8 @@ class Battle:
             c.economy.actions -= 1
             if use[1] in c.recharge:
                 c.recharge[use[1]] = False
+        if self.wards:   # into a Magic Circle against its type: a Cha save first (dnd/spell_wards.py)
+            dest = spell_wards.teleport_dest(self, c, dest)
         c.pos = tuple(dest)
         self._release(c)   # out of the grappler's reach
         self._release_grapples_by(c)
@@ -1513,6 +1554,12 @@ class Battle:
             self._back_to_menu(c)
             return
         if kind == "destination" and p.get("use"):   # Misty Step
+            if p["use"][0] == "plants":   # out of a tree; a tree chosen (dnd/spell_plants.py)
+                spell_plants.arrive(self, c, p, opt.data[0])
+                return
+            if p["use"][0] == "lights":   # the dancing lights' new point (dnd/lighting.py)
+                lighting.apply(self, c, p, opt)
+                return
             self._teleport(c, p["use"], opt.data[0])
             return
         if kind == "move":
@@ -1551,8 +1598,14 @@ class Battle:
             spell_zones.monster_zone(self, c, opt.data[0])
         elif kind == "control":   # Eyebite, Wish (dnd/spell_control.py)
             spell_control.apply(self, c, p, opt)
+        elif kind == "lights":   # move the dancing lights: where to (dnd/lighting.py)
+            lighting.apply(self, c, p, opt)
+        elif kind in spell_utility.KINDS:   # Mage Hand's use of the object, the servant's command
+            spell_utility.apply(self, c, opt)
         elif kind in spell_walls.KINDS:   # a wall section attacked, a monster's wall raised
             spell_walls.apply(self, c, opt)
+        elif kind == "plants":   # Tree Stride, a Transport via Plants link: the square next (dnd/spell_plants.py)
+            spell_plants.apply(self, c, opt)
         elif kind == "form":   # the chosen form / object size (dnd/spell_summons.py)
             spell_summons.apply_form(self, c, p["use"], opt.data[0])
         elif kind == "spiritual_weapon":
@@ -1668,7 +1721,9 @@ class Battle:
             roll = self.roller.roll_d20(features_more.stealth_advantage(c), self._check_dis(c), bonus=self._stealth(c),
                                         what=f"stealth {c.cid}")   # (Supreme Sneak)
             roll = roll._replace(total=features_more.check_total(c, "dex", roll.natural, roll.total, True))
-            need = max((self._passive_perception(o) for o in self.enemies_of(c) if o.conscious), default=0)
+            need = max((self._passive_perception(o) - (lighting.perception_penalty(self, o, c)   # dim light, Enthrall
+                                                       if o.conditions or self.zones else 0)
+                        for o in self.enemies_of(c) if o.conscious), default=0)
             roll = roll._replace(total=features_more.peerless(self, c, roll.total, need))   # (Peerless Skill)
             ok = roll.total >= need   # SRD: Stealth against the passive Perception of those looking
             if ok:
@@ -1824,7 +1879,8 @@ class Battle:
         routes = features_last.walk_map(self, c).routes(c.pos, dest, c.size, c.economy.movement,
                                                          threat_cells_by_creature=threats,
                                  blocked_by=hostile, pass_through=friends, fly=fly,
-                                 max_altitude_ft=alt, swim_speed=c.resources.get("swim", 0),
+                                 max_altitude_ft=alt,
+                                 swim_speed=c.resources.get("swim", 0) or ("water_walk" in c.conditions),
                                  climb_speed=spell_buffs.climb_speed(self, c) if c.conditions else 0,
                                  difficult_extra=spell_zones.difficult_cells(self, c) if self.zones else ()) \
             if threats or crosses else []
@@ -1880,6 +1936,8 @@ class Battle:
             self._enter_hazards(c, c.pos)
             if self.zones:   # Spike Growth's thorns, Sleet Storm's footing (dnd/spell_zones.py)
                 spell_zones.on_step(self, c)
+            if self.wards:   # a glyph stepped on, a glowing Symbol entered (dnd/spell_wards.py)
+                spell_wards.on_step(self, c)
             if "_spell_summons" in self.__dict__:   # Guardian of Faith (dnd/spell_summons.py)
                 spell_summons.on_step(self, c)
             if self._readied_trigger(c, here):
@@ -2060,6 +2118,8 @@ class Battle:
         features.attack_modifiers(self, c, t, melee, a, adv, dis)   # Reckless Attack, Elusive
         if self.zones:   # Darkness, Fog Cloud...: unseen attackers and targets (dnd/spell_zones.py)
             spell_zones.sight_modifiers(self, c, t, adv, dis)
+        if self.wards:   # a target inside a Magic Circle against the attacker's type (dnd/spell_wards.py)
+            spell_wards.attack_modifiers(self, c, t, dis)
         if a is not None and getattr(self, "underwater", False):   # SRD underwater combat (dnd/items.py)
             from . import items as _items
             dis.extend(_items.underwater_disadvantage(c, a, melee))
@@ -3361,7 +3421,7 @@ class Battle:
                    f"{t.death_failures} failures", creature=t.cid)
         if t.death_failures >= 3:
             self._die(t, "three failed death saves")
-        elif t.death_successes >= 3:
+        elif t.death_successes >= 3 and "suffocating" not in t.conditions:   # (SRD Suffocating: not stabilised)
             t.stable = True
             self.event("stable", f"{t.cid} is stable", creature=t.cid)
 
@@ -3405,7 +3465,9 @@ class Battle:
                 "kind": d.kind, "actor": d.actor, "prompt": d.prompt,
                 "options": [self._option_dict(o) for o in d.options]},
             "recent_events": [e["text"] for e in self.events(last=recent_events)],
-            "zones": spell_zones.describe(self) if self.zones else [],   # Darkness, Spike Growth... in words
+            "zones": (spell_zones.describe(self) if self.zones else [])   # Darkness, Spike Growth... in words
+            + (spell_wards.describe(self) if self.wards else []),   # and glyphs, magic circles (dnd/spell_wards.py)
+            **({"light": lighting.describe(self)} if "lighting" in self.__dict__ else {}),   # a dark battle
         }
 
     def _option_dict(self, o: Opt) -> dict:

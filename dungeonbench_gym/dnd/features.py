@@ -437,8 +437,11 @@ def target_options(b: Battle, c: Combatant, use: tuple) -> list:
             out.append(_opt(f"Lay on Hands on {t.cid}: heal {min(pool, t.max_hp - t.hp)} "
                             f"[{t.hp}/{t.max_hp} HP]", "target", (t.cid,)))
     elif use[1] == "wild_shape":
+        from .grid import size_squares
         for key, cr in beast_forms(c.resources["wild_shape_cr"], _class_level(c, "druid")):
             m = _monster_spec(key)
+            if size_squares(m.size) > c.squares and not b.map.fits(c.pos[0], c.pos[1], size_squares(m.size)):
+                continue   # a bigger form must fit the map where the druid stands (not into a wall)
             out.append(_opt(f"Wild Shape into: {m.name} (CR {cr}, {m.hp} HP, AC {m.ac}, speed {m.speed.walk} ft)",
                             "feature", ("wild_shape_into", key)))
     elif use[1] in ("twin", "twin2"):

@@ -426,19 +426,21 @@ def reflex_order(b: Battle) -> None:
 def stride_map(m):
     """The map as a creature with Land's Stride walks it: the map's own (nonmagical) difficult
     terrain costs nothing extra. Built once per map (kept in the map's cache); the map itself
-    when it has no difficult terrain. Spell zones stay difficult (``difficult_extra``)."""
-    from .grid import DIFFICULT
+    when it has no difficult terrain. Spell zones stay difficult (``difficult_extra``). Plant
+    Growth's overgrowth is instantaneous, so nonmagical plants: it costs nothing extra either."""
+    from .grid import DIFFICULT, OVERGROWN
+    slow = DIFFICULT | OVERGROWN   # (SRD: "pass through nonmagical plants without being slowed")
     got = m._cache.get("lands-stride")
     if got is not None:
         return got
-    if not any(f & DIFFICULT for f in m._flags):
+    if not any(f & slow for f in m._flags):
         got = m
     else:
         import numpy as np
         got = object.__new__(type(m))
         for k in type(m).__slots__:
             setattr(got, k, getattr(m, k))
-        got._flags = type(m._flags)(f & ~DIFFICULT for f in m._flags)
+        got._flags = type(m._flags)(f & ~slow for f in m._flags)
         flags = np.array(got._flags, dtype=np.int32).reshape(m.height, m.width)
         flags.flags.writeable = False
         got.flags = flags

@@ -33,7 +33,9 @@ Conventions (every caller relies on them)
 * **Movement** (:meth:`BattleMap.reachable`): Dijkstra over the 8 neighbours, 5 ft a step;
   difficult terrain and a non-hostile creature's space cost 5 ft more (not cumulative with each
   other, SRD); water costs 5 ft more without a swimming speed (stacks with difficult terrain:
-  swimming in difficult terrain costs 3 ft a foot, SRD); crawling costs 5 ft more a step. A
+  swimming in difficult terrain costs 3 ft a foot, SRD); crawling costs 5 ft more a step;
+  overgrown plants (``overgrown``, Plant Growth) cost 4 ft a foot, 20 ft a square, in place of the
+  difficult-terrain extra (not cumulative with it). A
   diagonal step may not cut a corner: both orthogonal neighbours it passes between must be free of
   walls and other impassable terrain (creatures do not count). Climbing up ``h`` feet costs
   ``2h`` extra feet without a climbing speed, ``h`` with one. Dropping down up to ``safe_drop_ft``
@@ -63,7 +65,7 @@ __all__ = [
     "size_squares", "footprint", "box_of", "cell_key", "position_key", "distance_ft",
     "box_distance_ft", "within_reach", "fall_damage_dice", "DEFAULT_LEGEND",
     "WALL", "IMPASSABLE", "DIFFICULT", "OBSCURED", "LIGHTLY_OBSCURED", "WATER", "HAZARD",
-    "HALF_COVER", "THREE_QUARTERS_COVER", "BLOCKS",
+    "HALF_COVER", "THREE_QUARTERS_COVER", "BLOCKS", "TREE", "PLANTS", "OVERGROWN",
 ]
 
 SQUARE_FT = 5
@@ -96,6 +98,9 @@ WATER = 1 << 5
 HAZARD = 1 << 6
 HALF_COVER = 1 << 7
 THREE_QUARTERS_COVER = 1 << 8
+TREE = 1 << 9                   # a tree: impassable, cover (three-quarters by default); Tree Stride
+PLANTS = 1 << 10                # plants one walks through (undergrowth, brush, crops): Plant Growth
+OVERGROWN = 1 << 11             # thick overgrown plants: 4 ft of movement a foot (Plant Growth)
 WALL = BLOCKS | IMPASSABLE
 _SIGHT_FLAGS = BLOCKS | OBSCURED | HALF_COVER | THREE_QUARTERS_COVER
 
@@ -308,9 +313,11 @@ DEFAULT_LEGEND: dict[str, dict] = {
     "=": {"cover": "half", "difficult": True},                  # low wall (3 ft): climb over
     "O": {"cover": "three_quarters", "passable": False},        # thick pillar
     "~": {"water": True},
+    "T": {"tree": True},                                        # a tree (three-quarters cover, SRD)
+    ";": {"difficult": True, "plants": True},                   # undergrowth, brush
 }
 _LEGEND_KEYS = ("wall", "passable", "difficult", "obscured", "cover", "water", "hazard", "height",
-                "top", "name")
+                "top", "name", "tree", "plants", "overgrown", "light")
 _COVER_NAMES = {"none": 0, "half": HALF_COVER, "three_quarters": THREE_QUARTERS_COVER,
                 "three-quarters": THREE_QUARTERS_COVER, "total": BLOCKS}
 
@@ -342,6 +349,27 @@ def _compile_entry(mapname: str, ch: str, spec: Any) -> _Entry:
     wall = boolean("wall")
     if wall:
         flags |= WALL
+    tree = boolean("tree")   # SRD cover: "a thick tree trunk" gives three-quarters cover; its square is not entered
+    if tree:
+        if wall:
+            raise MapError(f"{where}: a tree is not a wall; drop 'wall' (a tree's square is impassable "
+                           f"and gives three-quarters cover by itself)")
+        if spec.get("passable", False) is not False:
+            raise MapError(f"{where}: a tree's trunk fills its square, so it cannot be passable; drop "
+                           f"'passable' (for brush one walks through use \"plants\": true)")
+        if spec.get("cover", "three_quarters") not in ("half", "three_quarters", "three-quarters"):
+            raise MapError(f"{where}: a tree gives half or three_quarters cover, got {spec['cover']!r}; "
+                           f"drop 'cover' for three-quarters, or use \"wall\": true for a solid obstacle")
+        flags |= TREE
+    plants, overgrown = boolean("plants"), boolean("overgrown")
+    if (plants or overgrown) and (wall or tree):
+        raise MapError(f"{where}: 'plants' and 'overgrown' mark plants one walks through (undergrowth), "
+                       f"not a {'wall' if wall else 'tree'}; drop them or give the undergrowth its own "
+                       f"legend character")
+    if plants or overgrown:
+        flags |= PLANTS
+    if overgrown:
+        flags |= OVERGROWN
     if boolean("difficult"):
         flags |= DIFFICULT
     if boolean("water"):
@@ -353,12 +381,12 @@ def _compile_entry(mapname: str, ch: str, spec: Any) -> _Entry:
         flags |= LIGHTLY_OBSCURED
     elif obscured not in (False, None, "none"):
         raise MapError(f"{where}: 'obscured' must be \"heavy\", \"light\" or false, got {obscured!r}")
-    cover = spec.get("cover", "none")
+    cover = spec.get("cover", "three_quarters" if tree else "none")
     if cover not in _COVER_NAMES:
         raise MapError(f"{where}: 'cover' must be one of half, three_quarters, total, none; "
                        f"got {cover!r}")
     flags |= _COVER_NAMES[cover]
-    passable = spec.get("passable", not (flags & BLOCKS))
+    passable = spec.get("passable", not (flags & BLOCKS) and not tree)
     if not isinstance(passable, bool):
         raise MapError(f"{where}: 'passable' must be true or false, got {passable!r}")
     if wall and passable:
@@ -375,6 +403,14 @@ def _compile_entry(mapname: str, ch: str, spec: Any) -> _Entry:
             raise MapError(f"{where}: 'hazard' must be a kind such as \"fire\" or a mapping with a "
                            f"'kind' (e.g. {{\"kind\": \"pit\", \"depth\": 20}}), got {hazard!r}")
         flags |= HAZARD
+    light = spec.get("light")   # a light on this square (a brazier): read by dnd/lighting.py
+    if light is not None:
+        if not isinstance(light, int) or isinstance(light, bool) or light <= 0 or light % SQUARE_FT:
+            raise MapError(f"{where}: 'light' must be the radius of its bright light in feet, a positive "
+                           f"multiple of 5 (dim light reaches as far again), e.g. light = 20; got {light!r}")
+        if wall:
+            raise MapError(f"{where}: a wall square cannot hold a light (walls block it); put 'light' on a "
+                           f"floor or pillar square, e.g. {{ name = \"brazier\", passable = false, light = 20 }}")
     height = spec.get("height")
     if height is not None and (not isinstance(height, int) or isinstance(height, bool)
                                or height % SQUARE_FT):
@@ -422,12 +458,18 @@ class BattleMap:
     total), ``water``, ``hazard`` (a kind or a mapping with ``kind`` and the engine's parameters),
     ``height`` (floor height in feet, when no ``heights`` grid is given), ``top`` (height of the
     feature above the floor in feet for sight lines; null = unlimited; low walls default to 3),
-    ``name``. A ``heights`` grid, when given, sets every cell's floor height.
+    ``name``, ``tree`` (a tree: not entered, three-quarters cover unless ``cover`` says half;
+    default ``T``), ``plants`` (plants one walks through: undergrowth, brush, crops; default ``;``,
+    difficult too), ``overgrown`` (thick overgrown plants: 4 ft of movement a foot, i.e. 20 ft a
+    square; what Plant Growth leaves), ``light`` (a light on the square, e.g. a brazier: bright
+    light that many feet around it and dim light as far again, in a dim or dark battle:
+    dnd/lighting.py). A ``heights`` grid, when given, sets every cell's floor
+    height. :attr:`tree_cells` and :attr:`plant_cells` list the trees and the plants.
     """
 
     __slots__ = ("name", "width", "height", "size", "layout", "legend", "elevation", "flags",
                  "_flags", "_elev", "_top", "_hazards", "_cache", "_pair_cache",
-                 "_cover_cache", "_min_layer", "_has_blockers", "_flat")
+                 "_cover_cache", "_min_layer", "_has_blockers", "_flat", "tree_cells", "plant_cells")
 
     def __init__(self, name: str, layout: list[str], legend: Mapping[str, Mapping] | None = None,
                  heights: list | None = None):
@@ -508,6 +550,9 @@ class BattleMap:
         self._has_blockers = any(f & (BLOCKS | OBSCURED | HALF_COVER | THREE_QUARTERS_COVER)
                                  for f in flags)
         self._flat = min(elev) == max(elev)
+        # trees and walkable plants, row-major (Tree Stride, Transport via Plants, Plant Growth)
+        self.tree_cells = tuple((i % W, i // W) for i, f in enumerate(flags) if f & TREE)
+        self.plant_cells = tuple((i % W, i // W) for i, f in enumerate(flags) if f & PLANTS)
         self._cache: dict = {}
         self._pair_cache: dict = {}
         self._cover_cache: dict = {}
@@ -1056,9 +1101,9 @@ class BattleMap:
                         continue                        # no cutting wall corners
                     cost = SQUARE_FT
                     f = fl[v]
-                    diff = bool(f & DIFFICULT)
-                    if diff:
-                        cost += SQUARE_FT
+                    diff = bool(f & (DIFFICULT | OVERGROWN))
+                    if diff:   # overgrown plants: 4 ft a foot (20 ft a square), not on top of difficult terrain
+                        cost += 3 * SQUARE_FT if f & OVERGROWN else SQUARE_FT
                     if f & WATER and not swim:
                         cost += SQUARE_FT
                     dz = zs[v] - zs[u]

@@ -6,13 +6,17 @@ foes and no friends (one foe for a recharge breath); attack with the best expect
 lowest-HP target in reach; otherwise move toward the nearest foe (or the objective), taking the
 route that provokes the fewest opportunity attacks; Dash when nothing else is useful; always take
 an opportunity attack. Casters: Spirit Guardians when two foes are within 15 ft, Spiritual Weapon
-and its bonus-action attack, Misty Step out of melee, Hold Person on a sturdy humanoid, Bless
+and its bonus-action attack, Misty Step out of melee (Tree Stride when badly hurt in melee and a tree
+leads away; a tree stride or a Transport via Plants link whenever stepping out there beats walking;
+Plant Growth ahead of foes closing in across plants: :mod:`.spell_plants`), Hold Person on a sturdy humanoid, Bless
 when three allies are in range, Scorching Ray while level-2 slots last, Sleep only when what it
 would catch can all fall asleep, Turn Undead when two undead are within 30 ft; a monster's save
 action when it catches a foe (a condition-only one: a foe without the condition yet). Bosses: a legendary heal when low, else a legendary attack.
 Monsters' own options (Leadership, Divine Eminence, Create Specter, Children of the Night, Consume Life,
 a harpy's song, a golem's Haste, ...) and dousing a fire: :func:`.monster_specials.heuristic_choice`.
-The objective's object is used as soon as it is in reach; a hold objective sends the party into
+The objective's object is used as soon as it is in reach (Mage Hand or an Unseen Servant when they
+get there before anyone on foot; Water Walk when two allies save 10 ft on the way, Water Breathing
+when an ally has under 10 rounds of breath: :mod:`.spell_utility`); a hold objective sends the party into
 its area first and keeps it there (it fights from squares inside). Same state, same choice: ties break by the canonical option order.
 Party class features (see :func:`_feature_choice`, :func:`_rider_choice`): Rage before the first melee
 attack, Reckless Attack while raging or healthy, Lay on Hands on a dying or badly hurt ally, Flurry of
@@ -25,7 +29,8 @@ when low, Armor of Shadows before the foes close, Quivering Palm on a foe of 50+
 
 from __future__ import annotations
 
-from . import fastpaths, features_more, monster_specials
+from . import fastpaths, features_more, lighting, monster_specials, spell_plants
+from . import spell_utility   # Mage Hand, Unseen Servant, Water Walk, Water Breathing
 from .engine import Battle, Opt, expected_damage
 from .grid import SQUARE_FT
 from .state import Combatant
@@ -62,6 +67,10 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
             return _best_form(opts)
         if use[0] == "feature" and PARTY_FEATURES and any(o.kind == "target" for o in opts):
             return _feature_target(battle, c, use, opts)
+        if use[0] == "spell" and use[1] in lighting.SPELLS:   # a light or darkvision: on the front-liner
+            i = lighting.heuristic_target(battle, c, use[1], opts)
+            if i is not None:
+                return i
         if use[0] == "dart":   # finish off what one dart can kill (1d4+1: 2 at least), else the weakest
             return min(range(len(opts)), key=lambda i: (battle.creatures[opts[i].data[0]].hp > 2,
                                                          _target_key(battle, c, opts[i])))
@@ -83,6 +92,8 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
                 return i   # Psychic Drain, Shimmering Shield, Channel Negative Energy (dnd/monster_specials.py)
         return next((i for i, o in enumerate(opts) if o.kind == "legendary" and "attack" in o.label),
                     len(opts) - 1)
+    if kind == "destination" and battle.pending.get("use", ("",))[0] == "lights":   # (dnd/lighting.py)
+        return lighting.heuristic_destination(battle, c, opts)
     if kind == "destination":
         foes = _foes(battle, c)
         keys = _score_keys(battle, c, foes, [o.data[0] for o in opts])
@@ -152,6 +163,10 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
 
     if first("interact") is not None:   # the objective's lever: always worth the free interaction
         return first("interact")
+    if battle.underwater or battle.objective["type"] == "interact" or spell_utility.has_water(battle.map):
+        util = spell_utility.heuristic_choice(battle, c, opts, by_kind)   # the lever through Mage Hand or
+        if util is not None:   # the servant, Water Breathing when breath runs short, Water Walk (dnd/spell_utility.py)
+            return util
     if first("rampage") is not None:   # a free bonus bite after a kill
         return first("rampage")
     if first("aggressive") is not None and not any(
@@ -179,6 +194,10 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     heal = _healing_choice(battle, c, opts, by_kind.get("spell", []))
     if heal is not None:
         return heal
+    if "lighting" in battle.__dict__:   # a dark battle: light up foes the side cannot see (dnd/lighting.py)
+        lit = lighting.heuristic_choice(battle, c, opts)
+        if lit is not None:
+            return lit
     from . import content
     spells = by_kind.get("spell", [])
     if not PARTY_FEATURES:   # the baseline also leaves Quickened Spell alone
@@ -239,6 +258,10 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     generic = _spellbook_choice(battle, c, opts, spells)   # data-driven spells (dnd/spellbook.py)
     if generic is not None:
         return generic
+    if "plants" in by_kind:   # Tree Stride, a Transport via Plants link, when it beats walking (dnd/spell_plants.py)
+        step = spell_plants.heuristic_choice(battle, c, opts, by_kind["plants"])
+        if step is not None:
+            return step
     for i in spells:   # Scorching Ray while level-2 slots last, then the attack cantrip beats a dagger
         if opts[i].data[0] == "scorching-ray":
             return i
@@ -343,6 +366,8 @@ def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: lis
         elif kind == "control":   # removal, domination (dnd/spell_control.py)
             from .spell_control import worth
             value = worth(battle, c, key, level)
+        elif kind == "plants":   # Plant Growth ahead of closing foes, Tree Stride out of trouble
+            value = spell_plants.worth(battle, c, key, level)
         else:
             continue
         bonus = sp.casting_time == "bonus_action"

@@ -56,13 +56,15 @@ SCROLL_SPELLS = ("fire-bolt", "ray-of-frost", "shocking-grasp", "chill-touch", "
                  "shield-of-faith", "inflict-wounds", "sanctuary", "spiritual-weapon", "spirit-guardians")
 # dnd/spellbook.py mechanisms a scroll may carry (cures, stabilising and dispelling need a situation)
 SCROLL_MECHS = ("attack", "save", "word", "area", "pool", "heal", "temp_hp", "max_hp", "buff", "summon", "mark",
-                "control", "wall", "zone", "shape", "weapon", "heat", "tiers")
+                "control", "wall", "zone", "shape", "weapon", "heat", "tiers", "sight", "utility", "plants")
 # cast from a scroll like any other spell of those mechanisms, but the item probe's small arena has
 # nothing for them to work on (no charm, no curse, no spell to dispel, no dying ally): not counted yet
-SCROLL_UNPROBED = ("calm-emotions", "control-water", "daylight", "meld-into-stone", "wish")
-USE_KINDS = ("heal", "score", "resist", "heroism", "haste", "fly", "invisible", "poison", "scroll", "cast", "ray")
+SCROLL_UNPROBED = ("calm-emotions", "control-water", "meld-into-stone", "wish")
+USE_KINDS = ("heal", "score", "resist", "heroism", "haste", "fly", "invisible", "poison", "scroll", "cast", "ray",
+             "water_breathing")   # (under water: dnd/spell_utility.py)
 WEAR_FIELDS = ("ac", "saves", "resist", "resist_nonmagical", "immune", "condition_immune", "unarmored_ac",
-               "score_set", "score_plus", "fly", "spell_attack", "magic_resistance", "max_hp_per_level")
+               "score_set", "score_plus", "fly", "spell_attack", "magic_resistance", "max_hp_per_level",
+               "light")   # light: [bright, dim] ft its carrier sheds (a torch, a lantern: dnd/lighting.py)
 _COUNT = re.compile(r"^(.+?)\*(\d+)$")
 
 
@@ -389,6 +391,8 @@ def _wear(pc: Combatant, wear: dict) -> None:
     if wear.get("max_hp_per_level"):
         pc.max_hp += wear["max_hp_per_level"] * pc.level
         pc.hp += wear["max_hp_per_level"] * pc.level
+    if wear.get("light") and tuple(wear["light"]) > tuple(pc.resources.get("light", (0, 0))):
+        pc.resources["light"] = tuple(wear["light"])   # the brightest light carried (dnd/lighting.py)
 
 
 def _resist(c: Combatant, types) -> None:
@@ -496,6 +500,10 @@ def item_options(battle, c: Combatant) -> list:
         elif kind == "poison":
             if act:
                 out.append(Opt(f"Use an object: drink {name} ({n} left)", "item", (key,)))
+        elif kind == "water_breathing":   # only under water, for one who holds its breath (dnd/spell_utility.py)
+            from .spell_utility import needs_air
+            if act and battle.underwater and needs_air(c):
+                out.append(Opt(f"Use an object: drink {name} (breathe water for 1 hour, {n} left)", "item", (key,)))
         elif kind == "scroll":
             sp = content.spell(use["spell"])
             if c.pc_class in sp.classes and scroll_castable(use["spell"]) and \
@@ -577,6 +585,9 @@ def use_item(battle, c: Combatant, data: tuple) -> None:
         c.hover = True
     elif kind == "invisible":   # ends when it attacks or casts (engine: make_attack, _pay_spell)
         c.conditions["invisible"] = {"item": key, "ends_on_attack": True}
+    elif kind == "water_breathing":   # breath and suffocation end (dnd/spell_utility.py)
+        from .spell_utility import give_water_breathing
+        give_water_breathing(battle, c, c, key)
     elif kind == "poison":
         battle.damage(c, r.roll_damage(use["dice"], what=f"damage {key} poison"), "poison", source=c.cid)
         if c.conscious and "poisoned" not in c.condition_immunities and \
@@ -968,6 +979,15 @@ def probe(key: str) -> None:
     if wear.get("max_hp_per_level"):
         assert pc.max_hp == fresh.max_hp + pc.level
         seen = True
+    if wear.get("light"):   # in a dark room its carrier and the foe beside it see each other (dnd/lighting.py)
+        from .lighting import darken
+        unseen = {"target unseen (obscured)", "attacker unseen (obscured)"}
+        for who, sees in ((pc, True), (fresh, False)):
+            b, foe = _arena(who)
+            darken(b)
+            reasons = set(b.attack_modifiers(who, foe, melee=True)[2])
+            assert (not reasons & unseen) == sees, f"{key}: light {'not ' if sees else ''}seen ({reasons})"
+        seen = True
     assert seen, f"{key}: nothing observable"
 
 
@@ -982,6 +1002,18 @@ def _probe_use(rec: dict) -> None:
     spell = use.get("spell") or (use.get("spells") or [{}])[0].get("spell")
     beasts = bool(spell) and spellbook.mech(spell).get("types") == ["beast"]   # Animal Friendship: a beast foe
     b, _ = _arena(pc, "wolf" if beasts else "bandit-captain")
+    if spell:   # Light, Darkvision, Daylight's light: cast in a dark room (dnd/lighting.py)
+        from .lighting import darken, needs_dark
+        if needs_dark(spell):
+            darken(b)
+    if kind == "water_breathing":   # drunk under water (dnd/spell_utility.py)
+        b.underwater, b._cache = True, None
+    if spell and spellbook.mech(spell).get("mech") == "utility":   # water, or an object to use (dnd/spell_utility.py)
+        from .spell_utility import scroll_arena
+        scroll_arena(b, spell)
+    if spell and spellbook.mech(spell).get("mech") == "plants":   # a room with trees and undergrowth (dnd/spell_plants.py)
+        from .spell_plants import scroll_arena as grove
+        grove(b)
     slots = pc.resources.get("slots")
     before = (pc.hp, pc.ac, dict(pc.abilities), pc.resist, pc.fly, dict(pc.conditions), pc.temp_hp)
     _choose(b, lambda o: o.kind in ("item", "potion") and o.data and o.data[0] == key, f"using {key}")

@@ -53,7 +53,8 @@ ARCHETYPES: dict[str, dict] = {
         # one spell per mechanism: attack cantrips (Fire Bolt, Ray of Frost, Shocking Grasp, Chill
         # Touch), auto-hit darts, a cone, a cube with a push, an HP pool (Sleep), a reaction
         # (Shield), AC (Mage Armor), rays, a teleport, a held target, a sphere and a line at 5
-        "spells": _WIZ,
+        "spells": _WIZ + ("mage-hand", "unseen-servant", "water-breathing"),   # (an interact objective,
+        # an underwater fight: dnd/spell_utility.py)
     },
     "cleric": {
         "class": "cleric", "abilities": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 16, "cha": 12},
@@ -62,10 +63,13 @@ ARCHETYPES: dict[str, dict] = {
         # Sacred Flame (save cantrip), Guiding Bolt (attack with a rider), heals (Cure Wounds by
         # touch, Healing Word as a bonus action), concentration buffs and debuffs (Bless, Bane,
         # Shield of Faith), Inflict Wounds (melee spell attack), Sanctuary, Hold Person, Spiritual
-        # Weapon (a bonus-action attack every turn) and Spirit Guardians (a zone) at 5
+        # Weapon (a bonus-action attack every turn) and Spirit Guardians (a zone) at 5; Glyph of
+        # Warding and Magic Circle at 5 are cast only between fights (dnd/spell_wards.py); Light
+        # (a cantrip) only in a dark battle or before one (dnd/lighting.py)
         "spells": ("sacred-flame", "guiding-bolt", "cure-wounds", "healing-word", "bless", "bane",
                    "shield-of-faith", "inflict-wounds", "sanctuary", "hold-person", "spiritual-weapon",
-                   "spirit-guardians"),
+                   "spirit-guardians", "glyph-of-warding", "magic-circle", "light",
+                   "water-walk"),   # (at 5, on a map with water: dnd/spell_utility.py)
     },
     "barbarian": {   # Path of the Berserker; Unarmored Defense (no armour, no shield)
         "class": "barbarian", "abilities": {"str": 16, "dex": 14, "con": 15, "int": 8, "wis": 12, "cha": 10},
@@ -87,12 +91,15 @@ ARCHETYPES: dict[str, dict] = {
         "class": "bard", "abilities": {"str": 8, "dex": 14, "con": 14, "int": 10, "wis": 12, "cha": 16},
         "primary": "cha", "asi": ("cha", "dex", "con"), "armor": "leather-armor", "shield": False,
         "style": None, "weapons": ("rapier", "dagger"), "potions": 1, "subclass": "lore",
-        "spells": ("healing-word", "cure-wounds", "sleep", "thunderwave", "bane", "hold-person"),
+        "spells": ("healing-word", "cure-wounds", "sleep", "thunderwave", "bane", "hold-person",
+                   "plant-growth",   # (offered only where the map has plants: dnd/spell_plants.py)
+                   "mage-hand", "unseen-servant"),   # (an interact objective: dnd/spell_utility.py)
     },
     "sorcerer": {   # Draconic Bloodline (red: fire)
         "class": "sorcerer", "abilities": {"str": 8, "dex": 14, "con": 14, "int": 10, "wis": 12, "cha": 16},
         "primary": "cha", "asi": ("cha", "dex", "con"), "armor": None, "shield": False, "style": None,
-        "weapons": ("dagger",), "potions": 1, "subclass": "draconic", "spells": _WIZ,
+        "weapons": ("dagger",), "potions": 1, "subclass": "draconic",
+        "spells": _WIZ + ("mage-hand", "water-breathing", "water-walk"),   # (dnd/spell_utility.py)
     },
     "warlock": {   # The Fiend; Pact of the Blade is not played: Agonizing Blast is the invocation that matters
         "class": "warlock", "abilities": {"str": 8, "dex": 14, "con": 14, "int": 10, "wis": 12, "cha": 16},
@@ -105,13 +112,16 @@ ARCHETYPES: dict[str, dict] = {
         "class": "ranger", "abilities": {"str": 12, "dex": 16, "con": 14, "int": 10, "wis": 14, "cha": 8},
         "primary": "dex", "asi": ("dex", "wis", "con"), "armor": "leather-armor", "shield": False,
         "style": "archery", "weapons": ("longbow", "shortsword"), "potions": 1, "subclass": "hunter",
-        "spells": ("cure-wounds",),
+        "spells": ("cure-wounds", "plant-growth", "tree-stride",   # (at 9 and 17; need plants, trees)
+                   "water-walk", "water-breathing"),   # (at 9: dnd/spell_utility.py)
     },
     "druid": {   # Circle of the Land
         "class": "druid", "abilities": {"str": 10, "dex": 14, "con": 14, "int": 12, "wis": 16, "cha": 8},
         "primary": "wis", "asi": ("wis", "con", "dex"), "armor": "leather-armor", "shield": True,
         "style": None, "weapons": ("scimitar",), "potions": 1, "subclass": "land",
-        "spells": ("healing-word", "cure-wounds", "thunderwave", "hold-person"),
+        "spells": ("healing-word", "cure-wounds", "thunderwave", "hold-person",
+                   "plant-growth", "tree-stride", "transport-via-plants",   # (need plants, trees)
+                   "water-walk", "water-breathing"),   # (water, an underwater fight: dnd/spell_utility.py)
     },
     # multiclass builds: "classes" gives (class, levels) in the order taken; the level asked for is
     # split by :func:`class_levels` (the first class takes what the others leave)

@@ -9,10 +9,14 @@ the field and the fix)::
     description = "..."
     seeds = [0, 1, 2]               # optional: the evaluation seeds (default 0, 1, 2)
     underwater = false              # optional: SRD underwater combat rules (Battle.underwater)
+    light = "dark"                  # optional: "bright" (default, everywhere), "dim" or "dark"
+                                    #   (dnd/lighting.py: darkvision, light sources, unseen creatures)
 
     [map]
     layout = ["#######", "#.....#", "#######"]   # one string per row, north first
     legend = { "^" = { height = 10 } }            # optional, merged over grid.DEFAULT_LEGEND
+    # a legend entry may shed light: { "*" = { name = "brazier", passable = false, light = 20 } }
+    #   = bright light 20 ft around that square and dim light 20 ft more (in a dim or dark battle)
     # heights = ["0 0 0 ...", ...]                # optional floor heights in feet
 
     [objective]
@@ -64,6 +68,7 @@ class Scenario:
     path: str
     seeds: tuple = (0, 1, 2)
     underwater: bool = False   # SRD underwater combat (engine: Battle.underwater)
+    light: str = "bright"      # the battle's light: bright, dim or dark (dnd/lighting.py)
 
     def build(self, seed: int, max_options: int = 64):
         """A fresh Battle (initiative rolled from ``seed``)."""
@@ -84,6 +89,9 @@ class Scenario:
         b = Battle(bmap, fighters, seed=seed, objective=self.objective, round_limit=self.round_limit,
                    max_options=max_options)
         b.underwater = self.underwater
+        if self.light != "bright":   # a dim or dark battle (dnd/lighting.py)
+            from .lighting import setup
+            setup(b, self.light)
         return b
 
 
@@ -91,11 +99,12 @@ _MAPS: dict = {}
 
 
 def _map_cache(s: Scenario) -> BattleMap:
-    # maps are immutable and keep cover/sight caches: share one per scenario
-    m = _MAPS.get(s.path)
-    if m is None:
-        m = _MAPS[s.path] = BattleMap.from_dict(s.map_data, name=s.key)
-    return m
+    # maps are immutable and keep cover/sight caches: share one per scenario (a file read again
+    # with another map, or two in-memory scenarios under one name, get their own)
+    got = _MAPS.get(s.path)
+    if got is None or got[0] != s.map_data:
+        got = _MAPS[s.path] = (s.map_data, BattleMap.from_dict(s.map_data, name=s.key))
+    return got[1]
 
 
 def _pos(bmap: BattleMap, entry: dict) -> tuple:
@@ -145,7 +154,7 @@ def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scen
         return v
 
     allowed = {"name", "family", "round_limit", "description", "map", "objective", "party", "enemies", "seeds",
-               "underwater"}
+               "underwater", "light"}
     for k in data:
         if k not in allowed:
             raise FileFormatError(path, k, "is not a known field", f"use only {sorted(allowed)}")
@@ -253,7 +262,7 @@ def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scen
         objective["creature"] = ward
     return Scenario(Path(str(path)).stem, name, family, str(data.get("description", "")), limit, dict(mp),
                     objective, tuple(dict(p) for p in party), tuple(dict(e) for e in enemies), str(path),
-                    tuple(seeds), _underwater(path, data))
+                    tuple(seeds), _underwater(path, data), _light(path, data))
 
 
 def _underwater(path, data: dict) -> bool:
@@ -261,6 +270,16 @@ def _underwater(path, data: dict) -> bool:
     if not isinstance(v, bool):
         raise FileFormatError(path, "underwater", f"must be true or false, got {v!r}",
                               "write underwater = true for a fight under water (or leave it out)")
+    return v
+
+
+def _light(path, data: dict) -> str:
+    from .lighting import AMBIENTS
+    v = data.get("light", "bright")
+    if not isinstance(v, str) or v not in AMBIENTS:
+        raise FileFormatError(path, "light", f"must be one of {sorted(AMBIENTS)}, got {v!r}",
+                              'write light = "dark" for an unlit battle, light = "dim" for twilight '
+                              "(or leave it out: bright everywhere)")
     return v
 
 

@@ -118,6 +118,18 @@ def run_probe(key: str) -> None:
     if m["mech"] == "control":   # removal, domination, confusion, teleports, Wish: dnd/spell_control.py
         from .spell_control import probe
         return probe(key)
+    if m["mech"] == "plants":   # trees and plants on the map: dnd/spell_plants.py
+        from .spell_plants import probe
+        return probe(key)
+    if m["mech"] == "ward":   # laid between fights on the next map, then that fight (dnd/spell_wards.py)
+        from .spell_wards import probe
+        return probe(key)
+    if m["mech"] == "sight":   # light and darkness in a dark probe battle: dnd/lighting.py
+        from .lighting import probe
+        return probe(key)
+    if m["mech"] == "utility":   # a water arena, an underwater one, an interact objective: dnd/spell_utility.py
+        from .spell_utility import probe
+        return probe(key)
     if m["mech"] == "prepare":   # a long summoning between fights, then the fight (dnd/spell_summons.py)
         from .spell_summons import probe
         return probe(key)

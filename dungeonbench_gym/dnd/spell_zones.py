@@ -48,7 +48,7 @@ import functools
 import json
 from pathlib import Path
 
-from . import areas, spellbook
+from . import areas, lighting, spellbook
 from .grid import fall_damage_dice
 
 _SPELLS = Path(__file__).parent / "content" / "data" / "spells.json"
@@ -155,6 +155,7 @@ def resolve(b, c, use: tuple, where) -> None:
         for z in live(b):
             if z.get("obscure") == s["dispels"] and z["level"] <= s["max_level"] and cells(b, z) & cover:
                 _end_zone(b, z, f"dispelled by {c.cid}'s {key}")
+        lighting.add_daylight(b, c, key, where)   # and its light, in a battle that is not bright
         b._back_to_menu(c)
         return
     if sp.concentration:   # a new concentration spell ended the caster's older zones
@@ -200,10 +201,12 @@ def _end_zone(b, z, why: str) -> None:
 
 
 def available(b, c, key: str) -> bool:
-    """Daylight is worth casting only while some magical darkness it could end is up."""
+    """Daylight is worth casting only while some magical darkness it could end is up, or in a dark
+    battle for its light (dnd/lighting.py)."""
     s = spec(key)
     if s.get("dispels"):
-        return any(z.get("obscure") == s["dispels"] and z["level"] <= s["max_level"] for z in live(b))
+        return any(z.get("obscure") == s["dispels"] and z["level"] <= s["max_level"] for z in live(b)) \
+            or (bool(s.get("light")) and lighting.dark(b))   # its light in a dark battle (dnd/lighting.py)
     if s.get("whirlpool"):   # Control Water's whirlpool needs deep water: an underwater battle
         return bool(getattr(b, "underwater", False))
     return True
@@ -230,7 +233,9 @@ def _obscuring(b, v, t) -> set:
 
 def sees(b, v, t) -> bool:
     """Whether v can see t through the zones (walls and the map's own obscurement included when
-    some zone is in the way)."""
+    some zone is in the way); in a dark battle, first whether the light lets v see t (dnd/lighting.py)."""
+    if "lighting" in b.__dict__ and not lighting.visible(b, v, t):   # natural darkness (dnd/lighting.py)
+        return False
     obs = _obscuring(b, v, t)
     if not obs:
         return True
@@ -574,6 +579,7 @@ _WHAT = (("obscure", lambda v, z: "magical darkness" if v == "dark" else "heavil
          ("lift", lambda v, z: "DEX save or fall upward"),
          ("storm", lambda v, z: "a storm: thunder, acid, lightning, hail, then sleet"),
          ("dispels", lambda v, z: f"ends magical darkness of level {z['max_level']} or lower"),
+         ("light", lambda v, z: f"bright light {v[0]} ft and dim light {v[1]} ft more"),
          ("whirlpool", lambda v, z: "a whirlpool: pulls 10 ft, STR save or 2d8 bludgeoning and caught"),
          ("prismatic", lambda v, z: "a random ray each: 10d6 (DEX half), restrained or blinded"))
 

@@ -29,7 +29,8 @@ changes the battle's map (:mod:`.spell_walls`).
 ``repeat_damage``: the repeat save hurts on a failure (Phantasmal Killer). ``recall``: later turns
 may spend the action on the same effect again without a slot (Call Lightning). Counterspell (``counter``)
 lives in :mod:`.spell_counter`; removal, domination, confusion, long teleports, escapes and Wish
-(``control``) in :mod:`.spell_control`.
+(``control``) in :mod:`.spell_control`; Tree Stride, Transport via Plants and Plant Growth, which use
+the map's trees and plants (``plants``), in :mod:`.spell_plants`.
 
 The engine reaches this module through :func:`handles`; options and decisions stay the engine's
 (action -> slot level -> target(s) / point_x, point_y / direction).
@@ -45,6 +46,10 @@ from . import areas, features_more, spell_buffs
 from . import features_last   # Land's Stride's advantage against Entangle
 from . import spell_summons   # authored summons, the Polymorph family, conjured weapons
 from . import spell_control   # removal, domination, confusion, long teleports, Wish
+from . import spell_utility   # water and objects: Water Walk, Water Breathing, Mage Hand, Unseen Servant
+from . import spell_plants   # Tree Stride, Transport via Plants, Plant Growth
+from . import spell_wards   # Magic Circle's guard against charm and fear
+from . import lighting   # light and darkness: Light, Dancing Lights, Darkvision, Enthrall
 from .grid import SQUARE_FT, Cover
 from .state import AttackProfile, DamagePart
 
@@ -52,7 +57,11 @@ _DATA = Path(__file__).parent / "content" / "data" / "spell_mechanics.json"
 
 GENERIC = ("attack", "save", "word", "area", "pool", "heal", "temp_hp", "max_hp", "stabilize", "cure", "buff",
            "dispel", "summon", "revive", "tiers", "mark", "day", "reaction", "shape", "weapon", "control",
-           "prepare", "wall", "pool_heal", "heat", "zone")
+           "prepare", "wall", "pool_heal", "heat", "zone", "plants", "ward", "sight", "utility")
+# "utility": water and objects: Water Walk, Water Breathing, Mage Hand, Unseen Servant (dnd/spell_utility.py)
+# "sight": light, darkvision and Enthrall's distraction (dnd/lighting.py)
+# "ward": Glyph of Warding, Symbol, Magic Circle laid between fights on the next map (dnd/spell_wards.py)
+# "plants": trees and plants on the map (Tree Stride, Transport via Plants, Plant Growth: dnd/spell_plants.py)
 # "wall": walls the map gains, Passwall (dnd/spell_walls.py)
 # "control": removal, domination, confusion, teleports, Wish (dnd/spell_control.py)
 # "shape" (Polymorph family), "weapon" (Flame Blade, Alter Self), summons of authored creatures: dnd/spell_summons.py
@@ -62,8 +71,7 @@ OUT_REASONS = {
     "illusion": "its value depends on what creatures believe (illusion)",
     "ruling": "open-ended effect that needs a DM's ruling (commands, emotions, bargains)",
     "utility": "no effect on a battle (exploration, information, travel, rituals or long castings)",
-    "no_effect": "no effect on combat in this engine (it models no light, sound or small tricks)",
-    "terrain": "needs terrain the battle maps do not mark (trees, plants)",
+    "no_effect": "no effect on combat in this engine (it models no sound or small tricks)",
 }
 # conditions that stop a creature's concentration and its grapples
 _HELPLESS = ("incapacitated", "paralyzed", "stunned", "unconscious", "petrified")
@@ -128,6 +136,12 @@ def placement(key: str) -> str:
         return spell_summons.placement(key)
     if m["mech"] == "control":
         return spell_control.placement(key)
+    if m["mech"] == "utility":   # dnd/spell_utility.py
+        return spell_utility.placement(key)
+    if m["mech"] == "plants":
+        return spell_plants.placement(key)
+    if m["mech"] == "sight":   # Light, Dancing Lights, Enthrall (dnd/lighting.py)
+        return lighting.placement(key)
     if m["mech"] not in ("area", "zone"):   # zone: a lasting area without a save (dnd/spell_zones.py)
         return "target"
     shape = m.get("shape") or sp.area.shape
@@ -199,6 +213,10 @@ def targets(b, c, key: str) -> list:
         return spell_summons.targets(b, c, key)
     if kind == "control":
         return spell_control.targets(b, c, key)
+    if kind == "utility":   # Water Walk, Water Breathing: willing creatures (dnd/spell_utility.py)
+        return spell_utility.targets(b, c, key)
+    if kind == "sight":   # touched creatures: Light, Continual Flame, Darkvision (dnd/lighting.py)
+        return lighting.targets(b, c, key)
     rng = m.get("range") or (SQUARE_FT if sp.range_kind == "touch" else (sp.range_feet or 0))
     rng = features_more.spell_range(c, key, rng)   # Eldritch Spear, Distant Spell
     if kind == "revive":   # Revivify: a PC ally dead for at most a minute (10 rounds)
@@ -209,7 +227,8 @@ def targets(b, c, key: str) -> list:
         if kind == "heal":
             pool = [o for o in pool if o.hp < o.max_hp and "no_heal" not in o.conditions]
         elif kind == "stabilize":
-            pool = [o for o in pool if o.hp == 0 and not o.stable]
+            pool = [o for o in pool if o.hp == 0 and not o.stable
+                    and "suffocating" not in o.conditions]   # (SRD Suffocating: not until it breathes)
         elif kind == "cure":
             pool = [o for o in pool if any(k in o.conditions for k in m["cures"]) or
                     (m.get("exhaustion") and o.exhaustion)]
@@ -268,6 +287,12 @@ def available(b, c, key: str, level: int) -> bool:
         return spell_summons.available(b, c, key, level)
     if mech(key)["mech"] == "control":
         return spell_control.available(b, c, key, level)
+    if mech(key)["mech"] == "utility":   # water to cross or breathe, an object to use (dnd/spell_utility.py)
+        return spell_utility.available(b, c, key, level)
+    if mech(key)["mech"] == "plants":   # trees or plants to use on this map (dnd/spell_plants.py)
+        return spell_plants.available(b, c, key, level)
+    if mech(key)["mech"] == "sight":   # only in a battle that is not bright (dnd/lighting.py)
+        return lighting.available(b, c, key, level)
     if mech(key)["mech"] == "summon":
         return bool(_free_squares(b, c, 1, 2))
     if mech(key)["mech"] == "tiers":
@@ -289,6 +314,9 @@ def begin(b, c, key: str, level: int) -> None:
     use = ("spell", key, level)
     if mech(key)["mech"] == "control" and spell_control.begin(b, c, key, level):
         return
+    if mech(key)["mech"] == "plants":
+        spell_plants.begin(b, c, key, level)
+        return
     where = placement(key)
     if where == "target":
         b.pending = {"kind": "target", "actor": c.cid, "use": use}
@@ -306,6 +334,12 @@ def summary(c, key: str, level: int) -> str:
         return spell_summons.summary(c, key, level)
     if m["mech"] == "control":
         return spell_control.summary(c, key, level)
+    if m["mech"] == "utility":
+        return spell_utility.summary(c, key, level)
+    if m["mech"] == "plants":
+        return spell_plants.summary(c, key, level)
+    if m["mech"] == "sight":
+        return lighting.summary(c, key, level)
     if m.get("barrier"):   # dnd/spell_walls.py
         from . import spell_walls
         return spell_walls.summary(c, key, level)
@@ -513,6 +547,8 @@ def cast_at(b, c, key: str, level: int, t):
         return spell_summons.cast_at(b, c, key, level, t)
     if mech(key)["mech"] == "control":
         return spell_control.cast_at(b, c, key, level, t)
+    if mech(key)["mech"] == "sight":   # Light, Continual Flame, Darkvision (dnd/lighting.py)
+        return lighting.cast_at(b, c, key, level, t)
     b._pay_spell(c, key, level)
     _reveal(c)
     m = mech(key)
@@ -635,6 +671,8 @@ def effect(b, c, key: str, level: int, t):
         return True
     if kind == "heat":   # Heat Metal (dnd/spell_buffs.py)
         return spell_buffs.heat(b, c, key, level, t)
+    if kind == "utility":   # Water Walk, Water Breathing (dnd/spell_utility.py)
+        return spell_utility.effect(b, c, key, level, t)
     raise ValueError(f"{key}: mechanism {kind!r} has no single-target effect")
 
 
@@ -654,6 +692,8 @@ def impose(b, c, key: str, t, repeat_ability, level: int | None = None) -> None:
         return
     if t.conditions and spell_buffs.wards(t, cond):   # Mind Blank, Freedom of Movement
         b.event("condition", f"{t.cid} is immune to {cond} ({key})", creature=t.cid)
+        return
+    if b.wards and spell_wards.shields(b, c, t, cond):   # Magic Circle: no charm or fear from its types
         return
     entry = {"by": c.cid, "spell": key, "dc": _dc(c), "round": b.round, "turn_of": t.cid, "level": level,
              **m.get("flags", {})}
@@ -724,6 +764,15 @@ def resolve_area(b, c, use: tuple, where) -> None:
     m, _sp = mech(key), _spell(key)
     if m["mech"] == "control":
         spell_control.resolve_area(b, c, use, where)
+        return
+    if m["mech"] == "utility":   # Mage Hand, Unseen Servant (dnd/spell_utility.py)
+        spell_utility.resolve_self(b, c, key, level)
+        return
+    if m["mech"] == "plants":   # Plant Growth's point (dnd/spell_plants.py)
+        spell_plants.resolve_area(b, c, use, where)
+        return
+    if m["mech"] == "sight":   # Dancing Lights' point, Enthrall (dnd/lighting.py)
+        lighting.resolve_area(b, c, use, where)
         return
     if m["mech"] == "summon":
         summon(b, c, key, level)

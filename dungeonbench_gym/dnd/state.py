@@ -249,7 +249,8 @@ def castable_spells() -> frozenset:
     """The SRD spells the engine casts (the spell table's executable rows)."""
     from . import spellbook
     return frozenset(r["key"] for r in spellbook.coverage() if r["status"] == "executable"
-                     and spellbook.mech(r["key"]).get("mech") != "prepare")   # cast between fights only
+                     and spellbook.mech(r["key"]).get("mech") != "prepare"   # cast between fights only
+                     and not spellbook.mech(r["key"]).get("party_only"))   # the party's objective (Mage Hand)
 
 
 def _monster_spells(spec, resources: dict) -> tuple[tuple, int]:
@@ -463,7 +464,8 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
     if any(t.key == "aggressive" and t.executable for t in spec.traits):   # a bonus-action move at a foe
         features += ("aggressive",)
     for trait, feature in (("evasion", "evasion"), ("gnome-cunning", "gnome_cunning"), ("reactive", "reactive"),
-                           ("turn-defiance", "turn_defiance"), ("assassinate", "assassinate")):
+                           ("turn-defiance", "turn_defiance"), ("assassinate", "assassinate"),
+                           ("tree-stride", "tree_stride")):   # a dryad's tree to tree (dnd/spell_plants.py)
         if spec.trait(trait) is not None:
             features += (feature,)
     for trait, res in (("barbed-hide", "barbed_hide"), ("fire-aura", "fire_aura")):

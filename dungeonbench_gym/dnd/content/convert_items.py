@@ -27,6 +27,9 @@ RARITY_BY_BONUS = {"weapon": {1: "uncommon", 2: "rare", 3: "very_rare"},
 # SRD Equipment: which ammunition each ammunition weapon fires
 AMMUNITION = {"arrow": ("shortbow", "longbow"), "crossbow-bolt": ("crossbow-light", "crossbow-heavy", "crossbow-hand"),
               "sling-bullet": ("sling",), "blowgun-needle": ("blowgun",)}
+# SRD adventuring gear that sheds light (carried: dnd/lighting.py): key -> (name, bright ft, dim ft more)
+LIGHT_GEAR = {"torch": ("Torch", 20, 20), "lantern-hooded": ("Lantern, hooded", 30, 30), "lamp": ("Lamp", 15, 30),
+              "candle": ("Candle", 5, 5)}
 # SRD Spell Scroll table: spell level -> (save DC, attack bonus)
 SCROLL_DC = {0: (13, 5), 1: (13, 5), 2: (13, 5), 3: (15, 7), 4: (15, 7), 5: (17, 9), 6: (17, 9), 7: (18, 10),
              8: (18, 10), 9: (19, 11)}
@@ -147,6 +150,7 @@ FACTS: dict[str, dict] = {
     "potion-of-flying": {"use": {"kind": "fly", "feet": "walk"}},
     "potion-of-invisibility": {"use": {"kind": "invisible"}},
     "potion-of-poison": {"use": {"kind": "poison", "dice": "3d6", "save": "con", "dc": 13}},
+    "potion-of-water-breathing": {"use": {"kind": "water_breathing", "rounds": 600}},   # 1 hour (dnd/spell_utility.py)
     "potion-of-growth": {"reason": "growing a size on the grid not modelled"},
 }
 REASONS = {"wondrous-items": "no combat effect the engine runs yet", "ring": "no combat effect the engine runs yet",
@@ -154,7 +158,7 @@ REASONS = {"wondrous-items": "no combat effect the engine runs yet", "ring": "no
            "wand": "no combat effect the engine runs yet", "potion": "no combat effect the engine runs yet"}
 OUT_OF_SCOPE = {   # items whose effects lie outside a tactical battle: exploration, travel, social
     "potion-of-animal-friendship", "potion-of-clairvoyance", "potion-of-climbing", "potion-of-diminution",
-    "potion-of-gaseous-form", "potion-of-mind-reading", "potion-of-water-breathing", "philter-of-love",
+    "potion-of-gaseous-form", "potion-of-mind-reading", "philter-of-love",
     "oil-of-etherealness", "oil-of-slipperiness", "bag-of-holding", "handy-haversack", "portable-hole",
     "hat-of-disguise", "helm-of-comprehending-languages", "decanter-of-endless-water", "immovable-rod",
     "lantern-of-revealing", "rope-of-climbing", "wand-of-secrets", "wand-of-magic-detection",
@@ -201,6 +205,8 @@ def convert(srd: Path, equipment: dict, spells: dict) -> dict:
     for n in (1, 2, 3):
         add({"key": f"shield-plus-{n}", "name": f"Shield, +{n}", "kind": "shield",
              "rarity": RARITY_BY_BONUS["shield"][n], "srd": "shield-plus", "bonus": n})
+    for k, (name, bright, dim) in LIGHT_GEAR.items():   # a light its carrier sheds in a dark battle
+        add({"key": k, "name": name, "kind": "gear", "rarity": "mundane", "srd": k, "wear": {"light": [bright, dim]}})
     for ammo, weapons in AMMUNITION.items():
         for n in (1, 2, 3):
             add({"key": f"{ammo}-plus-{n}", "name": f"{ammo.replace('-', ' ').title()}, +{n}", "kind": "ammunition",

@@ -132,10 +132,18 @@ def text(state: dict, title: str) -> tuple[str, str]:
             extra.append("spell slots " + " ".join(f"L{i + 1}:{n}" for i, n in enumerate(slots) if n))
         if c["concentration"]:
             extra.append(f"concentrating on {c['concentration']}")
+        if "breath" in c["resources"]:   # under water (dnd/spell_utility.py)
+            extra.append(f"breath {c['resources']['breath']} rounds")
+        if "light" in state and not c["dead"]:   # a dark battle: how lit its square is (dnd/lighting.py)
+            extra.append(("in darkness", "in dim light", "in bright light")[_light_level(state, c)])
         lines.append(f"- {c['id']} ({'party' if c['side'] == party_side else 'enemy'}, {c['name']}) at "
                      f"({c['pos'][0]}, {c['pos'][1]}): {status}, AC {c['ac']}"
                      + (f", {conds}" if conds else "") + "".join(f", {x}" for x in extra))
     lines.extend(f"Lasting area: {z}" for z in state.get("zones", ()))   # dnd/spell_zones.py
+    light = state.get("light")
+    if light:   # a dark or dim battle (dnd/lighting.py)
+        lines.append(f"Lighting: the battle is {light['ambient']} where no light reaches; creatures in darkness "
+                     "are unseen without darkvision; light: " + ("; ".join(light["sources"]) or "none"))
     lines.append("Recent events:")
     lines.extend("  " + e for e in state["recent_events"])
     d = state["decision"]
@@ -143,6 +151,16 @@ def text(state: dict, title: str) -> tuple[str, str]:
         return "\n".join(lines), f"The battle is over: {state['outcome']}."
     short = [d["prompt"] + ":"] + [f"{i}. {o['label']}" for i, o in enumerate(d["options"])]
     return "\n".join(lines), "\n".join(short)
+
+
+def _light_level(state: dict, c: dict) -> int:
+    """The light on a creature's squares in a dark battle's state dict: 0 dark, 1 dim, 2 bright."""
+    light = state["light"]
+    lit = {(x, y): lv for x, y, lv in light["lit"]}
+    x, y, _ = c["pos"]
+    n = {"large": 2, "huge": 3, "gargantuan": 4}.get(c["size"], 1)
+    base = {"dark": 0, "dim": 1}.get(light["ambient"], 2)
+    return max([base] + [lit.get((x + i, y + j), base) for j in range(n) for i in range(n)])
 
 
 def ansi_map(state: dict) -> str:
@@ -163,32 +181,46 @@ def ansi_map(state: dict) -> str:
     keys = "  ".join(f"{ch}={'/'.join(v)}" for ch, v in sorted(legend.items()))
     terrain_keys = "#=wall ,=difficult O=pillar ==low wall ~=water"
     named = "  ".join(f"{ch}={spec['name']}" for ch, spec in state["map"]["legend"].items() if "name" in spec)
+    plants = "  ".join(f"{ch}={'tree' if spec.get('tree') else 'overgrown' if spec.get('overgrown') else 'undergrowth'}"
+                       for ch, spec in state["map"]["legend"].items()   # trees, plants (dnd/spell_plants.py)
+                       if "name" not in spec and (spec.get("tree") or spec.get("plants") or spec.get("overgrown")))
+    named = "  ".join(x for x in (named, plants) if x)
     return f"{grid}\n{keys}  {terrain_keys}" + (f"  {named}" if named else "")
 
 
 TILE = 16
 _TERRAIN_RGB = {"floor": (200, 196, 184), "wall": (60, 60, 66), "difficult": (176, 150, 110),
                 "water": (90, 140, 210), "hazard": (210, 110, 90), "impassable": (25, 25, 30),
-                "cover": (150, 150, 150), "objective": (120, 200, 120)}
+                "cover": (150, 150, 150), "objective": (120, 200, 120), "tree": (40, 105, 50),
+                "plants": (135, 165, 95), "overgrown": (85, 125, 50)}
 
 
 def rgb(state: dict) -> np.ndarray:
-    """A top-down battle map: terrain (lighter with height), objective squares, creatures as
-    discs (party blue, enemies red, the deciding creature outlined yellow) with HP bars."""
-    from ...dnd.grid import HALF_COVER, HAZARD, THREE_QUARTERS_COVER, WATER
+    """A top-down battle map: terrain (lighter with height; in a dark battle darker where no light
+    reaches), objective squares, creatures as discs (party blue, enemies red, the deciding creature
+    outlined yellow) with HP bars."""
+    from ...dnd.grid import HALF_COVER, HAZARD, OVERGROWN, PLANTS, THREE_QUARTERS_COVER, TREE, WATER
     m = BattleMap.from_dict(state["map"])
     H, W = m.height, m.width
     img = np.zeros((H * TILE, W * TILE, 3), np.uint8)
     for y in range(H):
         for x in range(W):
             f = int(m.flags[y, x])
-            key = ("wall" if f & BLOCKS else "impassable" if f & IMPASSABLE else "hazard" if f & HAZARD
-                   else "water" if f & WATER else "cover" if f & (HALF_COVER | THREE_QUARTERS_COVER)
-                   else "difficult" if f & DIFFICULT else "floor")
+            key = ("tree" if f & TREE else "wall" if f & BLOCKS else "impassable" if f & IMPASSABLE
+                   else "hazard" if f & HAZARD else "water" if f & WATER
+                   else "cover" if f & (HALF_COVER | THREE_QUARTERS_COVER) else "overgrown" if f & OVERGROWN
+                   else "plants" if f & PLANTS else "difficult" if f & DIFFICULT else "floor")
             colour = np.array(_TERRAIN_RGB[key], np.float32)
             colour = np.minimum(255, colour * (1 + int(m.elevation[y, x]) / 60))
             img[y * TILE:(y + 1) * TILE, x * TILE:(x + 1) * TILE] = colour.astype(np.uint8)
             img[y * TILE, x * TILE:(x + 1) * TILE] = img[y * TILE:(y + 1) * TILE, x * TILE] = 170 if key == "floor" else 0
+    light = state.get("light")
+    if light:   # a dark battle: unlit squares darkest, dim light darker (dnd/lighting.py)
+        base = {"dark": 0, "dim": 1}.get(light["ambient"], 2)
+        shade = np.full((H, W), (0.4, 0.7, 1.0)[base], np.float32)
+        for x, y, lv in light["lit"]:
+            shade[y, x] = (0.4, 0.7, 1.0)[lv]
+        img[:] = (img * np.repeat(np.repeat(shade, TILE, 0), TILE, 1)[:, :, None]).astype(np.uint8)
     for x, y in state["objective"].get("cells", ()):
         img[y * TILE + 2:(y + 1) * TILE - 2, x * TILE + 2:(x + 1) * TILE - 2] = _TERRAIN_RGB["objective"]
     actor = state["decision"]["actor"] if state["decision"] else None

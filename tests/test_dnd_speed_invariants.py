@@ -369,7 +369,8 @@ def _reference_fly_costs(m: BattleMap, start, n, speed_ft, hostile_cells, ally_c
                 heapq.heappush(heap, (nd, nxt))
     ends = {(c[2] + x0, c[1] + y0, (c[0] + l0) * SQUARE_FT): d * SQUARE_FT for c, d in best.items()
             if c == p or not (hostile[c] or ally[c])}
-    return ends, best
+    # steps per reached anchor, by absolute (layer, y, x)
+    return ends, {(c[0] + l0, c[1] + y0, c[2] + x0): d for c, d in best.items()}
 
 
 @pytest.mark.parametrize("name", ["harpy_cliffs", "wyrmling_lair"])
@@ -389,5 +390,6 @@ def test_flyer_reach_matches_a_plain_dijkstra(name):
                             max_altitude_ft=alt)
         want, steps = _reference_fly_costs(b.map, tuple(r.start), c.squares, speed, hostile, friends, alt)
         assert dict(r.costs) == want
-        dist = r._prev[1]   # every square's cost in steps, allies' squares (passed through) included
-        assert {tuple(int(v) for v in cell): int(dist[cell]) for cell in zip(*np.nonzero(dist >= 0))} == steps
+        (ox, oy, ol), dist = r._prev[0], r._prev[1]   # every square's cost in steps, allies' squares included
+        assert {(int(la) + ol, int(y) + oy, int(x) + ox): int(dist[la, y, x])
+                for la, y, x in zip(*np.nonzero(dist >= 0))} == steps

@@ -214,6 +214,19 @@ def _point_origin(point, battle_map):
 
 def sphere(point, radius_ft: float, battle_map: BattleMap | None = None) -> Area:
     """A sphere centred on grid intersection ``point`` = (x, y) or (x, y, z_ft) (Fireball)."""
+    if battle_map is not None:   # the planner places the same spheres again and again: one per map
+        memo = battle_map._cache.get("spheres")
+        if memo is None or len(memo) > 20_000:
+            memo = battle_map._cache["spheres"] = {}
+        key = (tuple(point), radius_ft)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = _sphere(point, radius_ft, battle_map)
+        return got
+    return _sphere(point, radius_ft, None)
+
+
+def _sphere(point, radius_ft: float, battle_map: BattleMap | None) -> Area:
     origin = _point_origin(point, battle_map)
     R = _doubled(radius_ft, "radius")
     par = (origin[0] & 1, origin[1] & 1, origin[2] & 1)
@@ -330,19 +343,42 @@ def affects(area: Area, battle_map: BattleMap, creature_cells, z_ft: float | Non
             line_of_effect: bool = True) -> bool:
     """True when the area reaches some cube of a creature's space (bottom at z_ft; default: standing)."""
     x, y, n = box_of(creature_cells)
+    return affects_space(area, battle_map, x, y, n, z_ft, line_of_effect=line_of_effect)
+
+
+def affects_space(area: Area, battle_map: BattleMap, x: int, y: int, n: int, z_ft: float | None = None, *,
+                  line_of_effect: bool = True) -> bool:
+    """:func:`affects` for the n x n space anchored at (x, y) (a creature's pos and squares)."""
     if z_ft is None:
         z_ft = battle_map.standing_z(x, y, n)
     layer0 = int(z_ft // SQUARE_FT)
+    # the answer depends only on the map, the placed area and the space: the planner asks the
+    # same placements of the same creatures turn after turn, so it is kept per map (the entry
+    # holds the template, so its id cannot be reused while the entry lives)
+    memo = battle_map._cache.get("affects")
+    if memo is None or len(memo) > 200_000:
+        memo = battle_map._cache["affects"] = {}
+    key = (area.origin, area.base, id(area.offsets), x, y, n, layer0, line_of_effect)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is area.offsets:
+        return hit[1]
     # membership relative to the area's base: no need to build the placed area's cube set
     bx, by, bl = area.base
     offs = _offset_set(area.offsets)
+    out = False
     for k in range(n):
         for j in range(n):
             for i in range(n):
                 if (x + i - bx, y + j - by, layer0 + k - bl) in offs and (
                         not line_of_effect or _reaches(battle_map, area, x + i, y + j, layer0 + k)):
-                    return True
-    return False
+                    out = True
+                    break
+            if out:
+                break
+        if out:
+            break
+    memo[key] = (area.offsets, out)
+    return out
 
 
 _OFFSET_SETS: dict = {}

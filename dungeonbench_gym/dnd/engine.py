@@ -58,6 +58,28 @@ class Opt(NamedTuple):
     group: str = ""     # key used when the decision must be split (a row of destinations)
 
 
+def _extents(o: Combatant) -> tuple:
+    """A creature's space as inclusive extents (x0, y0, x1, y1, layer0, layer1)."""
+    n, layer = o.squares, int(o.pos[2] // SQUARE_FT)
+    return (o.pos[0], o.pos[1], o.pos[0] + n - 1, o.pos[1] + n - 1, layer, layer + n - 1)
+
+
+class _DestinationOpt(Opt):
+    """A destination option whose label is written only when read: a flyer's reach holds
+    thousands of squares, and a decision that large shows rows of them, so most labels would
+    never be read. The label's place holds its parts (x, y, height up, cost, nearest foe's
+    distance, that foe) instead of the text; everything else is a plain :class:`Opt`."""
+
+    __slots__ = ()
+
+    @property
+    def label(self) -> str:
+        x, y, up, cost, near, foe = tuple.__getitem__(self, 0)
+        where = f"({x}, {y}, {up} ft up)" if up > 0 else f"({x}, {y})"
+        note = f", {near} ft from {foe}" if foe else ""
+        return f"Move to {where} ({cost} ft{note})"
+
+
 class Decision(NamedTuple):
     kind: str
     actor: str
@@ -495,7 +517,7 @@ class Battle:
         if kind == "move":   # its movement for this legendary move only; the next turn resets it
             c.economy.movement, c.economy.disengaged = int(self._speed(c) * payload[0]), not payload[1]
             c.resources["legendary_move"] = True
-            if not self._destination_options(c):
+            if not self._has_destination(c):
                 c.resources.pop("legendary_move")
                 self._next_turn()
                 return
@@ -748,7 +770,7 @@ class Battle:
             out.append(Opt(f"Stand up (costs {self._speed(c) // 2} ft)", "stand"))
         if e.movement >= SQUARE_FT and not prone and self._can_step(c) and not (
                 ("frightened" in c.conditions or "turned" in c.conditions or "aggressive_move" in c.resources)
-                and not self._destination_options(c)):   # fear or turning can bar every square left
+                and not self._has_destination(c)):   # fear or turning can bar every square left
             out.append(Opt(f"Move ({e.movement} ft left)", "move"))
         # attacks: the rest of an Attack action, a multiattack in progress, or a new one
         while e.attack_queue and e.attack_queue[0] in c.save_actions:   # a save action in the sequence
@@ -887,7 +909,7 @@ class Battle:
             out = monster_specials.menu(self, c, out)
         if "turned" in c.conditions:   # SRD Turn Undead: move away, Dash or escape; Dodge if stuck
             keep = [o for o in out if o.kind in ("move", "dash", "escape", "stand", "end_turn")
-                    and (o.kind != "move" or self._destination_options(c))]
+                    and (o.kind != "move" or self._has_destination(c))]
             if not any(o.kind == "move" for o in keep):
                 keep[-1:-1] = [o for o in out if o.kind == "dodge"]
             out = keep
@@ -1153,6 +1175,9 @@ class Battle:
             return self._reach(c, step_only=True)
         # a flyer's full 3D reach is costly: one step (10 ft covers difficult terrain) answers this
         hostile, friends = self._movement_cells(c)
+        if self.map.can_fly_step(c.pos, c.size, c.economy.movement, blocked_by=hostile, pass_through=friends,
+                                 max_altitude_ft=self.max_altitude_ft):
+            return True   # one free 5-ft step settles it, without the numpy window of a flight
         step = self.map.reachable(c.pos, c.size, min(c.economy.movement, 2 * SQUARE_FT), blocked_by=hostile,
                                   pass_through=friends, fly=True, max_altitude_ft=self.max_altitude_ft)
         return len(step) > 1
@@ -1194,24 +1219,24 @@ class Battle:
         self._dest_cache = (r, dkey, tuple(out))
         return out
 
-    def _destination_options_uncached(self, c: Combatant, r) -> list[Opt]:
+    def _allowed_destinations(self, c: Combatant, r):
+        """(index, position) of each destination of the reach c may choose now (not its own
+        square; fear, turning and Aggressive bar some), in the reach's canonical order."""
         start = tuple(c.pos)
-        n = c.squares
-        foes = sorted(self.enemies_of(c), key=lambda o: o.cid)   # by name: ties go to the first
-        dests = r.destinations
-        # the nearest foe from every destination at once (numpy), for the labels below
-        near_ft, near_i = nearest_box_ft(dests, n, [(o.pos[0], o.pos[1], o.squares, o.pos[2]) for o in foes])
-        standing_z = self.map.standing_z
-        out = []
         fear = c.conditions.get("frightened")
         source = self.creatures.get(fear.get("by")) if fear else None
         here = self.distance(c, source) if source is not None and not source.dead else None
         turner = self.creatures.get(c.conditions["turned"]["by"]) if "turned" in c.conditions else None
         away = self.distance(c, turner) if turner is not None else None
         aggressive = "aggressive_move" in c.resources
-        costs = r.costs
-        ground = getattr(r, "_mode", None) == "ground"   # walking: every destination stands on the floor
-        for j, pos in enumerate(dests):
+        # Symbol's fear: never closer to the glyph (dnd/spell_wards.py)
+        glyph = spell_wards.away_test(c, fear) if self.wards and fear and fear.get("away_from") else None
+        if here is None and away is None and not aggressive and glyph is None:   # the common case: all but its own
+            for j, pos in enumerate(r.destinations):
+                if pos != start:
+                    yield j, pos
+            return
+        for j, pos in enumerate(r.destinations):
             if pos == start:
                 continue
             if away is not None and self.distance_from(c, pos, turner) <= max(away, 0) and \
@@ -1222,14 +1247,38 @@ class Battle:
             if aggressive and not any(
                     self.distance_from(c, pos, o) < self.distance(c, o) for o in self.enemies_of(c) if o.conscious):
                 continue   # Aggressive: the bonus move goes toward a hostile creature
-            # the nearest foe from there, so a reader can judge the square
-            note = f", {near_ft[j]} ft from {foes[near_i[j]].cid}" if foes else ""
-            up = 0 if ground or len(pos) != 3 else pos[2] - standing_z(pos[0], pos[1], n)
-            where = f"({pos[0]}, {pos[1]}, {up} ft up)" if up > 0 else f"({pos[0]}, {pos[1]})"
-            out.append(Opt(f"Move to {where} ({costs[pos]} ft{note})", "destination",
-                           (pos,), group=f"row y={pos[1]}"))
-        if self.wards and fear and fear.get("away_from"):   # Symbol's fear: never closer to the glyph
-            out = spell_wards.away(self, c, out, fear)
+            if glyph is not None and not glyph(pos):
+                continue
+            yield j, pos
+
+    def _has_destination(self, c: Combatant) -> bool:
+        """Whether c may move anywhere now, without labelling every square."""
+        return next(self._allowed_destinations(c, self._reach(c)), None) is not None
+
+    def _destination_options_uncached(self, c: Combatant, r) -> list[Opt]:
+        n = c.squares
+        foes = sorted(self.enemies_of(c), key=lambda o: o.cid)   # by name: ties go to the first
+        dests = r.destinations
+        # the nearest foe from every destination at once, for the labels (the reach keeps its
+        # distances per box: the planner asks the same ones)
+        got = r.nearest([_extents(o) for o in foes]) if foes else None
+        near_ft, near_i = got if got is not None else \
+            nearest_box_ft(dests, n, [(o.pos[0], o.pos[1], o.squares, o.pos[2]) for o in foes])
+        names = [o.cid for o in foes]
+        costs = r.costs
+        ground = getattr(r, "_mode", None) == "ground"   # walking: every destination stands on the floor
+        floor, W = self.map._anchors(n)[1], self.map.width   # standing heights (destinations lie on the map)
+        row_names: dict = {}
+        out = []
+        add, new = out.append, tuple.__new__   # (NamedTuple's own __new__ is a Python call per option)
+        for j, pos in self._allowed_destinations(c, r):
+            x, y = pos[0], pos[1]
+            up = 0 if ground else pos[2] - floor[y * W + x]
+            row = row_names.get(y)
+            if row is None:
+                row = row_names[y] = f"row y={y}"
+            add(new(_DestinationOpt, ((x, y, up, costs[pos], near_ft[j] if names else 0,
+                                       names[near_i[j]] if names else ""), "destination", (pos,), row)))
         return out
 
     # ---------------------------------------------------------------- targets
@@ -1454,9 +1503,10 @@ class Battle:
     def area_hits(self, c: Combatant, use: tuple, where) -> list[Combatant]:
         """The creatures (either side, not the user) an area placed there would affect."""
         area = self._area(c, use, where)
+        affects = areas.affects_space
         out = [o for o in self.creatures.values()
                if not o.dead and o is not c and not self._inside_apart(o, c)
-               and areas.affects(area, self.map, o.cells, o.pos[2])]
+               and affects(area, self.map, o.pos[0], o.pos[1], o.squares, o.pos[2])]
         if use[0] == "spell" and self.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
             out = monster_specials.spell_screen(self, c, use[1], out, use[2] if len(use) > 2 else None)
         return out
@@ -1652,7 +1702,7 @@ class Battle:
             c.economy.bonus = False
             c.resources["aggressive_move"] = c.economy.movement
             c.economy.movement = self._speed(c)
-            if self._destination_options(c):
+            if self._has_destination(c):
                 self.pending = {"kind": "destination", "actor": c.cid}
             else:
                 c.economy.movement = c.resources.pop("aggressive_move")
@@ -1833,10 +1883,15 @@ class Battle:
         if all(c.pos[2] <= low or c.pos[2] <= standing_z(c.pos[0], c.pos[1], c.squares)
                for c in self.creatures.values()):
             return   # nobody is above the floor: nobody falls (the common case, checked cheaply)
+
+        def held_up(c, ground):
+            return c.pos[2] <= ground or (self._flying(c) and not c.dead) or (c.hover and c.conscious) \
+                or (self.zones and spell_zones.aloft(c))   # held up by Reverse Gravity
+        if all(held_up(c, standing_z(c.pos[0], c.pos[1], c.squares)) for c in self.creatures.values()):
+            return   # flyers aloft and nobody else: asking changes nothing, so no sorted pass
         for c in sorted(self.creatures.values(), key=lambda o: o.cid):
-            ground = self.map.standing_z(c.pos[0], c.pos[1], c.squares)
-            if c.pos[2] <= ground or (self._flying(c) and not c.dead) or (c.hover and c.conscious) \
-                    or (self.zones and spell_zones.aloft(c)):   # held up by Reverse Gravity
+            ground = standing_z(c.pos[0], c.pos[1], c.squares)
+            if held_up(c, ground):
                 continue
             height = c.pos[2] - ground
             if spell_buffs.feather_fall(self, c, height):   # a reaction: no damage, lands on its feet
@@ -2754,9 +2809,12 @@ class Battle:
     def _inside_apart(self, a: Combatant, b: Combatant) -> bool:
         """Total cover: one of the two is inside a swallower the other is not the swallower of
         (nor inside too), or enclosed (Forcecage, Resilient Sphere: spell_walls.apart)."""
-        if "enclosed" in a.conditions or "enclosed" in b.conditions:
+        ca, cb = a.conditions, b.conditions
+        if "enclosed" in ca or "enclosed" in cb:
             return spell_walls.apart(a, b)
-        sa, sb = a.conditions.get("swallowed", {}).get("by"), b.conditions.get("swallowed", {}).get("by")
+        if "swallowed" not in ca and "swallowed" not in cb:
+            return False   # (asked for every pair, every area and every attack: the common answer first)
+        sa, sb = ca.get("swallowed", {}).get("by"), cb.get("swallowed", {}).get("by")
         return (sa is not None or sb is not None) and sa != sb and sa != b.cid and sb != a.cid
 
     def _digest(self, c: Combatant) -> None:

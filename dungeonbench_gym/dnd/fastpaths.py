@@ -45,12 +45,13 @@ def nearest_ft(P: np.ndarray, n: int, boxes: list) -> np.ndarray:
     return SQUARE_FT * best
 
 
-def fight_keys(P: np.ndarray, n: int, kind: str, boxes: list, reach: int) -> list:
-    """Keys of heuristic._fight_scorer: kind "none" (no foes), "ranged" or "melee"."""
+def fight_keys(nearest, count: int, kind: str, boxes: list, reach: int) -> list:
+    """Keys of heuristic._fight_scorer for ``count`` positions: kind "none" (no foes), "ranged" or
+    "melee"; ``nearest(boxes)`` gives the positions' distances to the nearest box (:func:`nearest_ft`)."""
     if kind == "none":
-        z = np.zeros(len(P), dtype=np.int64)
+        z = np.zeros(count, dtype=np.int64)
         return [z, z]
-    d = nearest_ft(P, n, boxes)
+    d = nearest(boxes)
     if kind == "ranged":
         return [np.where((d >= 10) & (d <= 60), 0, np.abs(d - 30)), -d]
     return [np.maximum(0, d - reach), d]

@@ -706,6 +706,17 @@ class BattleMap:
         ex, ey, en = box_of(enemy_cells)
         if enemy_z is None:
             enemy_z = self.standing_z(ex, ey, en)
+        # the terrain fixes the answer: every move near a foe asks it again, so keep it
+        memo = self._cache.get("threat")
+        if memo is None or len(memo) > 20_000:
+            memo = self._cache["threat"] = {}
+        key = (ex, ey, en, enemy_z, reach_ft, n, fly, max_altitude_ft if fly else None)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = self._threat_area(ex, ey, en, enemy_z, reach_ft, n, fly, max_altitude_ft)
+        return got
+
+    def _threat_area(self, ex, ey, en, enemy_z, reach_ft, n, fly, max_altitude_ft) -> frozenset:
         r = reach_ft // SQUARE_FT
         out = []
         W, H = self.width, self.height
@@ -1170,6 +1181,60 @@ class BattleMap:
                 return True
         return False
 
+    def can_fly_step(self, start, size: str | int, speed_ft: int, *, blocked_by: Iterable = (),
+                     pass_through: Iterable = (), max_altitude_ft: int | None = None) -> bool:
+        """The flyers' :meth:`can_step`: True when one 5-ft step in 3D ends on a space the flyer
+        may stop in, by the very rules of :meth:`reachable` with ``fly=True`` (terrain, no corner
+        cutting, the altitude cap, foes never entered, allies' spaces not ended in). False says
+        nothing (ask :meth:`reachable`). Pure Python over 26 neighbours instead of the numpy
+        window that a whole flight needs."""
+        n = size_squares(size)
+        if int(speed_ft) < SQUARE_FT:
+            return False
+        sx, sy = int(start[0]), int(start[1])
+        W, H = self.width, self.height
+        if not (0 <= sx <= W - n and 0 <= sy <= H - n):
+            return False
+        sl = (int(start[2]) if len(start) > 2 else self.standing_z(sx, sy, n)) // SQUARE_FT
+        R = int(speed_ft) // SQUARE_FT
+        l0 = max(self._min_layer, sl - R)
+        l1 = sl + R if max_altitude_ft is None else min(sl + R, int(max_altitude_ft) // SQUARE_FT)
+        l1 = max(l1, sl)
+        elev = self._elev
+        # occupied cubes as _fly_setup marks them: a creature's cell at its column's floor layer
+        own = set(footprint(sx, sy, n))
+        taken = set()
+        for cells in (blocked_by, pass_through):
+            for c in cells:
+                if (c[0], c[1]) in own and (len(c) < 3 or sl <= int(c[2]) // SQUARE_FT < sl + n):
+                    continue
+                cl = (int(c[2]) if len(c) > 2 else elev[c[1] * W + c[0]]) // SQUARE_FT
+                taken.add((c[0], c[1], cl))
+        free_memo: dict = {}
+
+        def free(x, y, layer):
+            k = (x, y, layer)
+            v = free_memo.get(k)
+            if v is None:
+                v = free_memo[k] = (0 <= x <= W - n and 0 <= y <= H - n and l0 <= layer <= l1
+                                    and self._anchor_free3(x, y, layer, n))
+            return v
+
+        if not free(sx, sy, sl):
+            return False
+        rng = range(n)
+        for dx, dy, dl in _DIRS26:
+            x, y, layer = sx + dx, sy + dy, sl + dl
+            if not free(x, y, layer):
+                continue
+            if any(not free(sx + ex, sy + ey, sl + el) for ex in {0, dx} for ey in {0, dy} for el in {0, dl}
+                   if (ex, ey, el) != (0, 0, 0) and (ex, ey, el) != (dx, dy, dl)):
+                continue   # no cutting a corner
+            if taken and any((x + i, y + j, layer + k) in taken for i in rng for j in rng for k in rng):
+                continue   # a foe's space (never entered) or an ally's (not a place to stop)
+            return True
+        return False
+
     def reachable(self, start, size: str | int, speed_ft: int, *, fly: bool = False,
                   swim_speed: int = 0, climb_speed: int = 0, blocked_by: Iterable = (),
                   pass_through: Iterable = (), difficult_extra: Iterable = (),
@@ -1222,32 +1287,38 @@ class BattleMap:
         soft = allies | extra_diff
         crawl = SQUARE_FT if crawling else 0
         s = sy * W + sx
-        dist = {s: 0}
+        speed = int(speed_ft)
+        # Dijkstra (a heap of (cost, cell): ties pop in cell order, so each cell's predecessor
+        # is the first cheapest one); distances in a flat list, the cells reached in `seen`
+        dist = [speed + 1] * (W * self.height)
+        dist[s] = 0
+        seen = [s]
         prev: dict[int, tuple[int, int]] = {}
         heap = [(0, s)]
         pop, push = heapq.heappop, heapq.heappush
-        speed = int(speed_ft)
         while heap:
             d, u = pop(heap)
             if d > dist[u]:
                 continue
+            d += crawl
             for v, c, diff, fall, _haz in edges[u]:
-                if v in hostile:
-                    continue
-                nd = d + c + crawl
+                nd = d + c
+                if nd > speed or v in hostile:
+                    continue   # (the extra below only adds: too far stays too far)
                 if not diff and v in soft:
                     nd += SQUARE_FT
-                if nd > speed:
-                    continue
-                old = dist.get(v)
-                if old is None or nd < old:
+                    if nd > speed:
+                        continue
+                if nd < dist[v]:
+                    if dist[v] > speed:
+                        seen.append(v)
                     dist[v] = nd
                     prev[v] = (u, fall)
                     push(heap, (nd, v))
         zs = self._anchors(n)[1]
         occupied = hostile | allies
         costs = {}
-        for i in sorted(dist):
+        for i in sorted(seen):
             if i in occupied and i != s:
                 continue
             costs[(i % W, i // W, zs[i])] = dist[i]
@@ -1333,22 +1404,6 @@ class BattleMap:
             out.append(a)
         return out
 
-    def _fly_neighbours(self, n: int, origin: tuple, shape: tuple, allowed: list) -> np.ndarray:
-        """(26, cells) flat index of the cell each allowed step leads to, -1 where the step is not
-        allowed; kept beside the window's allowed steps (the same window, the same table)."""
-        nkey = ("fly-neighbours", n, origin, shape)
-        nbr = self._cache.get(nkey)
-        if nbr is None or nbr[0] is not allowed:
-            L, H, W = shape
-            idx = np.arange(L * H * W, dtype=np.int64).reshape(shape)
-            nbr = (allowed, np.stack([np.where(a, idx + (dl * H + dy) * W + dx, -1).ravel()
-                                      for (dx, dy, dl), a in zip(_DIRS26, allowed)]))
-            if sum(1 for k in self._cache if k[0] == "fly-neighbours") >= 32:
-                for k in [k for k in self._cache if k[0] == "fly-neighbours"]:
-                    del self._cache[k]
-            self._cache[nkey] = nbr
-        return nbr[1]
-
     def _fly_allowed_cached(self, n: int, origin: tuple, free: np.ndarray) -> list:
         """_fly_allowed for a window (the window fixes the terrain): kept for the last 32 windows."""
         akey = ("fly-allowed", n, origin, free.shape)
@@ -1360,29 +1415,78 @@ class BattleMap:
             allowed = self._cache[akey] = self._fly_allowed(free)
         return allowed
 
+    def _fly_static(self, n: int, top: int):
+        """The terrain's flight graph over the whole map for n x n flyers, layers from the lowest
+        floor up to ``top``: (free anchors, allowed steps per direction, flat neighbour table),
+        kept per (n, top). A flight of R steps never leaves the window _fly_setup cuts around its
+        start, so searching this graph R steps deep gives the window's answer; the terrain part
+        is then worked out once per map instead of once per start."""
+        key = ("fly-static", n, top)
+        rec = self._cache.get(key)
+        if rec is None:
+            W, H = self.width, self.height
+            l0 = self._min_layer
+            Xw, Yw, Lw = W, H, top - l0 + n
+            elev = self.elevation.astype(np.float64)
+            top_h = np.array(self._top, dtype=np.float64).reshape(H, W)
+            imp_top = np.where(self.flags & IMPASSABLE, elev + top_h, -np.inf)
+            z = ((l0 + np.arange(Lw)) * SQUARE_FT).astype(np.float64)[:, None, None]
+            cube = (z >= elev[None]) & (z >= imp_top[None])
+            L, Hh, Ww = top - l0 + 1, H - n + 1, W - n + 1
+            free = np.ones((L, Hh, Ww), dtype=bool)
+            for dl in range(n):
+                for dy in range(n):
+                    for dx in range(n):
+                        free &= cube[dl:dl + L, dy:dy + Hh, dx:dx + Ww]
+            allowed = self._fly_allowed(free)
+            idx = np.arange(L * Hh * Ww, dtype=np.int64).reshape(free.shape)
+            nbr = np.stack([np.where(a, idx + (dl * Hh + dy) * Ww + dx, -1).ravel()
+                            for (dx, dy, dl), a in zip(_DIRS26, allowed)])
+            rec = self._cache[key] = (free, allowed, nbr)
+        return rec
+
     def _reachable_fly(self, start, n, speed_ft, blocked_by, pass_through, max_altitude_ft):
         sx, sy = int(start[0]), int(start[1])
         if not (0 <= sx <= self.width - n and 0 <= sy <= self.height - n):
             raise ValueError(f"map '{self.name}': ({sx}, {sy}) is off the map")
         sz = int(start[2]) if len(start) > 2 else self.standing_z(sx, sy, n)
         sl = sz // SQUARE_FT
-        origin, free, hostile, ally, R = self._fly_setup(sx, sy, sl, n, speed_ft, blocked_by,
-                                                         pass_through, max_altitude_ft)
-        x0, y0, l0 = origin
+        R = int(speed_ft) // SQUARE_FT
+        top = sl + R if max_altitude_ft is None else max(int(max_altitude_ft) // SQUARE_FT, sl)
+        free, allowed, nbr = self._fly_static(n, top)
+        l0 = self._min_layer
         L, H, W = free.shape
-        p = (sl - l0, sy - y0, sx - x0)
-        if not free[p]:
+        p = (sl - l0, sy, sx)
+        if not (0 <= p[0] < L) or not free[p]:
             raise ValueError(f"map '{self.name}': no room for a {n}x{n} flyer at {tuple(start)}")
-        allowed = self._fly_allowed_cached(n, origin, free)
-        shape = (L, H, W)
+        # the spaces creatures hold, as _fly_setup marks them: each cell's cube (on its column's
+        # floor for a 2-number cell), then every anchor whose n-cube space overlaps one
+        size = L * H * W
+        own = set(footprint(sx, sy, n))
+        marks = []
+        for cells in (blocked_by, pass_through):
+            flat = []
+            for c in cells:
+                if (c[0], c[1]) in own and (len(c) < 3 or sl <= int(c[2]) // SQUARE_FT < sl + n):
+                    continue
+                cl = (int(c[2]) if len(c) > 2 else self._elev[c[1] * self.width + c[0]]) // SQUARE_FT - l0
+                for dl in range(n):
+                    for dy in range(n):
+                        for dx in range(n):
+                            a, b, e = cl - dl, c[1] - dy, c[0] - dx
+                            if 0 <= a < L and 0 <= b < H and 0 <= e < W:
+                                flat.append((a * H + b) * W + e)
+            m = np.zeros(size, dtype=bool)
+            if flat:
+                m[flat] = True
+            marks.append(m)
+        hostile_f, ally_flat = marks
         # breadth-first over flat cell indices: a step costs 1, into an ally's space 2 (the same
         # answer as stepping all 26 directions as whole-array shifts, without touching the cells
         # no frontier reaches)
-        nbr = self._fly_neighbours(n, origin, shape, allowed)
-        enter = (free & ~hostile).ravel()
-        ally_flat = ally.ravel()
+        enter = free.ravel() & ~hostile_f
         any_ally = bool(ally_flat.any())
-        dist = np.full(L * H * W, -1, dtype=np.int32)
+        dist = np.full(size, -1, dtype=np.int32)
         start_i = (p[0] * H + p[1]) * W + p[2]
         levels: list[list] = [[] for _ in range(R + 3)]
         levels[0].append(np.array([start_i], dtype=np.int64))
@@ -1405,17 +1509,19 @@ class BattleMap:
                     levels[k + 2].append(nb[into_ally])
                 nb = nb[~into_ally]
             levels[k + 1].append(nb)
-        dist = dist.reshape(shape)
-        reached = dist >= 0
-        ends = reached & ~hostile & ~ally
-        ends[p] = True
-        ls, ys, xs = np.nonzero(ends)
+        ends = (dist >= 0) & ~hostile_f & ~ally_flat
+        ends[start_i] = True
+        order = np.flatnonzero(ends)
+        ls, rest = np.divmod(order, H * W)
+        ys, xs = np.divmod(rest, W)
         order = np.lexsort((ls, xs, ys))
         ls, ys, xs = ls[order], ys[order], xs[order]
-        keys = zip((xs + x0).tolist(), (ys + y0).tolist(), ((ls + l0) * SQUARE_FT).tolist())
+        arr = np.stack((xs, ys, (ls + l0) * SQUARE_FT), axis=1).astype(np.int64, copy=False)
+        keys = zip(*arr.T.tolist())
+        dist = dist.reshape(free.shape)
         costs = dict(zip(keys, (dist[ls, ys, xs] * SQUARE_FT).tolist()))
-        fly = (origin, dist, allowed, ally)
-        return Reach(self, n, (sx, sy, sl * SQUARE_FT), costs, fly, "fly")
+        fly = ((0, 0, l0), dist, allowed, ally_flat.reshape(free.shape))
+        return Reach(self, n, (sx, sy, sl * SQUARE_FT), costs, fly, "fly", arr)
 
     # ------------------------------------------------------------------ routes
     def routes(self, start, destination, size: str | int, speed_ft: int, *,
@@ -1724,9 +1830,11 @@ class Reach(Mapping):
     Paths are built on demand (:meth:`path`); :attr:`costs` maps position -> cost without them.
     """
 
-    __slots__ = ("map", "squares", "start", "costs", "_prev", "_mode", "_paths")
+    __slots__ = ("map", "squares", "start", "costs", "_prev", "_mode", "_paths", "_dests", "_array",
+                 "_index", "_box_ft")
 
-    def __init__(self, battle_map: BattleMap, n: int, start: tuple, costs: dict, prev, mode: str):
+    def __init__(self, battle_map: BattleMap, n: int, start: tuple, costs: dict, prev, mode: str,
+                 array: np.ndarray | None = None):
         self.map = battle_map
         self.squares = n
         self.start = start
@@ -1734,6 +1842,11 @@ class Reach(Mapping):
         self._prev = prev
         self._mode = mode
         self._paths: dict = {}
+        # asked of one shared answer by the menu, the destinations and the planner: kept
+        self._dests = None
+        self._array = array
+        self._index = None
+        self._box_ft: dict = {}
 
     def __getitem__(self, pos):
         pos = self._norm(pos)
@@ -1763,7 +1876,53 @@ class Reach(Mapping):
 
     @property
     def destinations(self) -> tuple:
-        return tuple(self.costs)
+        if self._dests is None:
+            self._dests = tuple(self.costs)
+        return self._dests
+
+    def array(self) -> np.ndarray | None:
+        """The destinations as an (N, 3) int64 array, in their order; None when some height is
+        not a whole number of feet (then ask the positions one at a time)."""
+        if self._array is None:
+            P = np.array(self.destinations)
+            if P.ndim != 2 or P.shape[1] != 3 or P.dtype.kind != "i":
+                return None
+            self._array = P.astype(np.int64, copy=False)
+        return self._array
+
+    def index(self) -> dict:
+        """position -> its place in :attr:`destinations`."""
+        if self._index is None:
+            self._index = dict(zip(self.destinations, range(len(self.costs))))
+        return self._index
+
+    def box_ft(self, box: tuple) -> np.ndarray | None:
+        """Distance in feet from this space at every destination to a box of inclusive extents
+        (x0, y0, x1, y1, layer0, layer1): :func:`box_distance_ft`'s numbers, worked out once per
+        box for everyone who asks (labels, the planner's squares); None as :meth:`array`."""
+        row = self._box_ft.get(box)
+        if row is None:
+            P = self.array()
+            if P is None:
+                return None
+            n = self.squares
+            x0, y0, l0 = P[:, 0], P[:, 1], P[:, 2] // SQUARE_FT
+            bx0, by0, bx1, by1, bl0, bl1 = box
+            row = SQUARE_FT * np.maximum(
+                np.maximum(np.maximum(bx0 - (x0 + n - 1), x0 - bx1), np.maximum(by0 - (y0 + n - 1), y0 - by1)),
+                np.maximum(np.maximum(bl0 - (l0 + n - 1), l0 - bl1), 0))
+            self._box_ft[box] = row
+        return row
+
+    def nearest(self, boxes: list) -> tuple[list, list] | None:
+        """For every destination: the distance in feet to the nearest of the boxes and that box's
+        index (the first on a tie), as :func:`nearest_box_ft`; None as :meth:`array`."""
+        rows = [self.box_ft(b) for b in boxes]
+        if not rows or rows[0] is None:
+            return None
+        table = np.stack(rows)
+        k = table.argmin(axis=0)
+        return table[k, np.arange(table.shape[1])].tolist(), k.tolist()
 
     def cost(self, pos) -> int:
         return self.costs[self._norm(pos)]

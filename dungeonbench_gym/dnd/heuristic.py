@@ -29,6 +29,8 @@ when low, Armor of Shadows before the foes close, Quivering Palm on a foe of 50+
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import fastpaths, features_more, lighting, monster_specials, spell_plants
 from . import spell_utility   # Mage Hand, Unseen Servant, Water Walk, Water Breathing
 from .engine import Battle, Opt, expected_damage
@@ -96,7 +98,8 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         return lighting.heuristic_destination(battle, c, opts)
     if kind == "destination":
         foes = _foes(battle, c)
-        keys = _score_keys(battle, c, foes, [o.data[0] for o in opts])
+        reach = None if battle.pending.get("use") else battle._reach(c)   # (a teleport's squares are its own)
+        keys = _score_keys(battle, c, foes, [o.data[0] for o in opts], reach)
         if keys is not None:   # the same choice, worked out for every square at once
             return fastpaths.argmin_keys(keys)
         score = _scorer(battle, c, foes)
@@ -236,10 +239,11 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
         if _save_action_value(battle, c, opts[i].data[0]) >= 1:
             return i
     area_seen: dict = {}
-    for i in spells:
+    awake = [o for o in battle.enemies_of(c) if o.conscious]
+    for i in spells if len(awake) >= 2 else ():   # an area spell is cast when it catches two foes
         key, level = opts[i].data[:2]
         sp = content.spell(key)
-        if sp.area is None:
+        if sp.area is None or not _two_could_fit(battle, c, awake, sp.area):
             continue
         use = ("spell", key, level)
         if key in area_seen and key != "sleep":   # the placement does not depend on the slot level
@@ -295,6 +299,20 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     if e.actions > 0 and first("dash") is not None and not _foe_in_reach(battle, c) and e.movement < SQUARE_FT:
         return first("dash")
     return first("end_turn")
+
+
+def _two_could_fit(battle: Battle, c: Combatant, awake: list, area) -> bool:
+    """Whether two of the awake foes could be inside one such area at all (a cheap necessary
+    test before scoring every placement): two spaces inside one sphere are at most its diameter
+    apart, and a cone or line starts at the caster and reaches no farther than its length; 10 ft
+    of slack covers the grid's rounding. Cubes (some start at the caster, some at a point) are
+    always scored."""
+    if area.shape in ("sphere", "cylinder"):
+        span = 2 * area.size + 10
+        return any(battle.distance(a, b) <= span for k, a in enumerate(awake) for b in awake[k + 1:])
+    if area.shape in ("cone", "line"):
+        return sum(battle.distance(c, o) <= area.size + 10 for o in awake) >= 2
+    return True
 
 
 # the rough worth (in HP of damage) of a failed save's condition on a foe, by how much it takes away
@@ -418,6 +436,24 @@ def _nearest_ft(pos: tuple, n: int, boxes: list) -> int:
                            for bx0, by0, bx1, by1, bl0, bl1 in boxes)
 
 
+def _goal_boxes(m, cells: list) -> list:
+    """The objective's squares as boxes for :func:`_nearest_ft`: the squares at one height that
+    fill a rectangle become that one box. The nearest distance is the same (the nearest square
+    of a rectangle is found per axis), and a hold area of a dozen squares is one box to measure."""
+    by_layer: dict = {}
+    for x, y in cells:
+        by_layer.setdefault(int(m.standing_z(x, y, 1) // SQUARE_FT), []).append((x, y))
+    out = []
+    for layer, group in by_layer.items():
+        xs, ys = [x for x, _ in group], [y for _, y in group]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        if len(set(group)) == (x1 - x0 + 1) * (y1 - y0 + 1):
+            out.append((x0, y0, x1, y1, layer, layer))
+        else:
+            out.extend((x, y, x, y, layer, layer) for x, y in group)
+    return out
+
+
 def _box_extents(x: int, y: int, n: int, z: float) -> tuple:
     la = int(z // SQUARE_FT)
     return (x, y, x + n - 1, y + n - 1, la, la + n - 1)
@@ -432,7 +468,7 @@ def _scorer(battle: Battle, c: Combatant, foes: list | None = None):
     party = c.side == battle.party_side
     if party and obj["type"] in ("reach", "interact", "hold"):
         cells = [tuple(obj["object"])] if obj["type"] == "interact" else [tuple(x) for x in obj["cells"]]
-        goal = [_box_extents(cell[0], cell[1], 1, battle.map.standing_z(cell[0], cell[1], 1)) for cell in cells]
+        goal = _goal_boxes(battle.map, cells)
         if obj["type"] != "hold":
             return lambda pos: (_nearest_ft(pos, n, goal), 0)
         # get into the area first; inside it, fight from the best square that stays inside
@@ -474,21 +510,28 @@ def _should_move(battle: Battle, c: Combatant) -> bool:
     if here[0] == 0 and not goal and (not hold or here[1] == 0):
         return False
     r = battle._reach(c)
-    keys = _score_keys(battle, c, foes, r.destinations)
+    keys = _score_keys(battle, c, foes, r.destinations, r)
     if keys is not None:
         return fastpaths.any_below(keys, here)
     return any(score(p) < here for p in r.destinations)
 
 
-def _score_keys(battle: Battle, c: Combatant, foes: list, positions) -> list | None:
+def _score_keys(battle: Battle, c: Combatant, foes: list, positions, reach=None) -> list | None:
     """What :func:`_scorer` (battle, c, foes) gives each of the positions, for all of them at once
-    (:mod:`.fastpaths`); None when the plain loop is the better way (few positions, odd ones)."""
+    (:mod:`.fastpaths`); None when the plain loop is the better way (few positions, odd ones).
+    ``reach``: the grid's answer the positions come from (all or some of its destinations): its
+    distances, kept per box, are shared with the other questions asked of it."""
     if len(positions) < fastpaths.SMALL:
         return None
-    P = fastpaths.positions_array(positions)
-    if P is None:
-        return None
-    n = c.squares
+    nearest = _reach_distances(reach, positions)
+    if nearest is None:
+        P = fastpaths.positions_array(positions)
+        if P is None:
+            return None
+        n = c.squares
+
+        def nearest(boxes):
+            return fastpaths.nearest_ft(P, n, boxes)
     if not foes:
         fight = ("none", (), 0)
     else:
@@ -497,14 +540,36 @@ def _score_keys(battle: Battle, c: Combatant, foes: list, positions) -> list | N
     obj = battle.objective
     if c.side == battle.party_side and obj["type"] in ("reach", "interact", "hold"):
         cells = [tuple(obj["object"])] if obj["type"] == "interact" else [tuple(x) for x in obj["cells"]]
-        goal = [_box_extents(cell[0], cell[1], 1, battle.map.standing_z(cell[0], cell[1], 1)) for cell in cells]
+        goal = _goal_boxes(battle.map, cells)
         if not goal:
             return None
-        g = fastpaths.nearest_ft(P, n, goal)
+        g = nearest(goal)
         if obj["type"] != "hold":
             return [g, 0 * g]
-        return [g] + fastpaths.fight_keys(P, n, *fight)
-    return fastpaths.fight_keys(P, n, *fight)
+        return [g] + fastpaths.fight_keys(nearest, len(positions), *fight)
+    return fastpaths.fight_keys(nearest, len(positions), *fight)
+
+
+def _reach_distances(reach, positions):
+    """boxes -> the distance from each of the positions to the nearest box, out of the reach's
+    per-box distances; None when the positions are not the reach's or its heights are odd."""
+    if reach is None or reach.array() is None:
+        return None
+    if positions is reach.destinations:
+        idx = None
+    else:
+        index = reach.index()
+        try:
+            idx = np.fromiter((index[p] for p in positions), dtype=np.int64, count=len(positions))
+        except (KeyError, TypeError):
+            return None
+
+    def nearest(boxes):
+        d = reach.box_ft(boxes[0])
+        for b in boxes[1:]:
+            d = np.minimum(d, reach.box_ft(b))
+        return d if idx is None else d[idx]
+    return nearest
 
 
 # ------------------------------------------------------------------ areas

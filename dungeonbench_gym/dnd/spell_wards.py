@@ -676,14 +676,15 @@ def hopeless(c) -> bool:
     return "hopeless" in c.conditions
 
 
-def away(b, c, opts: list, fear: dict) -> list:
-    """Symbol's fear: destinations no closer to the glyph than the creature is now."""
+def away_test(c, fear: dict):
+    """Symbol's fear: a test of destinations, true for those no closer to the glyph than the
+    creature is now."""
     px, py = fear["away_from"]
 
     def dist(x, y, z):
         return box_distance_ft(x, y, c.squares, z, px - 1, py - 1, 2, z)
     here = dist(*c.pos)
-    return [o for o in opts if dist(o.data[0][0], o.data[0][1], c.pos[2]) >= here]
+    return lambda pos: dist(pos[0], pos[1], c.pos[2]) >= here
 
 
 # ---------------------------------------------------------------- Magic Circle

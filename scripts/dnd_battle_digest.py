@@ -10,7 +10,8 @@ encounters it touched.
   python scripts/dnd_battle_digest.py --seeds 5 harpy_cliffs       # just print
 
 ``--labels`` also hashes every decision's kind, actor and full option list (labels, kinds and
-payloads, before any split into groups): what an agent is shown must not move either.
+payloads, before any split into groups): what an agent is shown must not move either. ``--days``
+adds every Day-track day (fights, intermissions, the day's events and its stage table).
 """
 
 from __future__ import annotations
@@ -37,6 +38,21 @@ def digest(name: str, seed: int, labels: bool = False) -> str:
     return h.hexdigest()[:16]
 
 
+def digest_day(name: str, seed: int, labels: bool = False) -> str:
+    """The same for one seeded Day-track day: its fights and its intermissions (plan_intermission)."""
+    from dungeonbench_gym.dnd.day import DayRun, load_day, plan_intermission
+    run = DayRun(load_day(name), seed)
+    h = hashlib.sha256()
+    while not run.over:
+        if labels:
+            d = run.decision
+            h.update(repr((d.kind, d.actor, [(o.label, o.kind, o.data) for o in d.options])).encode())
+        run.choose(heuristic.choose(run.battle) if run.phase == "battle" else plan_intermission(run))
+    h.update(repr(run.events(last=10 ** 6)).encode())
+    h.update(repr(run.stage_table()).encode())
+    return h.hexdigest()[:16]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("names", nargs="*", help="encounter keys (default: all)")
@@ -44,9 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save", help="write the digests to this JSON file")
     ap.add_argument("--compare", help="compare with digests saved earlier; exit 1 on any difference")
     ap.add_argument("--labels", action="store_true", help="hash every decision's options too")
+    ap.add_argument("--days", action="store_true", help="also every Day-track day (day:<name>)")
     args = ap.parse_args(argv)
     names = args.names or encounter_names()
     now = {f"{n}:{s}": digest(n, s, args.labels) for n in names for s in range(args.seeds)}
+    if args.days:
+        from dungeonbench_gym.dnd.day import day_names
+        now.update({f"day:{d}:{s}": digest_day(d, s, args.labels) for d in day_names() for s in range(args.seeds)})
     if args.save:
         with open(args.save, "w") as f:
             json.dump(now, f, indent=1, sort_keys=True)

@@ -393,3 +393,162 @@ def test_flyer_reach_matches_a_plain_dijkstra(name):
         (ox, oy, ol), dist = r._prev[0], r._prev[1]   # every square's cost in steps, allies' squares included
         assert {(int(la) + ol, int(y) + oy, int(x) + ox): int(dist[la, y, x])
                 for la, y, x in zip(*np.nonzero(dist >= 0))} == steps
+
+
+# ---------------------------------------------------------------- this wave's fast paths
+def test_a_flyers_one_step_test_never_claims_a_move_reachable_denies():
+    rng = random.Random(7)
+    yes = 0
+    for m in _maps():
+        W, H = m.width, m.height
+        for _ in range(40):
+            n = rng.choice((1, 1, 2))
+            x, y = rng.randrange(W - n + 1), rng.randrange(H - n + 1)
+            if not m.fits(x, y, n):
+                continue
+            z = m.standing_z(x, y, n) + rng.choice((0, 0, 5, 10))
+            cells = [(rng.randrange(W), rng.randrange(H)) for _ in range(rng.randint(0, 14))]
+            alt = rng.choice((None, 15, 30))
+            kw = {"blocked_by": cells[::2], "pass_through": cells[1::2], "max_altitude_ft": alt}
+            try:
+                full = len(m.reachable((x, y, z), n, 10, fly=True, **kw)) > 1
+            except ValueError:   # no room for the flyer at that height
+                continue
+            quick = m.can_fly_step((x, y, z), n, 30, **kw)
+            assert not quick or full, (m.name, x, y, z, n, kw)
+            yes += quick
+    assert yes > 150
+    # walled in on every side and above by a low ceiling: no step, and the test says nothing
+    box = BattleMap.from_dict({"layout": ["###", "#.#", "###"]})
+    assert not box.can_fly_step((1, 1, 0), 1, 30, max_altitude_ft=0)
+
+
+@pytest.mark.parametrize("name", ["gate_lever", "harpy_cliffs", "pillared_hall"])
+def test_point_columns_are_the_full_scan(name):
+    """point_x offers the columns with some legal point, point_y every legal point of the column:
+    the same as asking point_ok of every intersection."""
+    b = load_encounter(name).build(0)
+    for c in list(b.creatures.values())[:4]:
+        for use in (("spell", "fireball", 3), ("spell", "sleep", 1)):
+            p = {"use": use}
+            rng = b._point_range(c, use)
+            full = [(x, y) for y in range(b.map.height + 1) for x in range(b.map.width + 1)
+                    if b.point_ok(c, x, y, rng)]
+            assert b._point_xs(c, p) == sorted({x for x, _ in full})
+            for x in b._point_xs(c, p):
+                assert b._point_ys(c, p, x) == [y for xx, y in full if xx == x]
+
+
+@pytest.mark.parametrize("name", ["cult_sanctum", "standing_stones", "mummy_lord_tomb"])
+def test_area_spells_skipped_as_unable_to_catch_two_could_not(name):
+    """The planner skips scoring an area spell when no two awake foes could share the area; every
+    time it skips, the full scoring would not have reached the value (2) it casts at."""
+    from dungeonbench_gym.dnd import content
+    b = load_encounter(name).build(1)
+    skipped = 0
+    for _ in range(400):
+        if b.outcome is not None:
+            break
+        d = b.decision
+        c = b.creatures[d.actor]
+        awake = [o for o in b.enemies_of(c) if o.conscious]
+        if d.kind == "action" and len(awake) >= 2:
+            for key in c.spells:
+                sp = content.spell(key)
+                if sp.area is None or sp.area.shape not in ("sphere", "cylinder", "cone", "line") \
+                        or heuristic._two_could_fit(b, c, awake, sp.area):
+                    continue
+                use = ("spell", key, max(1, sp.level))
+                best = heuristic._best_point_uncached(b, c, use)[0] if sp.area.shape == "sphere" else \
+                    max(heuristic._area_value(b, c, use, dd) for dd in __import__(
+                        "dungeonbench_gym.dnd.areas", fromlist=["DIRECTIONS_8"]).DIRECTIONS_8)
+                assert best < 2, (name, c.cid, key, best)
+                skipped += 1
+        b.choose(heuristic.choose(b))
+    assert skipped > 0
+
+
+def test_area_memos_give_the_fresh_answer():
+    """affects_space and spheres are kept per map: a fresh map (empty caches) agrees everywhere."""
+    from dungeonbench_gym.dnd import areas
+    rng = random.Random(9)
+    for m in _maps()[:8]:
+        fresh = _fresh(m)
+        for _ in range(60):
+            pt = (rng.randrange(m.width + 1), rng.randrange(m.height + 1))
+            r = rng.choice((5, 10, 20))
+            a, a2 = areas.sphere(pt, r, m), areas.sphere(pt, r, fresh)
+            assert areas.sphere(pt, r, m) is a   # the same placement again: the kept area
+            for _ in range(5):
+                n = rng.choice((1, 1, 2))
+                x, y = rng.randrange(m.width - n + 1), rng.randrange(m.height - n + 1)
+                z = rng.choice((None, 0, 10))
+                want = areas.affects(a2, fresh, [(x + i, y + j) for j in range(n) for i in range(n)], z)
+                assert areas.affects_space(a, m, x, y, n, z) == want
+                assert areas.affects_space(a, m, x, y, n, z) == want   # asked again: from the memo
+
+
+@pytest.mark.parametrize("name", ["harpy_cliffs", "standing_stones", "watchtower_hold"])
+def test_reach_shared_distances_give_the_positions_answer(name):
+    """The planner's keys and the labels' nearest foe read the reach's per-box rows: the same
+    numbers as working them out from the positions."""
+    from dungeonbench_gym.dnd.grid import nearest_box_ft
+    b = load_encounter(name).build(0)
+    checked = 0
+    for _ in range(250):
+        if b.outcome is not None:
+            break
+        d = b.decision
+        c = b.creatures[d.actor]
+        if d.kind == "action" and any(o.kind == "move" for o in d.options):
+            r = b._reach(c)
+            foes = heuristic._foes(b, c)
+            pos = list(r.destinations)
+            if len(pos) >= fastpaths.SMALL:
+                got = heuristic._score_keys(b, c, foes, r.destinations, r)
+                want = heuristic._score_keys(b, c, foes, pos)
+                assert all(np.array_equal(g, w) for g, w in zip(got, want))
+                sub = pos[::3]
+                got = heuristic._score_keys(b, c, foes, sub, r)
+                want = heuristic._score_keys(b, c, foes, sub)
+                assert got is None or all(np.array_equal(g, w) for g, w in zip(got, want))
+                others = sorted(b.enemies_of(c), key=lambda o: o.cid)
+                if others:
+                    boxes = [(o.pos[0], o.pos[1], o.squares, o.pos[2]) for o in others]
+                    from dungeonbench_gym.dnd.engine import _extents
+                    assert r.nearest([_extents(o) for o in others]) == tuple(nearest_box_ft(pos, c.squares, boxes))
+                checked += 1
+        b.choose(heuristic.choose(b))
+    assert checked >= 3
+
+
+def test_a_rectangle_of_goal_squares_is_one_box_with_the_same_distance():
+    m = load_encounter("harpy_cliffs").build(0).map
+    cells = [(x, y) for x in (20, 21) for y in range(1, 7)]
+    boxes = heuristic._goal_boxes(m, cells)
+    assert len(boxes) == 1
+    per_cell = [heuristic._box_extents(x, y, 1, m.standing_z(x, y, 1)) for x, y in cells]
+    rng = random.Random(3)
+    for _ in range(300):
+        pos = (rng.randrange(m.width - 1), rng.randrange(m.height - 1), rng.choice((0, 10, 30, 45)))
+        n = rng.choice((1, 2))
+        assert heuristic._nearest_ft(pos, n, boxes) == heuristic._nearest_ft(pos, n, per_cell)
+    ragged = cells[:-1]   # one square short of a rectangle: one box a square
+    assert len(heuristic._goal_boxes(m, ragged)) == len(ragged)
+
+
+def test_lazy_destination_labels_read_like_written_ones():
+    import pickle
+    b = load_encounter("harpy_cliffs").build(0)
+    for _ in range(200):
+        d = b.decision
+        if b.pending.get("kind") == "destination" and not b.pending.get("use") \
+                and b._flying(b.creatures[d.actor]):
+            opts = b.visible_options()
+            aloft = [o for o in opts if "ft up" in o.label]
+            assert aloft and all(o.label.startswith("Move to (") and " ft from " in o.label for o in opts)
+            o = opts[0]
+            assert pickle.loads(pickle.dumps(o)).label == o.label and o.group.startswith("row y=")
+            return
+        b.choose(heuristic.choose(b))
+    raise AssertionError("no destination decision of a flyer in 200 decisions")

@@ -232,7 +232,7 @@ def test_a_battle_with_a_wall_pickles_and_plays_on():
 def test_point_and_reach_caches_follow_the_new_map():
     b = duel("wall-of-force")
     c = b.creatures["caster"]
-    b._points(c, {"use": ("spell", "wall-of-force", 5)})
+    b._point_xs(c, {"use": ("spell", "wall-of-force", 5)})
     assert b.__dict__.get("_points_cache")
     cast_wall(b, "wall-of-force", (6, 1), (0, 1, 0))
     assert not b.__dict__.get("_points_cache")

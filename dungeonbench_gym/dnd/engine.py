@@ -180,6 +180,7 @@ class Battle:
         self._reach_cache = None
         self.__dict__.pop("_points_cache", None)
         self.__dict__.pop("_dest_cache", None)
+        self.__dict__.pop("_area_memo", None)
 
     def cover(self, attacker: Combatant, target: Combatant) -> Cover:
         # a new source of total cover goes here and in line_of_effect below (the cheap TOTAL test)
@@ -685,10 +686,10 @@ class Battle:
         elif kind == "route":
             opts = [Opt(_route_label(i, r), "route", (i,)) for i, r in enumerate(p["routes"])]
         elif kind == "point_x":
-            opts = [Opt(f"x = {x}", "point_x", (x,)) for x in sorted({pt[0] for pt in self._points(c, p)})]
+            opts = [Opt(f"x = {x}", "point_x", (x,)) for x in self._point_xs(c, p)]
         elif kind == "point_y":
             opts = [Opt(self._area_label(c, p, (p["x"], y)), "point_y", (y,))
-                    for y in sorted(pt[1] for pt in self._points(c, p) if pt[0] == p["x"])]
+                    for y in self._point_ys(c, p, p["x"])]
         elif kind == "point_z":
             ground = areas.ground_z_at_point(self.map, p["x"], p["y"])
             opts = [Opt(self._area_label(c, p, (p["x"], p["y"], z)).replace(
@@ -756,6 +757,19 @@ class Battle:
                              f"{actor}: {p.get('mover')} is leaving your reach")}.get(kind, kind)
 
     def _action_options(self, c: Combatant) -> list[Opt]:
+        # while one menu is built, its spell list is worked out once: Quickened, Heightened and
+        # Careful Spell ask for it again (:meth:`_spell_options` keys it by what they vary)
+        outer = self.__dict__.get("_menu_spells")   # a menu may rebuild itself (a rider thrown off)
+        self._menu_spells = ()
+        try:
+            return self._action_menu(c)
+        finally:
+            if outer is None:
+                del self._menu_spells
+            else:
+                self._menu_spells = outer
+
+    def _action_menu(self, c: Combatant) -> list[Opt]:
         if "enclosed" in c.conditions and c.conditions["enclosed"].get("meld"):   # Meld into Stone
             return spell_control.meld_menu(self, c)
         e = c.economy
@@ -1091,9 +1105,19 @@ class Battle:
         SRD bonus-action rule: after a bonus-action spell only an action cantrip may follow, and
         after a levelled action spell no bonus-action spell may."""
         from . import content
-        out = []
         e = c.economy
         slots = c.resources.get("slots", ())
+        memo = self.__dict__.get("_menu_spells")
+        key = (c.cid, e.actions, e.bonus, e.bonus_spell, e.levelled_action_spell, c.spells, tuple(slots))
+        if memo and memo[0] == key:
+            return list(memo[1])
+        out = self._spell_options_now(c, content, e, slots)
+        if memo is not None:
+            self._menu_spells = (key, tuple(out))
+        return out
+
+    def _spell_options_now(self, c: Combatant, content, e, slots) -> list[Opt]:
+        out = []
         if spellbook.no_spells(c):   # Feeblemind
             return out
         for key in c.spells:
@@ -1124,7 +1148,7 @@ class Battle:
             elif key == "spiritual-weapon" and "spiritual_weapon" in c.resources:
                 continue
             elif sp.area is None:
-                if not self._spell_targets(c, key):
+                if not self._spell_targets(c, key, first=True):
                     continue
             elif sp.area.shape == "sphere" and not self.point_ok(c, c.pos[0], c.pos[1], sp.range_feet or 0):
                 continue   # the caster's own corner is a legal point whenever any is: no full scan
@@ -1311,10 +1335,11 @@ class Battle:
             out = [t for t in out if self._attack_range(c, a, t) != "melee" or spell_zones.reach_through(self, c, t)]
         return out
 
-    def _spell_targets(self, c: Combatant, key: str) -> list[Combatant]:
+    def _spell_targets(self, c: Combatant, key: str, first: bool = False) -> list[Combatant]:
+        """Who the spell may target now; ``first``: at most the first (is there anyone?)."""
         from . import content
         if spellbook.handles(key):
-            return spellbook.targets(self, c, key)
+            return spellbook.targets(self, c, key, first)
         sp = content.spell(key)
         rng = SQUARE_FT if sp.range_kind == "touch" else features_more.spell_range(c, key, sp.range_feet or 0)
         if sp.heal_at_slot_level:   # the living, wounded, self included
@@ -1333,7 +1358,11 @@ class Battle:
             pool = [o for o in pool if self._may_target(c, o)]
             if self.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
                 pool = monster_specials.spell_screen(self, c, key, pool)
-        return [t for t in pool if (t is c or self.distance(c, t) <= rng) and self.line_of_effect(c, t)]
+        ok = (t for t in pool if (t is c or self.distance(c, t) <= rng) and self.line_of_effect(c, t))
+        if first:
+            t = next(ok, None)
+            return [] if t is None else [t]
+        return list(ok)
 
     def _may_target(self, c: Combatant, t: Combatant) -> bool:
         """SRD Charmed: a charmed creature can't attack or target its charmer with harmful magic."""
@@ -1479,6 +1508,21 @@ class Battle:
 
     # ---------------------------------------------------------------- areas
     def _area(self, c: Combatant, use: tuple, where) -> areas.Area:
+        # the planner scores the same placements again after every move: an area is a pure function
+        # of the map, the use, the placement and the user's place (a wall's anchor or a barrier's
+        # cells are not kept)
+        if len(use) > 3 or (use[0] == "spell" and spellbook.mech(use[1]).get("barrier")):
+            return self._area_now(c, use, where)
+        key = (self.map, use[0], use[1], where, c.cid, c.monster, c.pos, c.squares)
+        memo = self.__dict__.setdefault("_area_memo", {})
+        got = memo.get(key)
+        if got is None:
+            if len(memo) > 4096:
+                memo.clear()
+            got = memo[key] = self._area_now(c, use, where)
+        return got
+
+    def _area_now(self, c: Combatant, use: tuple, where) -> areas.Area:
         if use[0] == "spell" and spellbook.handles(use[1]):
             return spellbook.area(self, c, use[1], where, use[3] if len(use) > 3 else None)
         shape, size = self._area_shape(c, use)
@@ -1542,26 +1586,45 @@ class Battle:
                 out.append(z)
         return out
 
-    def _points(self, c: Combatant, p: dict) -> list:
-        """Grid intersections a point-placed area can be centred on: in range and visible."""
+    def _point_range(self, c: Combatant, use: tuple) -> int:
         from . import content
-        use = p["use"]
         if use[0] == "spell":
             rng = content.spell(use[1]).range_feet or 0
             if "monster_wall" in c.resources:   # an ice devil's Wall of Ice: its own range
                 rng = spell_walls.point_range(c, use) or rng
-        else:   # a monster's point-placed save (no range given: a point it can see within 30 ft)
-            rng = min(_monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
-        W, H = self.map.width, self.map.height
-        key = (self.map, c.pos, c.squares, rng, use[0] == "spell")   # a replaced map: new points
-        cache = self.__dict__.setdefault("_points_cache", {})   # walls never move: keyed by place and range
-        if key in cache:
-            return cache[key]
-        if len(cache) > 256:
+            return rng
+        # a monster's point-placed save (no range given: a point it can see within 30 ft)
+        return min(_monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
+
+    def _point_column(self, c: Combatant, p: dict, x: int, first: bool = False) -> list:
+        """The y of every grid intersection (x, y) a point-placed area can be centred on (in range
+        and in line of effect: :meth:`point_ok`); ``first``: stop at the first. Kept per battle,
+        keyed by the map, the caster's place and the range (walls never move; a replaced map is a
+        new key)."""
+        rng = self._point_range(c, p["use"])
+        key = (self.map, c.pos, c.squares, rng, p["use"][0] == "spell", x)
+        cache = self.__dict__.setdefault("_points_cache", {})
+        got = cache.get(key)
+        if got is not None and (first or got[0]):
+            return got[1]
+        if len(cache) > 4096:
             cache.clear()
-        out = [(x, y) for y in range(H + 1) for x in range(W + 1) if self.point_ok(c, x, y, rng)]
-        cache[key] = out
-        return out
+        ys = []
+        for y in range(self.map.height + 1):
+            if self.point_ok(c, x, y, rng):
+                ys.append(y)
+                if first:
+                    break
+        cache[key] = (not first, ys)
+        return ys
+
+    def _point_xs(self, c: Combatant, p: dict) -> list:
+        """The x of the columns that hold at least one legal point (each column is scanned only
+        until its first legal point)."""
+        return [x for x in range(self.map.width + 1) if self._point_column(c, p, x, first=True)]
+
+    def _point_ys(self, c: Combatant, p: dict, x: int) -> list:
+        return self._point_column(c, p, x)
 
     def point_ok(self, c: Combatant, x: int, y: int, rng: int) -> bool:
         """Can c centre a point-placed area on intersection (x, y): in range, line of effect."""
@@ -2379,7 +2442,7 @@ class Battle:
         ward = t.resources.get("ally_ward")
         return bool(ward) and cond in ward["conditions"] and "blinded" not in t.conditions and any(
             self.distance(t, o) <= ward["feet"] and "invisible" not in o.conditions
-            and self.cover(t, o) != Cover.TOTAL for o in self.allies_of(t))
+            and self.line_of_effect(t, o) for o in self.allies_of(t))
 
     def _monster_auras(self, c: Combatant) -> None:
         """Start of c's turn: the Stench and Petrifying Gaze of foes around it (a gaze needs the
@@ -2402,7 +2465,7 @@ class Battle:
             mask = o.resources.get("unnerving_mask")   # a chain devil's reaction (always worth it: no decision)
             if mask and o.economy.reaction and self.distance(o, c) <= mask["radius"] \
                     and "blinded" not in c.conditions and "blinded" not in o.conditions \
-                    and "invisible" not in o.conditions and self.cover(o, c) != Cover.TOTAL \
+                    and "invisible" not in o.conditions and self.line_of_effect(o, c) \
                     and "frightened" not in c.conditions and "frightened" not in c.condition_immunities:
                 o.economy.reaction = False
                 self.event("unnerving_mask", f"{o.cid} shows {c.cid} an unnerving mask", creature=o.cid, target=c.cid)
@@ -2413,7 +2476,7 @@ class Battle:
             gaze = o.resources.get("gaze")
             if gaze and self.distance(o, c) <= gaze["radius"] and "petrified" not in c.conditions \
                     and "blinded" not in c.conditions and "invisible" not in o.conditions \
-                    and self.cover(o, c) != Cover.TOTAL and not c.conditions.get("restrained", {}).get("petrify"):
+                    and self.line_of_effect(o, c) and not c.conditions.get("restrained", {}).get("petrify"):
                 roll_dc = gaze["dc"]
                 if self.saving_throw(c, "con", roll_dc):
                     continue
@@ -2753,7 +2816,7 @@ class Battle:
             if "leading" in o.conditions and o.incapacitated:   # it ends if the knight is incapacitated
                 del o.conditions["leading"]
             if "leading" in o.conditions and self.distance(o, t) <= 30 \
-                    and "blinded" not in o.conditions and self.cover(o, t) != Cover.TOTAL:
+                    and "blinded" not in o.conditions and self.line_of_effect(o, t):
                 return self.roller.roll("1d4", what=f"leadership {o.cid}->{t.cid}")
         return 0
 
@@ -3505,6 +3568,7 @@ class Battle:
         state["_cache"] = state["_reach_cache"] = None
         state.pop("_dest_cache", None)
         state.pop("_points_cache", None)
+        state.pop("_area_memo", None)
         return state
 
     def __setstate__(self, state):

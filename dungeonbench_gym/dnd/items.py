@@ -524,9 +524,8 @@ def item_options(battle, c: Combatant) -> list:
         elif kind == "ray":
             if not act or c.resources.get("charges", {}).get(key, 0) <= 0:
                 continue
-            from .grid import Cover
             for t in battle.enemies_of(c):
-                if battle.distance(c, t) <= use["range"] and battle.cover(c, t) != Cover.TOTAL and \
+                if battle.distance(c, t) <= use["range"] and battle.line_of_effect(c, t) and \
                         battle._may_target(c, t) and use["condition"] not in t.conditions:
                     out.append(Opt(f"Use {name} on {t.cid} (DC {use['dc']} {use['save'].upper()} or "
                                    f"{use['condition']}; {c.resources['charges'][key]} charges)", "item",

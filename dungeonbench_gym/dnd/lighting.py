@@ -317,7 +317,7 @@ def placement(key: str) -> str:
 
 
 def _touch(b, c, t) -> bool:
-    return t is c or (b.distance(c, t) <= SQUARE_FT and b.cover(c, t) != Cover.TOTAL)
+    return t is c or (b.distance(c, t) <= SQUARE_FT and b.line_of_effect(c, t))
 
 
 def _lit_by(b, c) -> list:

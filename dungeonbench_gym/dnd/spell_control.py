@@ -50,7 +50,7 @@ control effect is in play, so battles without one pay nothing):
 
 from __future__ import annotations
 
-from .grid import SQUARE_FT, Cover, footprint
+from .grid import SQUARE_FT, footprint
 
 OTHER_PLANES = ("celestial", "elemental", "fey", "fiend")
 
@@ -117,7 +117,7 @@ def targets(b, c, key: str) -> list:
         pool = [o for o in pool if "dominated" not in o.conditions]
     elif k == "levitate":
         pool = [o for o in pool if "levitated" not in o.conditions]
-    return [t for t in pool if b.distance(c, t) <= rng and b.cover(c, t) != Cover.TOTAL]
+    return [t for t in pool if b.distance(c, t) <= rng and b.line_of_effect(c, t)]
 
 
 def _calm_pool(b, c) -> list:

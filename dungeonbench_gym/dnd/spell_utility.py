@@ -74,6 +74,8 @@ breath through (its round limit), Unseen Servant before an interact fight.
 
 from __future__ import annotations
 
+import numpy as np
+
 import functools
 
 from .grid import SQUARE_FT, WATER, Cover, box_distance_ft
@@ -351,26 +353,56 @@ def resolve_self(b, c, key: str, level: int) -> None:
 def _servant_spot(b, c, at) -> tuple | None:
     """The free ground square within 60 ft of the caster, in its line of effect, closest to the object
     by walking (then in a straight line, then y, x)."""
-    taken = {cell for o in b.creatures.values() if not o.dead for cell in o.cells}
-    goal = _goal_costs(b, at) if at is not None else {}
-    k = SERVANT_LEASH_FT // SQUARE_FT
-    best = None
-    for y in range(c.pos[1] - k, c.pos[1] + c.squares + k):
-        for x in range(c.pos[0] - k, c.pos[0] + c.squares + k):
-            if not b.map.fits(x, y, 1) or (x, y) in taken:
-                continue
-            z = b.map.standing_z(x, y, 1)
-            if box_distance_ft(c.pos[0], c.pos[1], c.squares, c.pos[2], x, y, 1, z) > SERVANT_LEASH_FT:
-                continue
-            straight = box_distance_ft(x, y, 1, z, at[0], at[1], 1, at[2]) if at is not None else 0
-            walk = 0 if straight <= SQUARE_FT else goal.get((x, y), 10 ** 6)
-            rank = (walk, straight, y, x)
-            if best is not None and rank >= best[0]:
-                continue
-            if not b.map.line_of_effect(c.cells, [(x, y)], a_z=c.pos[2], b_z=z):
-                continue
-            best = (rank, (x, y, z))
-    return None if best is None else best[1]
+    m = b.map
+    W = m.width
+    fits, z, straight, walk = _servant_grid(b, at)
+    # the leash: box_distance_ft from the caster's space to each square, for all squares at once
+    n, (cx, cy, cz) = c.squares, c.pos
+    la = int(cz // SQUARE_FT)
+    lb = z // SQUARE_FT
+    xs, ys = np.arange(m.size) % W, np.arange(m.size) // W
+    gap = np.maximum.reduce([xs - cx - n + 1, cx - xs, ys - cy - n + 1, cy - ys, lb - la - n + 1, la - lb,
+                             np.zeros(m.size, dtype=np.int64)])
+    ok = fits & (SQUARE_FT * gap <= SERVANT_LEASH_FT)
+    for o in b.creatures.values():
+        if not o.dead:
+            for x, y in o.cells:
+                if 0 <= x < W and 0 <= y < m.height:
+                    ok[y * W + x] = False
+    idx = np.flatnonzero(ok)
+    # the rank (walk, straight line, y, x), best first; the first with a line of effect wins
+    for i in idx[np.lexsort((xs[idx], ys[idx], straight[idx], walk[idx]))].tolist():
+        x, y = i % W, i // W
+        if m.line_of_effect(c.cells, [(x, y)], a_z=c.pos[2], b_z=int(z[i])):
+            return (x, y, int(z[i]))
+    return None
+
+
+def _servant_grid(b, at) -> tuple:
+    """Per square of the map (row-major arrays): can a Medium servant stand there, its floor height,
+    and its straight-line and walking distances to the object (0 walking when beside it); kept in
+    the map's cache per object square (its ``at``) like :func:`_goal_costs`."""
+    key = ("utility-servant-grid", tuple(at) if at is not None else None)
+    got = b.map._cache.get(key)
+    if got is None:
+        m = b.map
+        W, H = m.width, m.height
+        goal = _goal_costs(b, at) if at is not None else {}
+        fits = np.zeros(m.size, dtype=bool)
+        z = np.zeros(m.size, dtype=np.int64)
+        straight = np.zeros(m.size, dtype=np.int64)
+        walk = np.zeros(m.size, dtype=np.int64)
+        for y in range(H):
+            for x in range(W):
+                i = y * W + x
+                fits[i] = m.fits(x, y, 1)
+                z[i] = m.standing_z(x, y, 1)
+                d = box_distance_ft(x, y, 1, z[i], at[0], at[1], 1, at[2]) if at is not None else 0
+                straight[i] = d
+                walk[i] = 0 if d <= SQUARE_FT else goal.get((x, y), 10 ** 6)
+        got = b.map._cache[key] = (fits, z, straight, walk)
+    fits, z, straight, walk = got
+    return fits.copy(), z, straight, walk
 
 
 def _servant(b, c, pos: tuple):

@@ -50,7 +50,7 @@ from . import spell_utility   # water and objects: Water Walk, Water Breathing, 
 from . import spell_plants   # Tree Stride, Transport via Plants, Plant Growth
 from . import spell_wards   # Magic Circle's guard against charm and fear
 from . import lighting   # light and darkness: Light, Dancing Lights, Darkvision, Enthrall
-from .grid import SQUARE_FT, Cover
+from .grid import SQUARE_FT
 from .state import AttackProfile, DamagePart
 
 _DATA = Path(__file__).parent / "content" / "data" / "spell_mechanics.json"
@@ -205,8 +205,9 @@ def _exempt(key: str, t) -> bool:
     return bool(cond and cond in t.condition_immunities and not m.get("flags"))
 
 
-def targets(b, c, key: str) -> list:
-    """Creatures the spell may target now (in range, not behind total cover, not exempt)."""
+def targets(b, c, key: str, first: bool = False) -> list:
+    """Creatures the spell may target now (in range, not behind total cover, not exempt);
+    ``first``: at most the first of them (is there anyone?)."""
     m, sp = mech(key), _spell(key)
     kind = m["mech"]
     if kind == "shape":   # Polymorph, True Polymorph: allies or foes (dnd/spell_summons.py)
@@ -251,7 +252,11 @@ def targets(b, c, key: str) -> list:
     if b.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
         from . import monster_specials
         pool = monster_specials.spell_screen(b, c, key, pool)
-    return [t for t in pool if (t is c or b.distance(c, t) <= rng) and b.cover(c, t) != Cover.TOTAL]
+    ok = (t for t in pool if (t is c or b.distance(c, t) <= rng) and b.line_of_effect(c, t))
+    if first:
+        t = next(ok, None)
+        return [] if t is None else [t]
+    return list(ok)
 
 
 def _died_round(b, t) -> int:
@@ -296,14 +301,14 @@ def available(b, c, key: str, level: int) -> bool:
     if mech(key)["mech"] == "summon":
         return bool(_free_squares(b, c, 1, 2))
     if mech(key)["mech"] == "tiers":
-        return bool(targets(b, c, key))
+        return bool(targets(b, c, key, first=True))
     if mech(key).get("zones"):   # Daylight: only while there is magical darkness to end
         from . import spell_zones
         if not spell_zones.available(b, c, key):
             return False
     where = placement(key)
     if where == "target":
-        return bool(targets(b, c, key))
+        return bool(targets(b, c, key, first=True))
     if where == "point":
         return b.point_ok(c, c.pos[0], c.pos[1], _spell(key).range_feet or 0)
     return True

@@ -390,6 +390,9 @@ class SpeedSpec:
     hover: bool = False
 
 
+_TRAITS_BY_KEY: dict = {}   # id(MonsterSpec) -> (the spec, its traits by key); the spec is held so its id stays its own
+
+
 @dataclass(frozen=True)
 class MonsterSpec:
     key: str
@@ -444,7 +447,13 @@ class MonsterSpec:
         raise KeyError(f"{self.key} has no legendary action {key!r}")
 
     def trait(self, key: str) -> TraitSpec | None:
-        return next((t for t in self.traits if t.key == key), None)
+        by_key = _TRAITS_BY_KEY.get(id(self))
+        if by_key is None or by_key[0] is not self:   # (building a combatant asks dozens of these)
+            index: dict = {}
+            for t in self.traits:
+                index.setdefault(t.key, t)   # the first of a key, as a scan would find
+            by_key = _TRAITS_BY_KEY[id(self)] = (self, index)
+        return by_key[1].get(key)
 
     @property
     def all_actions(self) -> tuple[ActionSpec, ...]:

@@ -1243,6 +1243,10 @@ class Battle:
         self._dest_cache = (r, dkey, tuple(out))
         return out
 
+    def _limits_destinations(self, c: Combatant) -> bool:
+        """Whether fear, turning, Aggressive or a Symbol's fear bar some destinations (see below)."""
+        return "frightened" in c.conditions or "turned" in c.conditions or "aggressive_move" in c.resources
+
     def _allowed_destinations(self, c: Combatant, r):
         """(index, position) of each destination of the reach c may choose now (not its own
         square; fear, turning and Aggressive bar some), in the reach's canonical order."""
@@ -1292,9 +1296,15 @@ class Battle:
         costs = r.costs
         ground = getattr(r, "_mode", None) == "ground"   # walking: every destination stands on the floor
         floor, W = self.map._anchors(n)[1], self.map.width   # standing heights (destinations lie on the map)
+        new = tuple.__new__   # (NamedTuple's own __new__ is a Python call per option)
+        if ground and names and not self._limits_destinations(c):   # the common case, in one sweep
+            rows = self.map._row_names()
+            start = tuple(c.pos)
+            return [new(_DestinationOpt, ((p[0], p[1], 0, costs[p], ft, names[i]), "destination", (p,), rows[p[1]]))
+                    for p, ft, i in zip(dests, near_ft, near_i) if p != start]
         row_names: dict = {}
         out = []
-        add, new = out.append, tuple.__new__   # (NamedTuple's own __new__ is a Python call per option)
+        add = out.append
         for j, pos in self._allowed_destinations(c, r):
             x, y = pos[0], pos[1]
             up = 0 if ground else pos[2] - floor[y * W + x]

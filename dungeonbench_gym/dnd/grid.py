@@ -1060,6 +1060,22 @@ class BattleMap:
         return not self._eval_line(X0, Y0, X1, Y1, p0[2], p1[2], owni).blocked
 
     # ------------------------------------------------------------------ movement (ground)
+    def _row_names(self) -> dict:
+        """y -> "row y=<y>", the group key of a row of destinations (kept)."""
+        got = self._cache.get("row-names")
+        if got is None:
+            got = self._cache["row-names"] = {y: f"row y={y}" for y in range(self.height)}
+        return got
+
+    def _floor_array(self, n: int) -> np.ndarray | None:
+        """The standing heights of n x n spaces per anchor index as int64, None when some height is
+        not a whole number of feet (kept per size)."""
+        key = ("floor-array", n)
+        if key not in self._cache:
+            zs = self._anchors(n)[1]
+            self._cache[key] = np.array(zs, dtype=np.int64) if all(type(z) is int for z in zs) else None
+        return self._cache[key]
+
     def _anchors(self, n: int):
         """Per anchor index: (ok, standing z, OR of the space's flags), for n x n spaces."""
         key = ("anchors", n)
@@ -1318,11 +1334,15 @@ class BattleMap:
         zs = self._anchors(n)[1]
         occupied = hostile | allies
         costs = {}
+        kept = []
         for i in sorted(seen):
             if i in occupied and i != s:
                 continue
             costs[(i % W, i // W, zs[i])] = dist[i]
-        return Reach(self, n, (sx, sy, zs[s]), costs, prev, "ground")
+            kept.append(i)
+        r = Reach(self, n, (sx, sy, zs[s]), costs, prev, "ground")
+        r._index = kept   # (the flat cells in order: the array is built from them when asked)
+        return r
 
     # ------------------------------------------------------------------ movement (flight)
     def _anchor_free3(self, x: int, y: int, layer: int, n: int) -> bool:
@@ -1884,6 +1904,13 @@ class Reach(Mapping):
         """The destinations as an (N, 3) int64 array, in their order; None when some height is
         not a whole number of feet (then ask the positions one at a time)."""
         if self._array is None:
+            if isinstance(self._index, list):   # a walk: its flat cells, and the floor's heights
+                floor = self.map._floor_array(self.squares)
+                if floor is not None:
+                    idx = np.array(self._index, dtype=np.int64)
+                    W = self.map.width
+                    self._array = np.stack((idx % W, idx // W, floor[idx]), axis=1)
+                    return self._array
             P = np.array(self.destinations)
             if P.ndim != 2 or P.shape[1] != 3 or P.dtype.kind != "i":
                 return None
@@ -1892,7 +1919,7 @@ class Reach(Mapping):
 
     def index(self) -> dict:
         """position -> its place in :attr:`destinations`."""
-        if self._index is None:
+        if not isinstance(self._index, dict):
             self._index = dict(zip(self.destinations, range(len(self.costs))))
         return self._index
 

@@ -37,6 +37,7 @@ import tracemalloc
 import numpy as np
 
 from dungeonbench_gym.dnd import heuristic
+from dungeonbench_gym.dnd.day import DayRun, plan_intermission
 from dungeonbench_gym.dnd.scenario import encounter_names, load_encounter
 from dungeonbench_gym.games.dnd.env import DnDEncounterEnv
 
@@ -46,43 +47,38 @@ def _quantile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def _selfplay(s, seeds: int) -> tuple:
-    """One pass over the seeds: (seconds, decisions, wins, max options, enumeration times in ms)."""
+def _play(start, seeds: int) -> tuple:
+    """One pass over the seeds: (seconds, decisions, wins, max options, enumeration times in ms).
+    ``start(seed)`` gives a battle or a day run; the planner makes every decision of it."""
     enum_ms: list[float] = []
     decisions = wins = max_options = 0
     clock = time.perf_counter
     t0 = clock()
     for seed in range(seeds):
-        b = s.build(seed)
-        while b.outcome is None:
+        game = start(seed)
+        day = hasattr(game, "phase")   # a DayRun: fights, intermissions and rests
+        while not (game.over if day else game.outcome is not None):
             t = clock()
-            _ = b.decision   # builds and caches the option list
+            d = game.decision   # builds the option list (a battle caches it)
             enum_ms.append((clock() - t) * 1000)
-            b.choose(heuristic.choose(b))
+            max_options = max(max_options, len(d.options))
+            if day:
+                game.choose(heuristic.choose(game.battle) if game.phase == "battle" else plan_intermission(game))
+            else:
+                game.choose(heuristic.choose(game))
             decisions += 1
-        wins += b.outcome == "win"
-        max_options = max(max_options, b.options_max)
+        wins += game.full_clear if day else game.outcome == "win"
     return clock() - t0, decisions, wins, max_options, enum_ms
+
+
+def _selfplay(s, seeds: int) -> tuple:
+    """_play over an encounter's battles."""
+    return _play(s.build, seeds)
 
 
 def _day_selfplay(day, seeds: int) -> tuple:
-    """_selfplay for a whole day: fights and intermissions, the planner deciding everything."""
-    from dungeonbench_gym.dnd.day import DayRun, plan_intermission
-    enum_ms: list[float] = []
-    decisions = wins = max_options = 0
-    clock = time.perf_counter
-    t0 = clock()
-    for seed in range(seeds):
-        run = DayRun(day, seed)
-        while not run.over:
-            t = clock()
-            d = run.decision   # builds and caches the option list
-            enum_ms.append((clock() - t) * 1000)
-            max_options = max(max_options, len(d.options))
-            run.choose(heuristic.choose(run.battle) if run.phase == "battle" else plan_intermission(run))
-            decisions += 1
-        wins += run.full_clear
-    return clock() - t0, decisions, wins, max_options, enum_ms
+    """_play over whole days: fights and intermissions."""
+    return _play(lambda seed: DayRun(day, seed), seeds)
 
 
 def _summary(name: str, seeds: int, passes: list) -> dict:

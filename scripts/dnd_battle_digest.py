@@ -9,7 +9,7 @@ encounters it touched.
   python scripts/dnd_battle_digest.py --compare /tmp/before.json   # exit 1 if any digest moved
   python scripts/dnd_battle_digest.py --seeds 5 harpy_cliffs       # just print
 
-``--labels`` also hashes every decision's kind, actor and full option list (labels, kinds and
+``--labels`` also hashes every decision's kind, actor, prompt and full option list (labels, kinds and
 payloads, before any split into groups): what an agent is shown must not move either. ``--days``
 adds every Day-track day (fights, intermissions, the day's events and its stage table).
 """
@@ -32,7 +32,7 @@ def digest(name: str, seed: int, labels: bool = False) -> str:
     while b.outcome is None:
         if labels:
             d = b.decision
-            h.update(repr((d.kind, d.actor, [(o.label, o.kind, o.data, o.group) for o in b.visible_options()])).encode())
+            h.update(repr((d.kind, d.actor, d.prompt, [(o.label, o.kind, o.data, o.group) for o in b.visible_options()])).encode())
         b.choose(heuristic.choose(b))
     h.update(json.dumps(b.log, sort_keys=True, default=repr).encode())
     return h.hexdigest()[:16]
@@ -46,7 +46,7 @@ def digest_day(name: str, seed: int, labels: bool = False) -> str:
     while not run.over:
         if labels:
             d = run.decision
-            h.update(repr((d.kind, d.actor, [(o.label, o.kind, o.data) for o in d.options])).encode())
+            h.update(repr((d.kind, d.actor, d.prompt, [(o.label, o.kind, o.data) for o in d.options])).encode())
         run.choose(heuristic.choose(run.battle) if run.phase == "battle" else plan_intermission(run))
     h.update(repr(run.events(last=10 ** 6)).encode())
     h.update(repr(run.stage_table()).encode())

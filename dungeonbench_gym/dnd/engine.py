@@ -740,21 +740,34 @@ class Battle:
         kind, actor = p["kind"], p["actor"]
         if p.get("prompt"):   # a class feature's own question (a rider after a hit)
             return p["prompt"]
-        return {"action": f"{actor}: choose an action",
-                "target": (f"{actor}: choose the target of the next {p['use'][0]}" if p.get("use", ("",))[0]
-                           in ("dart", "ray", "more")
-                           else f"{actor}: choose a target for {p.get('use', ('?', '?'))[1]}"),
-                "destination": f"{actor}: choose where to move ({self.creatures[actor].economy.movement} ft left)",
-                "route": f"{actor}: choose a route",
-                "point_x": f"{actor}: choose the x coordinate of the point",
-                "point_y": f"{actor}: choose the y coordinate of the point (x = {p.get('x')})",
-                "point_z": f"{actor}: choose the height of the point ({p.get('x')}, {p.get('y')})",
-                "direction": f"{actor}: choose a direction",
-                "legendary": f"{actor}: take a legendary action at the end of {p.get('after')}'s turn?",
-                "reaction": (f"{actor}: {p.get('attacker')} hits you" if p.get("attacker") else
-                             f"{actor}: {p.get('mover')} comes within your reach (readied attack)"
-                             if p.get("reaction") == "readied" else
-                             f"{actor}: {p.get('mover')} is leaving your reach")}.get(kind, kind)
+        # (only the pending kind's sentence is written: this runs for every decision)
+        if kind == "action":
+            return f"{actor}: choose an action"
+        if kind == "target":
+            use = p.get("use", ("?", "?"))
+            return (f"{actor}: choose the target of the next {use[0]}" if use[0] in ("dart", "ray", "more")
+                    else f"{actor}: choose a target for {use[1]}")
+        if kind == "destination":
+            return f"{actor}: choose where to move ({self.creatures[actor].economy.movement} ft left)"
+        if kind == "route":
+            return f"{actor}: choose a route"
+        if kind == "point_x":
+            return f"{actor}: choose the x coordinate of the point"
+        if kind == "point_y":
+            return f"{actor}: choose the y coordinate of the point (x = {p.get('x')})"
+        if kind == "point_z":
+            return f"{actor}: choose the height of the point ({p.get('x')}, {p.get('y')})"
+        if kind == "direction":
+            return f"{actor}: choose a direction"
+        if kind == "legendary":
+            return f"{actor}: take a legendary action at the end of {p.get('after')}'s turn?"
+        if kind == "reaction":
+            if p.get("attacker"):
+                return f"{actor}: {p.get('attacker')} hits you"
+            if p.get("reaction") == "readied":
+                return f"{actor}: {p.get('mover')} comes within your reach (readied attack)"
+            return f"{actor}: {p.get('mover')} is leaving your reach"
+        return kind
 
     def _action_options(self, c: Combatant) -> list[Opt]:
         # while one menu is built, its spell list is worked out once: Quickened, Heightened and
@@ -1396,7 +1409,8 @@ class Battle:
 
     def _teleport_options(self, c: Combatant, p: dict, first: bool = False) -> list[Opt]:
         """Misty Step: an unoccupied space within 30 ft that the caster can see (a monster's
-        Teleport: within the stat block's distance). ``first``: stop at the first one (is there any?)."""
+        Teleport: within the stat block's distance). ``first``: stop at the first one found (is there
+        any?), looking nearest first."""
         if p["use"][0] == "plants":   # Tree Stride, Transport via Plants (dnd/spell_plants.py)
             return spell_plants.destination_options(self, c, p)
         if p["use"][0] == "lights":   # where the dancing lights go (dnd/lighting.py)
@@ -1407,21 +1421,24 @@ class Battle:
         n, (x0, y0, z0) = c.squares, c.pos
         reach = p["use"][2] if p["use"][0] == "monster_teleport" else spell_control.reach(p["use"][1])
         k = reach // SQUARE_FT
+        squares = [(x, y) for y in range(max(0, y0 - k), min(self.map.height, y0 + k + 1))
+                   for x in range(max(0, x0 - k), min(self.map.width, x0 + k + 1))]
+        if first:   # is there any? the squares nearest first: one beside it usually settles it
+            squares.sort(key=lambda q: max(abs(q[0] - x0), abs(q[1] - y0)))
         out = []
-        for y in range(max(0, y0 - k), min(self.map.height, y0 + k + 1)):
-            for x in range(max(0, x0 - k), min(self.map.width, x0 + k + 1)):
-                if (x, y) == (x0, y0) or not self.map.fits(x, y, n):
-                    continue
-                cells = footprint(x, y, n)
-                if any(cell in taken for cell in cells):
-                    continue
-                z = self.map.standing_z(x, y, n)
-                if box_distance_ft(x0, y0, n, z0, x, y, n, z) > reach or \
-                        not self.map.can_see(c.cells, cells, viewer_z=z0, target_z=z):
-                    continue
-                out.append(Opt(f"Teleport to ({x}, {y})", "destination", ((x, y, z),), group=f"row y={y}"))
-                if first:
-                    return out
+        for x, y in squares:
+            if (x, y) == (x0, y0) or not self.map.fits(x, y, n):
+                continue
+            cells = footprint(x, y, n)
+            if any(cell in taken for cell in cells):
+                continue
+            z = self.map.standing_z(x, y, n)
+            if box_distance_ft(x0, y0, n, z0, x, y, n, z) > reach or \
+                    not self.map.can_see(c.cells, cells, viewer_z=z0, target_z=z):
+                continue
+            out.append(Opt(f"Teleport to ({x}, {y})", "destination", ((x, y, z),), group=f"row y={y}"))
+            if first:
+                return out
         return out
 
     def _teleport(self, c: Combatant, use: tuple, dest: tuple) -> None:

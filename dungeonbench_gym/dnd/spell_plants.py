@@ -491,16 +491,8 @@ def scroll_arena(b) -> None:
 
 
 def _pick(b, want) -> None:
-    for _ in range(6):   # through groups, when the decision had to be split
-        d = b.decision
-        i = next((i for i, o in enumerate(d.options) if want(o)), None)
-        if i is not None:
-            b.choose(i)
-            return
-        if d.kind != "group":
-            break
-        b.choose(0)
-    raise AssertionError(f"option not offered: {[o.label for o in b.decision.options]}")
+    from .coverage import _choose   # through the groups of a split decision
+    _choose(b, want, "the option")
 
 
 def _farthest(b, c) -> None:

@@ -770,11 +770,8 @@ def _battle(layout, fighters, objective=None, underwater=False, first="caster"):
 
 
 def _choose(b, pred, what: str) -> None:
-    for i, o in enumerate(b.decision.options):
-        if pred(o):
-            b.choose(i)
-            return
-    raise AssertionError(f"{what} is not offered: {[o.label for o in b.decision.options]}")
+    from .coverage import _choose as choose   # through the groups of a split decision
+    choose(b, pred, what)
 
 
 def _cast(b, key: str) -> None:

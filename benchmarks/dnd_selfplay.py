@@ -18,8 +18,9 @@ Each scenario's battles are played `--repeats` times (default 5) and the fastest
 (the battles are identical in every pass; the fastest is the least disturbed by other processes).
 The passes go in rounds over all the scenarios rather than back to back, so a slow spell of the
 machine (a shared VM's speed moves by up to 2x for seconds at a time with nothing else running)
-costs a scenario one pass, not all of them. ``--days`` also plays every Day-track day (the planner
-on both sides, intermissions included) and reports it the same way.
+costs a scenario one pass, not all of them; a fixed pure-Python probe timed before each round
+shows how fast the machine was. ``--days`` also plays every Day-track day (the planner on both
+sides, intermissions included) and reports it the same way.
 
 Usage: python benchmarks/dnd_selfplay.py [--seeds 20] [--repeats 5] [--days] [--json results/dnd_selfplay.json]
 """
@@ -81,6 +82,22 @@ def _day_selfplay(day, seeds: int) -> tuple:
     return _play(lambda seed: DayRun(day, seed), seeds)
 
 
+def machine_probe_ms() -> float:
+    """A fixed pure-Python workload (dict and integer arithmetic, no engine code), best of 3, in ms:
+    printed per round so that a run's figures can be read against the machine's speed at the time
+    (lower is faster; on the dev VM it moves between about 60 and 100 ms with nothing else running)."""
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        d: dict = {}
+        acc = 0
+        for i in range(200_000):
+            d[i & 1023] = d.get(i & 1023, 0) + i
+            acc += (i * 7) % 13
+        best = min(best, time.perf_counter() - t0)
+    return best * 1000
+
+
 def _summary(name: str, seeds: int, passes: list) -> dict:
     assert len({p[1:4] for p in passes}) == 1, f"{name}: self-play is not deterministic"
     elapsed, decisions, wins, max_options, enum_ms = min(passes, key=lambda p: p[0])
@@ -140,9 +157,12 @@ def main() -> None:
         from dungeonbench_gym.dnd.day import day_names, load_day
         jobs += [(f"day:{d}", lambda day=load_day(d): _day_selfplay(day, args.seeds)) for d in day_names()]
     passes: dict = {n: [] for n, _ in jobs}
+    probes = []
     for _ in range(args.repeats):   # rounds over everything: a slow spell costs each one pass at most
+        probes.append(machine_probe_ms())
         for n, job in jobs:
             passes[n].append(job())
+    probes.append(machine_probe_ms())
     rows = []
     for n, _ in jobs:
         row = _summary(n, args.seeds, passes[n])
@@ -152,6 +172,8 @@ def main() -> None:
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
           f"Python {platform.python_version()}; one process, heuristic vs heuristic, {args.seeds} seeds, "
           f"fastest of {args.repeats} passes (in rounds)")
+    print("machine probe before each round and at the end (ms, lower is faster): "
+          + ", ".join(f"{p:.0f}" for p in probes))
     head = f"{'scenario':22} {'dec/s':>7} {'ep/s':>6} {'p50ms':>6} {'p99ms':>6} {'maxms':>6} {'win':>5} {'maxopt':>6} {'KB/env':>7} {'env st/s':>8}"
     print(head)
     for r in rows:
@@ -169,7 +191,7 @@ def main() -> None:
     if args.json:
         os.makedirs(os.path.dirname(args.json) or ".", exist_ok=True)
         with open(args.json, "w") as f:
-            json.dump(rows, f, indent=2)
+            json.dump({"machine_probe_ms": probes, "rows": rows}, f, indent=2)
 
 
 if __name__ == "__main__":

@@ -85,7 +85,7 @@ def _day_selfplay(day, seeds: int) -> tuple:
 def machine_probe_ms() -> float:
     """A fixed pure-Python workload (dict and integer arithmetic, no engine code), best of 3, in ms:
     printed per round so that a run's figures can be read against the machine's speed at the time
-    (lower is faster; on the dev VM it moves between about 60 and 100 ms with nothing else running)."""
+    (lower is faster; on the dev VMs it has read between about 25 and 100 ms with nothing else running)."""
     best = float("inf")
     for _ in range(3):
         t0 = time.perf_counter()

@@ -52,7 +52,7 @@ def test_probe_every_executable_spell(key):
 
 def test_probe_fails_for_a_spell_that_is_not_executable():
     with pytest.raises(AssertionError):
-        spellbook.probe("project-image")
+        spellbook.probe("jump")
 
 
 # ================================================================ slot scaling and dice

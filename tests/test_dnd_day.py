@@ -415,3 +415,76 @@ def test_the_baseline_finds_its_choice_through_member_groups():
     run.choose(i)
     i = plan_intermission(run)
     assert run.decision.options[i] == want
+
+
+# ------------------------------------------------------------------ Wild Shape between fights
+def _druid_day(level: int) -> DayRun:
+    data = copy.deepcopy(_base())
+    data["party"][1] = {"id": "cleric", "archetype": "druid", "level": level}   # (the cleric's squares)
+    run = DayRun(parse_day(data, "days/druid.toml"), 0, max_options=1000)   # every option in one list
+    run.battle.outcome = "win"   # straight to the first intermission
+    run._after_choice()
+    assert run.phase == "intermission"
+    return run
+
+
+def test_wild_shape_between_fights_lasts_into_the_next_fight_and_ends_at_a_short_rest():
+    run = _druid_day(4)
+    druid = run.party["cleric"]
+    own_hp, own_ac = druid.hp, druid.ac
+    forms = [o.label for o in run.decision.options if o.kind == "wild_shape"]
+    assert any("a Wolf (CR 0.25, 11 HP; until a short rest; 2 use(s) left)" in f for f in forms)
+    assert not any("Giant Eagle" in f for f in forms)   # no flying forms before level 8
+    _pick(run, "wild_shape", "a Wolf")
+    assert (druid.hp, druid.max_hp, druid.resources["wild_shape"]) == (11, 11, 1)
+    assert "Wolf" in druid.name and druid.spells == ()
+    _pick(run, "continue")
+    assert run.phase == "battle" and run.battle.creatures["cleric"] is druid
+    assert [a.name for a in druid.attacks] == ["Bite"]
+    druid.hp = 6   # hurt in the fight, still a wolf when it ends
+    run.battle.outcome = "win"
+    run._after_choice()
+    assert run.phase == "intermission" and "Wolf" in druid.name and druid.hp == 6
+    assert any(o.kind == "wild_shape_end" for o in run.decision.options)
+    _pick(run, "short_rest")
+    assert "Wolf" not in druid.name and (druid.hp, druid.ac) == (own_hp, own_ac)
+    assert any("returns to its own form from" in e for e in run.events(20))
+    _pick(run, "finish_rest")
+    assert druid.resources["wild_shape"] == 2   # a short rest refreshes the uses
+
+
+def test_a_shape_taken_in_a_fight_ends_with_it_and_an_all_day_shape_outlasts_a_rest():
+    from dungeonbench_gym.dnd.features import wild_shape
+    assert [daymod.wild_shape_duration(n) for n in (2, 15, 16, 20)] == \
+        ["until_short_rest", "until_short_rest", "all_day", "all_day"]
+    data = copy.deepcopy(_base())
+    data["party"][1] = {"id": "cleric", "archetype": "druid", "level": 4}
+    run = DayRun(parse_day(data, "days/druid.toml"), 0)
+    druid = run.party["cleric"]
+    own_hp = druid.hp
+    wild_shape(run.battle, druid, "wolf")
+    run.battle.outcome = "win"
+    run._after_choice()
+    assert "Wolf" not in druid.name and druid.hp == own_hp   # combat-only, as every in-fight effect
+    run = _druid_day(16)
+    druid = run.party["cleric"]
+    _pick(run, "wild_shape", "all day")
+    form = druid.name
+    _pick(run, "short_rest")
+    _pick(run, "finish_rest")
+    assert druid.name == form and druid.resources.get("wild_shape_day") == "all_day"
+    _pick(run, "wild_shape_end")
+    assert "returns" in run.events(1)[0] and "wild_shape_saved" not in druid.resources
+
+
+def test_a_form_with_no_room_at_its_square_ends_before_the_fight(monkeypatch):
+    run = _druid_day(8)
+    druid = run.party["cleric"]
+    large = [o for o in run.decision.options if o.kind == "wild_shape" and "Brown Bear" in o.label]
+    assert large, "a level-8 druid can become a Brown Bear (Large, CR 1)"
+    run.choose(run.decision.options.index(large[0]))
+    assert druid.squares == 2
+    monkeypatch.setattr(DayRun, "_room_for", lambda self, cid, n, squares=None: n == 1)
+    _pick(run, "continue")
+    assert run.phase == "battle" and druid.squares == 1 and "Bear" not in druid.name
+    assert any("no room for its form" in e for e in run.events(20))

@@ -23,8 +23,8 @@ The day's party replaces the encounter file's party (same ids: the file gives th
 encounter party entries the day lacks are left out. HP, hit dice, spell slots, feature uses,
 potions and ammunition persist from fight to fight; the dead stay dead, the dying are stabilised
 when a fight ends. Between fights comes an intermission (a decision phase of the same stream):
-drink or give potions, cast healing and buffs, Second Wind, take a short rest (spend hit dice,
-Arcane Recovery, then short-rest features refresh), or go on to the next fight.
+drink or give potions, cast healing and buffs, Second Wind, Wild Shape, take a short rest (spend
+hit dice, Arcane Recovery, then short-rest features refresh), or go on to the next fight.
 
 Durations follow DungeonBench's intermission abstraction, read from each spell's SRD duration:
 under 10 minutes is combat-only (gone when the fight ends); 10 minutes up to an hour lasts into the
@@ -239,6 +239,11 @@ PARTY_HEALS = ("prayer-of-healing", "mass-cure-wounds", "mass-healing-word", "ma
 NOT_HEALS = ("aid", "false-life", "regenerate", "mass-heal")
 
 
+def wild_shape_duration(druid_level: int) -> str:
+    """SRD Wild Shape lasts half the druid level in hours (rounded down): all day from 8 hours."""
+    return "all_day" if (druid_level // 2) * UNTIL_SHORT_REST_ROUNDS >= ALL_DAY_ROUNDS else "until_short_rest"
+
+
 def heal_dice(spell_key: str, level: int) -> str | None:
     """The healing roll of a spell at a slot level, without the modifier (None if it does not heal)."""
     if spell_key in NOT_HEALS:
@@ -348,6 +353,8 @@ class DayRun:
         for cid, pc in self.party.items():
             if pc.dead:
                 continue
+            if "wild_shape_saved" in pc.resources and pc.squares > 1 and not self._room_for(cid, pc.squares, squares):
+                self._end_shape(pc, "no room for its form at its square")
             x, y = squares[cid]
             pc.pos = (x, y, bmap.standing_z(x, y))
             fighters.append(pc)
@@ -379,6 +386,8 @@ class DayRun:
             settle(pc)   # an item's borrowed spell numbers go back
             if "raging" in pc.conditions and not pc.dead:   # Frenzy's exhaustion comes due here
                 end_rage(b, pc, "the fight is over")
+            if "wild_shape_saved" in pc.resources and "wild_shape_day" not in pc.resources:
+                self._end_shape(pc, "a shape taken in a fight lasts that fight")
             _clear_combat_state(pc, keep=("until_short_rest", "all_day"))
         last = self.stage + 1 >= len(self.day.stages)
         if last or (b.outcome != "win" and not self.rested):   # played alone, every fight is played
@@ -511,6 +520,7 @@ class DayRun:
             opts.extend(spell_wards.day_options(self, c, living))   # Glyph of Warding, Symbol, Magic Circle
             opts.extend(lighting.day_options(self, c, living))   # Light, Continual Flame, Darkvision before the dark
             opts.extend(spell_utility.day_options(self, c, living))   # Water Walk, Water Breathing, Unseen Servant
+            opts.extend(self._wild_shape_options(c))
         self._menu = opts
         return opts
 
@@ -547,6 +557,58 @@ class DayRun:
                                    "buff", (c.cid, key, levels[0], t.cid)))
         return out
 
+    def _wild_shape_options(self, c) -> list[Opt]:
+        """A druid's Wild Shape between fights (one use; SRD: it lasts half the druid level in hours,
+        so until a short rest, or all day from level 16), or the way back to its own form. Only
+        forms with room at the druid's square in the next fight are offered."""
+        r = c.resources
+        if "wild_shape" not in c.features:
+            return []
+        if "wild_shape_saved" in r:
+            return [Opt(f"{c.cid} returns to its own form (now {c.name}, {c.hp}/{c.max_hp} HP)",
+                        "wild_shape_end", (c.cid,))]
+        if r.get("wild_shape", 0) <= 0:
+            return []
+        from .features import _class_level, beast_forms
+        level = _class_level(c, "druid")
+        how = DURATION_TEXT[wild_shape_duration(level)]
+        uses = "unlimited uses" if r["wild_shape"] >= 99 else f"{r['wild_shape']} use(s) left"
+        out = []
+        for key, cr in beast_forms(r["wild_shape_cr"], level):
+            m = content.monster(key)
+            if self._room_for(c.cid, size_squares(m.size)):
+                out.append(Opt(f"{c.cid} takes Wild Shape: a {m.name} (CR {cr:g}, {m.hp} HP; {how}; {uses})",
+                               "wild_shape", (c.cid, key)))
+        return out
+
+    def _room_for(self, cid: str, n: int, squares: dict | None = None) -> bool:
+        """Whether a creature of n x n squares fits at cid's square of the coming fight, clear of
+        the rest of the party and the enemies there."""
+        stage = self.current
+        bmap = _map_cache(stage.scenario)
+        squares = squares or self.day.squares(stage)
+        x, y = squares[cid]
+        if not bmap.fits(x, y, n):
+            return False
+        mine = {(x + i, y + j) for i in range(n) for j in range(n)}
+        for other, (ox, oy) in squares.items():
+            if other != cid and other in self.party and not self.party[other].dead:
+                k = self.party[other].squares
+                if mine & {(ox + i, oy + j) for i in range(k) for j in range(k)}:
+                    return False
+        for e in stage.scenario.enemies:
+            k = size_squares(content.monster(e["monster"]).size)
+            ex, ey = e["at"]
+            if mine & {(ex + i, ey + j) for i in range(k) for j in range(k)}:
+                return False
+        return True
+
+    def _end_shape(self, c, why: str) -> None:
+        from .features import revert
+        form = c.name
+        revert(None, c)
+        self.event("wild_shape", f"{c.cid} returns to its own form from {form} ({why}; {c.hp}/{c.max_hp} HP)")
+
     # ------------------------------------------------------------------ applying intermission choices
     def event(self, kind: str, text: str) -> None:
         self.log.append({"event": kind, "text": text})
@@ -562,6 +624,10 @@ class DayRun:
             self.short_rests_used += 1
             self.phase = "rest"
             self.event("rest", f"The party takes a short rest ({self.short_rests_left} left)")
+            for c in self.party.values():
+                # the shape's hours pass in the rest; it ends first, so hit dice heal the druid itself
+                if c.resources.get("wild_shape_day") == "until_short_rest":
+                    self._end_shape(c, "the short rest outlasts the shape")
         elif k == "finish_rest":
             from .features_more import song_of_rest
             from .pcs import short_rest
@@ -595,6 +661,17 @@ class DayRun:
             giver, t = self.party[d[0]], self.party[d[1]]
             giver.resources["potions"] -= 1
             self._heal(t, self.roller.roll("2d4+2", what=f"potion {t.cid}"), f"a potion of healing from {giver.cid}")
+        elif k == "wild_shape":
+            from .features import wild_shape
+            c = self.party[d[0]]
+            c.resources["wild_shape"] -= 1 if c.resources["wild_shape"] < 99 else 0
+            wild_shape(None, c, d[1])
+            from .features import _class_level
+            c.resources["wild_shape_day"] = wild_shape_duration(_class_level(c, "druid"))
+            self.event("wild_shape", f"{c.cid} takes the shape of a {content.monster(d[1]).name} "
+                                     f"({DURATION_TEXT[c.resources['wild_shape_day']]})")
+        elif k == "wild_shape_end":
+            self._end_shape(self.party[d[0]], "by choice")
         elif k == "second_wind":
             c = self.party[d[0]]
             c.resources["second_wind"] -= 1

@@ -941,7 +941,7 @@ def beast_forms(max_cr: float, druid_level: int) -> list:
     return out
 
 
-def wild_shape(b: Battle, c: Combatant, key: str) -> None:
+def wild_shape(b: Battle | None, c: Combatant, key: str) -> None:
     from .state import monster_combatant
     form = monster_combatant(key, c.cid, c.side, c.pos)
     c.resources["wild_shape_saved"] = {f: getattr(c, f) for f in FORM_FIELDS}
@@ -957,13 +957,15 @@ def wild_shape(b: Battle, c: Combatant, key: str) -> None:
     c.abilities, c.saves, c.creature_type, c.spells = abilities, saves, "beast", ()
     c.resist, c.immune, c.vulnerable = form.resist, form.immune, form.vulnerable
     c.resources["wild_shape_form"] = key
-    b.event("wild_shape", f"{c.cid} takes the shape of a {form.name}", creature=c.cid, form=key)
+    if b is not None:   # (None: between fights, dnd/day.py)
+        b.event("wild_shape", f"{c.cid} takes the shape of a {form.name}", creature=c.cid, form=key)
 
 
 def revert(b: Battle | None, c: Combatant, excess: int = 0) -> None:
     """Back to the druid's own form; damage left over from the beast's 0 HP carries over."""
     saved = c.resources.pop("wild_shape_saved", None)
     c.resources.pop("wild_shape_form", None)
+    c.resources.pop("wild_shape_day", None)   # a shape taken between fights ends here too
     if saved is None:
         return
     for f, v in saved.items():

@@ -43,7 +43,8 @@ baseline planner's use of them (``day.plan_intermission`` asks it first). Costly
 components are data (``cost_gp``): a caster pays them from its ``resources["gp"]`` (the day
 file's ``gp`` for a party member; Revivify's 300 gp only between fights).
 
-Not run here: Jump (the engine has no jumps), Wild Shape between fights; Water Breathing, Water Walk and Unseen Servant between fights are :mod:`.spell_utility`'s.
+Not run here: Jump (the engine has no jumps); Wild Shape between fights is ``day.py``'s; Water
+Breathing, Water Walk and Unseen Servant between fights are :mod:`.spell_utility`'s.
 """
 
 from __future__ import annotations

@@ -386,7 +386,7 @@ class DayRun:
             settle(pc)   # an item's borrowed spell numbers go back
             if "raging" in pc.conditions and not pc.dead:   # Frenzy's exhaustion comes due here
                 end_rage(b, pc, "the fight is over")
-            if "wild_shape_saved" in pc.resources and "wild_shape_day" not in pc.resources:
+            if "wild_shape_saved" in pc.resources and "wild_shape_day" not in pc.resources and not pc.dead:
                 self._end_shape(pc, "a shape taken in a fight lasts that fight")
             _clear_combat_state(pc, keep=("until_short_rest", "all_day"))
         last = self.stage + 1 >= len(self.day.stages)
@@ -626,7 +626,7 @@ class DayRun:
             self.event("rest", f"The party takes a short rest ({self.short_rests_left} left)")
             for c in self.party.values():
                 # the shape's hours pass in the rest; it ends first, so hit dice heal the druid itself
-                if c.resources.get("wild_shape_day") == "until_short_rest":
+                if c.resources.get("wild_shape_day") == "until_short_rest" and not c.dead:
                     self._end_shape(c, "the short rest outlasts the shape")
         elif k == "finish_rest":
             from .features_more import song_of_rest

@@ -75,6 +75,16 @@ def _maps():
     return list(seen.values())
 
 
+def _random_spaces(rng, tries: int):
+    """(map, size, x, y) for random free n x n spaces (n mostly 1), `tries` draws per map."""
+    for m in _maps():
+        for _ in range(tries):
+            n = rng.choice((1, 1, 2))
+            x, y = rng.randrange(m.width - n + 1), rng.randrange(m.height - n + 1)
+            if m.fits(x, y, n):
+                yield m, n, x, y
+
+
 def test_line_tracing_matches_reference_on_every_map():
     rng = random.Random(7)
     checked = blocked = clear_with_cover = 0
@@ -132,6 +142,15 @@ def test_vectorised_scores_match_the_planner(name):
     assert heuristic._score_keys(b, c, heuristic._foes(b, c), [(1, 1, 0)]) is None
     assert fastpaths.positions_array([(1, 1, 0), (1, 1)]) is None
     assert fastpaths.positions_array([(1, 1, 2.5)] * 30) is None
+
+
+def _heuristic_decisions(b, limit: int):
+    """Each pending decision of battle b (at most `limit`), the heuristic choosing after each."""
+    for _ in range(limit):
+        if b.outcome is not None:
+            return
+        yield b.decision
+        b.choose(heuristic.choose(b))
 
 
 def _play(name: str, seed: int) -> str:
@@ -208,24 +227,19 @@ def test_battle_line_of_effect_matches_cover(name):
 def test_can_step_never_claims_a_move_reachable_denies():
     rng = random.Random(5)
     yes = no_but_moves = 0
-    for m in _maps():
+    for m, n, x, y in _random_spaces(rng, 60):
         W, H = m.width, m.height
-        for _ in range(60):
-            n = rng.choice((1, 1, 2))
-            x, y = rng.randrange(W - n + 1), rng.randrange(H - n + 1)
-            if not m.fits(x, y, n):
-                continue
-            cells = [(rng.randrange(W), rng.randrange(H)) for _ in range(rng.randint(0, 12))]
-            kw = {"blocked_by": cells[::2], "pass_through": cells[1::2], "difficult_extra": cells[:2],
-                  "swim_speed": rng.choice((0, 30)), "crawling": rng.random() < 0.2}
-            speed = rng.choice((0, 5, 10, 30))
-            quick = m.can_step((x, y), n, speed, **kw)
-            full = len(m._reachable_search((x, y), n, speed, False, kw["swim_speed"], 0, tuple(cells[::2]),
-                                           tuple(cells[1::2]), tuple(cells[:2]), kw["crawling"], False, 10,
-                                           None)) > 1
-            assert not quick or full, (m.name, x, y, n, speed, kw)
-            yes += quick
-            no_but_moves += full and not quick
+        cells = [(rng.randrange(W), rng.randrange(H)) for _ in range(rng.randint(0, 12))]
+        kw = {"blocked_by": cells[::2], "pass_through": cells[1::2], "difficult_extra": cells[:2],
+              "swim_speed": rng.choice((0, 30)), "crawling": rng.random() < 0.2}
+        speed = rng.choice((0, 5, 10, 30))
+        quick = m.can_step((x, y), n, speed, **kw)
+        full = len(m._reachable_search((x, y), n, speed, False, kw["swim_speed"], 0, tuple(cells[::2]),
+                                       tuple(cells[1::2]), tuple(cells[:2]), kw["crawling"], False, 10,
+                                       None)) > 1
+        assert not quick or full, (m.name, x, y, n, speed, kw)
+        yes += quick
+        no_but_moves += full and not quick
     assert yes > 100
     assert not m.can_step((1, 1), 1, 30, fly=True)   # flyers: always ask reachable
     # boxed in by allies: it may pass through them but not stop there, and 10 ft gets no further
@@ -257,10 +271,7 @@ def test_reachable_memo_gives_the_search_answer():
 def test_destination_options_cached_equal_fresh(name):
     b = load_encounter(name).build(0)
     compared = 0
-    for _ in range(300):
-        if b.outcome is not None:
-            break
-        d = b.decision
+    for d in _heuristic_decisions(b, 300):
         c = b.creatures[d.actor]
         if d.kind in ("destination", "group") and b.pending.get("kind") == "destination" \
                 and not b.pending.get("use"):
@@ -269,7 +280,6 @@ def test_destination_options_cached_equal_fresh(name):
             b._dest_cache = None
             assert b._destination_options(c) == cached
             compared += 1
-        b.choose(heuristic.choose(b))
     assert compared >= 3
 
 
@@ -399,24 +409,19 @@ def test_flyer_reach_matches_a_plain_dijkstra(name):
 def test_a_flyers_one_step_test_never_claims_a_move_reachable_denies():
     rng = random.Random(7)
     yes = 0
-    for m in _maps():
+    for m, n, x, y in _random_spaces(rng, 40):
         W, H = m.width, m.height
-        for _ in range(40):
-            n = rng.choice((1, 1, 2))
-            x, y = rng.randrange(W - n + 1), rng.randrange(H - n + 1)
-            if not m.fits(x, y, n):
-                continue
-            z = m.standing_z(x, y, n) + rng.choice((0, 0, 5, 10))
-            cells = [(rng.randrange(W), rng.randrange(H)) for _ in range(rng.randint(0, 14))]
-            alt = rng.choice((None, 15, 30))
-            kw = {"blocked_by": cells[::2], "pass_through": cells[1::2], "max_altitude_ft": alt}
-            try:
-                full = len(m.reachable((x, y, z), n, 10, fly=True, **kw)) > 1
-            except ValueError:   # no room for the flyer at that height
-                continue
-            quick = m.can_fly_step((x, y, z), n, 30, **kw)
-            assert not quick or full, (m.name, x, y, z, n, kw)
-            yes += quick
+        z = m.standing_z(x, y, n) + rng.choice((0, 0, 5, 10))
+        cells = [(rng.randrange(W), rng.randrange(H)) for _ in range(rng.randint(0, 14))]
+        alt = rng.choice((None, 15, 30))
+        kw = {"blocked_by": cells[::2], "pass_through": cells[1::2], "max_altitude_ft": alt}
+        try:
+            full = len(m.reachable((x, y, z), n, 10, fly=True, **kw)) > 1
+        except ValueError:   # no room for the flyer at that height
+            continue
+        quick = m.can_fly_step((x, y, z), n, 30, **kw)
+        assert not quick or full, (m.name, x, y, z, n, kw)
+        yes += quick
     assert yes > 150
     # walled in on every side and above by a low ceiling: no step, and the test says nothing
     box = BattleMap.from_dict({"layout": ["###", "#.#", "###"]})
@@ -446,10 +451,7 @@ def test_area_spells_skipped_as_unable_to_catch_two_could_not(name):
     from dungeonbench_gym.dnd import content
     b = load_encounter(name).build(1)
     skipped = 0
-    for _ in range(400):
-        if b.outcome is not None:
-            break
-        d = b.decision
+    for d in _heuristic_decisions(b, 400):
         c = b.creatures[d.actor]
         awake = [o for o in b.enemies_of(c) if o.conscious]
         if d.kind == "action" and len(awake) >= 2:
@@ -464,7 +466,6 @@ def test_area_spells_skipped_as_unable_to_catch_two_could_not(name):
                         "dungeonbench_gym.dnd.areas", fromlist=["DIRECTIONS_8"]).DIRECTIONS_8)
                 assert best < 2, (name, c.cid, key, best)
                 skipped += 1
-        b.choose(heuristic.choose(b))
     assert skipped > 0
 
 
@@ -495,10 +496,7 @@ def test_reach_shared_distances_give_the_positions_answer(name):
     from dungeonbench_gym.dnd.grid import nearest_box_ft
     b = load_encounter(name).build(0)
     checked = 0
-    for _ in range(250):
-        if b.outcome is not None:
-            break
-        d = b.decision
+    for d in _heuristic_decisions(b, 250):
         c = b.creatures[d.actor]
         if d.kind == "action" and any(o.kind == "move" for o in d.options):
             r = b._reach(c)
@@ -518,7 +516,6 @@ def test_reach_shared_distances_give_the_positions_answer(name):
                     from dungeonbench_gym.dnd.engine import _extents
                     assert r.nearest([_extents(o) for o in others]) == tuple(nearest_box_ft(pos, c.squares, boxes))
                 checked += 1
-        b.choose(heuristic.choose(b))
     assert checked >= 3
 
 

@@ -662,11 +662,9 @@ class DayRun:
             giver.resources["potions"] -= 1
             self._heal(t, self.roller.roll("2d4+2", what=f"potion {t.cid}"), f"a potion of healing from {giver.cid}")
         elif k == "wild_shape":
-            from .features import wild_shape
+            from .features import _class_level, take_wild_shape
             c = self.party[d[0]]
-            c.resources["wild_shape"] -= 1 if c.resources["wild_shape"] < 99 else 0
-            wild_shape(None, c, d[1])
-            from .features import _class_level
+            take_wild_shape(None, c, d[1])
             c.resources["wild_shape_day"] = wild_shape_duration(_class_level(c, "druid"))
             self.event("wild_shape", f"{c.cid} takes the shape of a {content.monster(d[1]).name} "
                                      f"({DURATION_TEXT[c.resources['wild_shape_day']]})")

@@ -372,8 +372,7 @@ def apply(b: Battle, c: Combatant, opt) -> None:
         b.heal(c, 3 * _class_level(c, "monk"), "Wholeness of Body")
     elif key == "wild_shape_into":
         e.actions -= 1
-        r["wild_shape"] -= 1 if r["wild_shape"] < 99 else 0
-        wild_shape(b, c, opt.data[1])
+        take_wild_shape(b, c, opt.data[1])
     elif key == "revert":
         e.bonus = False
         revert(b, c, 0)
@@ -939,6 +938,12 @@ def beast_forms(max_cr: float, druid_level: int) -> list:
         out.append((key, m.challenge_rating))
     out.sort(key=lambda kc: (-kc[1], kc[0]))
     return out
+
+
+def take_wild_shape(b: Battle | None, c: Combatant, key: str) -> None:
+    """Spend a use (an Archdruid's 99 stand for unlimited) and take the beast's form."""
+    c.resources["wild_shape"] -= 1 if c.resources["wild_shape"] < 99 else 0
+    wild_shape(b, c, key)
 
 
 def wild_shape(b: Battle | None, c: Combatant, key: str) -> None:

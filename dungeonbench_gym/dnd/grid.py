@@ -1341,7 +1341,7 @@ class BattleMap:
             costs[(i % W, i // W, zs[i])] = dist[i]
             kept.append(i)
         r = Reach(self, n, (sx, sy, zs[s]), costs, prev, "ground")
-        r._index = kept   # (the flat cells in order: the array is built from them when asked)
+        r._flat = kept
         return r
 
     # ------------------------------------------------------------------ movement (flight)
@@ -1851,7 +1851,7 @@ class Reach(Mapping):
     """
 
     __slots__ = ("map", "squares", "start", "costs", "_prev", "_mode", "_paths", "_dests", "_array",
-                 "_index", "_box_ft")
+                 "_index", "_flat", "_box_ft")
 
     def __init__(self, battle_map: BattleMap, n: int, start: tuple, costs: dict, prev, mode: str,
                  array: np.ndarray | None = None):
@@ -1866,6 +1866,7 @@ class Reach(Mapping):
         self._dests = None
         self._array = array
         self._index = None
+        self._flat = None   # a walk's flat cell indices, in order (the array is built from them)
         self._box_ft: dict = {}
 
     def __getitem__(self, pos):
@@ -1904,10 +1905,10 @@ class Reach(Mapping):
         """The destinations as an (N, 3) int64 array, in their order; None when some height is
         not a whole number of feet (then ask the positions one at a time)."""
         if self._array is None:
-            if isinstance(self._index, list):   # a walk: its flat cells, and the floor's heights
+            if self._flat is not None:   # a walk: its flat cells, and the floor's heights
                 floor = self.map._floor_array(self.squares)
                 if floor is not None:
-                    idx = np.array(self._index, dtype=np.int64)
+                    idx = np.array(self._flat, dtype=np.int64)
                     W = self.map.width
                     self._array = np.stack((idx % W, idx // W, floor[idx]), axis=1)
                     return self._array
@@ -1919,7 +1920,7 @@ class Reach(Mapping):
 
     def index(self) -> dict:
         """position -> its place in :attr:`destinations`."""
-        if not isinstance(self._index, dict):
+        if self._index is None:
             self._index = dict(zip(self.destinations, range(len(self.costs))))
         return self._index
 

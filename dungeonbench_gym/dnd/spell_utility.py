@@ -74,9 +74,9 @@ breath through (its round limit), Unseen Servant before an interact fight.
 
 from __future__ import annotations
 
-import numpy as np
-
 import functools
+
+import numpy as np
 
 from .grid import SQUARE_FT, WATER, Cover, box_distance_ft
 

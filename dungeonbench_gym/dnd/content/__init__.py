@@ -390,9 +390,6 @@ class SpeedSpec:
     hover: bool = False
 
 
-_TRAITS_BY_KEY: dict = {}   # id(MonsterSpec) -> (the spec, its traits by key); the spec is held so its id stays its own
-
-
 @dataclass(frozen=True)
 class MonsterSpec:
     key: str
@@ -446,14 +443,16 @@ class MonsterSpec:
                 return a
         raise KeyError(f"{self.key} has no legendary action {key!r}")
 
+    @functools.cached_property
+    def _traits_by_key(self) -> dict:
+        """(building a combatant asks dozens of trait lookups)"""
+        index: dict = {}
+        for t in self.traits:
+            index.setdefault(t.key, t)   # the first of a key, as a scan would find
+        return index
+
     def trait(self, key: str) -> TraitSpec | None:
-        by_key = _TRAITS_BY_KEY.get(id(self))
-        if by_key is None or by_key[0] is not self:   # (building a combatant asks dozens of these)
-            index: dict = {}
-            for t in self.traits:
-                index.setdefault(t.key, t)   # the first of a key, as a scan would find
-            by_key = _TRAITS_BY_KEY[id(self)] = (self, index)
-        return by_key[1].get(key)
+        return self._traits_by_key.get(key)
 
     @property
     def all_actions(self) -> tuple[ActionSpec, ...]:

@@ -14,7 +14,11 @@ for any other 4xx, `TransientError` once the retries are used up.
 
 API keys are kept in a `_Secret` (its repr is ``<hidden>``), are sent in headers
 only (never in a URL), and are scrubbed from every message this module builds,
-server error text included. Images travel as PNG (encoded here, `encode_png`),
+server error text included; each client also registers its key with
+`core.secrets`, so the harness scrubs it from every file it writes (a model may
+echo its key back in its answer). A body must arrive within `timeout_s` of its
+headers and be at most `_MAX_BODY_BYTES`: a server trickling bytes or sending
+gigabytes cannot hold a run. Images travel as PNG (encoded here, `encode_png`),
 after the text of their message.
 
 Function calling: each client translates the neutral tool messages of `base` (an
@@ -46,12 +50,17 @@ from typing import Any
 
 import numpy as np
 
+from ..core.secrets import register_secret
 from .base import ChatClient, ClientError, Completion, ToolCall, TransientError
 
 log = logging.getLogger(__name__)
 
 REDACTED = "[REDACTED]"
 _MAX_ERROR_CHARS = 500            # of server error text quoted in an exception
+_MAX_BODY_BYTES = 64 * 1024 * 1024   # far above any chat completion; bounds memory
+_READ_CHUNK = 64 * 1024
+# json.loads raises RecursionError, not ValueError, on deeply nested input ("[[[[...")
+_JSON_ERRORS = (ValueError, RecursionError)
 
 
 # ----------------------------------------------------------------------------- PNG
@@ -155,7 +164,7 @@ def _error_text(body: bytes) -> str:
     text = body.decode("utf-8", "replace").strip()
     try:
         data = json.loads(text)
-    except ValueError:
+    except _JSON_ERRORS:
         data = None
     if isinstance(data, dict):
         error = data.get("error")
@@ -215,6 +224,10 @@ class HTTPChatClient(ChatClient):
         if parsed.scheme not in ("http", "https") or not parsed.hostname:
             raise ClientError(f"{self.provider}: base_url must be an http(s) URL, got {self.base_url!r}")
         self._api_key = _Secret(_key_from(api_key, self.key_env_vars))
+        if self._api_key:   # so the harness scrubs it from every file, the model's echo included
+            key = self._api_key.reveal()
+            for form in {key, urllib.parse.quote(key, safe=""), urllib.parse.quote_plus(key)}:
+                register_secret(form)
         if not self._api_key and self._key_needed():
             raise ClientError(f"{self.provider}: no API key; set the environment variable "
                               f"{' or '.join(self.key_env_vars)} (or pass api_key=...)")
@@ -300,11 +313,11 @@ class HTTPChatClient(ChatClient):
         request = urllib.request.Request(url, data=body, headers=headers, method="POST")
         try:
             with self._opener.open(request, timeout=self.timeout_s) as answer:
-                return _Response(answer.status, answer.headers, answer.read())
+                return _Response(answer.status, answer.headers, self._read_body(answer, url))
         except urllib.error.HTTPError as error:      # a status >= 300: a real answer
             try:
-                error_body = error.read()
-            except (OSError, http.client.HTTPException):
+                error_body = self._read_body(error.fp or error, url)
+            except (OSError, http.client.HTTPException, _NetworkProblem):
                 error_body = b""
             return _Response(error.code, error.headers, error_body)
         except urllib.error.URLError as error:
@@ -319,12 +332,37 @@ class HTTPChatClient(ChatClient):
         except (http.client.HTTPException, OSError) as error:
             raise _NetworkProblem(f"connection to {url} failed: {type(error).__name__}: {error}") from None
 
+    def _read_body(self, stream: Any, url: str) -> bytes:
+        """The whole body, read in chunks so that neither a server trickling bytes (each
+        read alone would stay within the socket timeout) nor a huge body holds the run."""
+        deadline = time.monotonic() + self.timeout_s
+        read = getattr(stream, "read1", None) or stream.read   # read1: what has arrived
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            chunk = read(_READ_CHUNK)
+            if not chunk:
+                # read1 reports a connection closed mid-body as a quiet end: compare with the
+                # Content-Length the server announced (http.client counts it down)
+                missing = getattr(stream, "length", None)
+                if isinstance(missing, int) and missing > 0:
+                    raise _NetworkProblem(f"the connection closed {missing} bytes before the end of the answer")
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > _MAX_BODY_BYTES:
+                raise ClientError(self._scrub(
+                    f"{self.provider}: the answer from {url} is over {_MAX_BODY_BYTES // 2**20} MiB, "
+                    "which no chat completion is; check base_url"))
+            chunks.append(chunk)
+            if time.monotonic() > deadline:
+                raise _NetworkProblem(f"the answer was still arriving {self.timeout_s}s after its headers")
+
     def _parse_body(self, body: bytes) -> tuple[str, int, int, str, dict[str, Any]]:
         if not body.strip():
             raise _Malformed("empty body")
         try:
             data = json.loads(body)
-        except ValueError:
+        except _JSON_ERRORS:
             raise _Malformed(f"not JSON: {body[:80]!r}") from None
         try:
             return self._parse(data)
@@ -420,7 +458,7 @@ def _arguments(raw: Any) -> tuple[dict[str, Any], str | None]:
     if isinstance(raw, str):
         try:
             raw = json.loads(raw)
-        except ValueError:
+        except _JSON_ERRORS:
             return {"_raw": raw[:200]}, "the arguments were not valid JSON"
     if not isinstance(raw, dict):
         return {"_raw": str(raw)[:200]}, "the arguments must be a JSON object"
@@ -501,11 +539,18 @@ class OpenAICompatibleClient(HTTPChatClient):
         return f"{self.base_url}/chat/completions", headers, payload
 
     def _parse(self, data):
-        choice = data["choices"][0]
-        message = choice["message"]
+        choices = data.get("choices") if isinstance(data, dict) else None
+        if not (isinstance(choices, list) and choices and isinstance(choices[0], dict)):
+            raise ValueError("no 'choices' in the answer (is base_url a chat completions server?)")
+        choice = choices[0]
+        message = choice.get("message")
+        if not isinstance(message, dict):
+            raise ValueError("choices[0] has no 'message' object")
         content = message.get("content")
         if isinstance(content, list):       # a few servers answer with content parts
             content = "".join(part.get("text", "") for part in content if isinstance(part, dict))
+        if content is not None and not isinstance(content, str):   # the agent reads text only
+            raise ValueError(f"the message content is a JSON {type(content).__name__}, not text")
         usage = data.get("usage") or {}
         extra: dict[str, Any] = {"finish_reason": choice.get("finish_reason")}
         for field in ("refusal", "reasoning_content"):
@@ -602,7 +647,7 @@ class GeminiClient(HTTPChatClient):
             content = message.get("content") or ""
             try:
                 result = json.loads(content)
-            except ValueError:
+            except _JSON_ERRORS:
                 result = content
             # functionResponse.response must be an object
             response = {"name": message["name"], "response": {"result": result}}

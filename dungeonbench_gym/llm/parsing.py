@@ -20,11 +20,29 @@ Labels are compared as words: case and punctuation inside words are ignored,
 but a symbol standing alone is kept ("choose $" is not "choose -"), and case
 breaks ties ("choose a" and "choose A" are different NetHack items). This is
 why `core.options.find_option`, which drops both, is not used here.
+
+Text is read as a person reads it: NFKC-normalised (full-width letters and digits
+become plain ones; other scripts' decimal digits count as digits), invisible
+format characters (zero-width spaces and joiners, soft hyphens, direction marks)
+removed, and every Unicode minus and dash (U+2212, U+2010-U+2015, U+FE63, U+FF0D,
+...) read as "-", so "−3" is the negative number -3, which names no option.
+
+An opening tag never closed ("<action>turn left", an answer cut short by the
+token limit) is a marker too, and markdown emphasis around a marker
+("**Answer:** 2") is not part of the answer.
+
+Parsing takes time linear in the answer's length: each marker's answer is read
+up to the next marker, tags are paired through an index of closing tags, typo
+repair is tried on the last `_REPAIRED_SPANS` distinct marked answers only (and
+on the prose), and answers over `_MAX_CHARS` are read from their end.
+`benchmarks/parser_speed.py` times the worst shapes found.
 """
 
 from __future__ import annotations
 
+import bisect
 import difflib
+import functools
 import json
 import re
 import unicodedata
@@ -38,12 +56,15 @@ JSON_KEYS = ("action", "answer", "final_answer", "choice", "option", "command", 
 # Phrases after which a model states its answer ("Final answer: x", "I choose x").
 _MARKER = re.compile(
     r"\b(?:final\s+answer|final\s+action|next\s+action|answer|action|choice|command|decision|"
-    r"selected\s+option|chosen\s+option|my\s+move)[\"']?\s*(?:is\s*)?[:=]"
+    r"selected\s+option|chosen\s+option|option|my\s+move)[*_\"']*\s*(?:is\s*)?[:=][*_]*"
     r"|\b(?:final\s+answer|answer|action|choice|move|decision)\s+is\b"
     r"|\bi\s+(?:will\s+|'ll\s+|would\s+)?(?:choose|pick|select|go\s+with)\b",
     re.IGNORECASE)
-_TAG = re.compile(r"<\s*(action|answer|choice|option|command)\s*>(.*?)<\s*/\s*\1\s*>",
-                  re.IGNORECASE | re.DOTALL)
+# Opening and closing tags are found separately and paired by name (see `_tags`): a
+# lazy "<action>(.*?)</action>" rescans the rest of the text for every unclosed tag.
+_TAG_NAMES = r"(action|answer|choice|option|command)"
+_TAG_OPEN = re.compile(r"<\s*" + _TAG_NAMES + r"\s*>", re.IGNORECASE)
+_TAG_CLOSE = re.compile(r"<\s*/\s*" + _TAG_NAMES + r"\s*>", re.IGNORECASE)
 _JSON_OBJECT = re.compile(r"\{[^{}]*\}", re.DOTALL)
 _JSON_FIELD = re.compile(r"[\"']?(" + "|".join(JSON_KEYS) + r")[\"']?\s*:\s*[\"']?([^\"'}\n,]*)",
                          re.IGNORECASE)
@@ -56,13 +77,29 @@ _REFUSAL = re.compile(
     r"\b(?:i\s+(?:cannot|can\s*not|can't|won't|will\s+not|am\s+unable|'m\s+unable|"
     r"am\s+not\s+able|refuse)|as\s+an\s+ai|i'?m\s+sorry|i\s+am\s+sorry|unable\s+to\s+"
     r"(?:help|assist|play|comply))", re.IGNORECASE)
+# Markdown emphasis closing a marker ("**Answer:** 2", "**The answer is** 2"), not a symbol.
+_LEADING_EMPHASIS = re.compile(r"^\s*[*_]+(?=\s)")
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*")
 _BULLET = re.compile(r"^\s*[-*•+]\s+")
 _WRAPPING = " \t\r\n*_`'\"“”‘’«»()[]<>.,;:!?"
 _SENTENCE_PUNCT = ".,;:!?\"'`()[]{}<>“”‘’«»"
 _FUZZY_CUTOFF = 0.85
+_FUZZY_MARGIN = 0.05   # a runner-up this close makes a repair ambiguous
 _FUZZY_MAX_CHARS = 40
+_REPAIRED_SPANS = 16   # marked answers, from the last, that typo repair is tried on
 _MAX_CHARS = 20_000   # a runaway answer is read from its end, where conclusions are
+
+# Every minus sign and dash reads as "-" (so "−3" is negative, "go‐forward" two words).
+# The wave dashes U+301C and U+3030 mean "to" or "about" and are left alone; NFKC has already
+# turned U+207B/U+208B (super-/subscript minus) into U+2212 and U+FE58/U+FE31/U+FE32 into dashes.
+_DASHES = ("\u2212\u2010\u2011\u2012\u2013\u2014\u2015\ufe63\uff0d\u2e3a\u2e3b\u2e17\u2e1a\u2e40"
+           "\u2e5d\u058a\u05be\u1400\u1806\u2796\u02d7\u2043\ufe58\ufe31\ufe32\U00010ead")
+# Invisible format characters a reader never sees: zero-width space/joiners, word joiner,
+# soft hyphen, byte-order mark, direction marks and embeddings.
+_INVISIBLE = ("\u00ad\u061c\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+              "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\u206a\u206b\u206c\u206d"
+              "\u206e\u206f\ufeff")
+_READABLE = {**{ord(c): "-" for c in _DASHES}, **{ord(c): None for c in _INVISIBLE}}
 
 
 class ParseResult(NamedTuple):
@@ -98,7 +135,9 @@ def parse_answer(answer: str, options: Sequence[Option],
         return ParseResult(None, "the answer was empty")
     if not options:
         return ParseResult(None, "there are no legal options")
-    text = unicodedata.normalize("NFKC", answer)
+    if len(answer) > 2 * _MAX_CHARS:   # normalise only what will be read
+        answer = answer[-2 * _MAX_CHARS:]
+    text = _readable(answer)
     if len(text) > _MAX_CHARS:
         text = text[-_MAX_CHARS:]
     text = _FENCE.sub(" ", text)
@@ -108,8 +147,14 @@ def parse_answer(answer: str, options: Sequence[Option],
     if whole is not None:
         return ParseResult(whole)
 
+    seen: dict[str, _Found] = {}   # a repetitive answer repeats its spans: read each once
     for span in reversed(_marked_spans(text)):
-        found = _resolve(span, labels, first_wins=True)
+        found = seen.get(span)
+        if found is None:
+            # typo repair only for the last few distinct spans: a flood of distinct junk
+            # answers must not cost a fuzzy comparison with every label each
+            repair = len(seen) < _REPAIRED_SPANS
+            found = seen[span] = _resolve(span, labels, first_wins=True, repair=repair)
         if found.option is not None:
             return ParseResult(found.option)
         if found.named_something:   # the final answer names an illegal or ambiguous choice
@@ -123,18 +168,32 @@ def parse_answer(answer: str, options: Sequence[Option],
     return ParseResult(None, found.reason)
 
 
+def _readable(text: str) -> str:
+    """Text as a reader sees it: NFKC, invisible characters dropped, every dash a "-"."""
+    return unicodedata.normalize("NFKC", text).translate(_READABLE)
+
+
 def words(text: str) -> str:
     """Text as words, for comparing labels and answers: punctuation inside or around a
     word becomes a space, a symbol standing alone ("$", "-") stays; case is kept."""
-    out = []
-    for token in unicodedata.normalize("NFKC", text).split():
-        if any(c.isalnum() for c in token):
-            out.append("".join(c if c.isalnum() else " " for c in token))
-        else:
-            symbol = token.strip(_SENTENCE_PUNCT)
-            if symbol:
-                out.append(symbol)
-    return " ".join(" ".join(out).split())
+    return _words(text) if isinstance(text, str) else _words(str(text))
+
+
+@functools.lru_cache(maxsize=256)   # one parse reads the same answer and labels several times
+def _words(text: str) -> str:
+    return " ".join(_NOT_WORD.sub(_word_gap, _readable(text)).split())
+
+
+# One pass of the regex engine instead of a Python loop per character: a token of
+# symbols only (alternative 1) keeps its symbol, a run of punctuation elsewhere
+# (alternative 2, inside a token with letters or digits) becomes a space.
+# "[^\w\s]|_" is "neither alphanumeric (str.isalnum) nor whitespace".
+_NOT_WORD = re.compile(r"(?<!\S)((?:[^\w\s]|_)+)(?!\S)|(?:[^\w\s]|_)+")
+
+
+def _word_gap(m: re.Match) -> str:
+    symbol = m.group(1)
+    return f" {symbol.strip(_SENTENCE_PUNCT)} " if symbol else " "
 
 
 # ------------------------------------------------------------------ labels
@@ -148,7 +207,11 @@ class _Labels:
             key = words(option.label).lower()
             if key:
                 self.legal.setdefault(key, []).append(option)
-        self.known = set(self.legal) | {words(o.label).lower() for o in table} - {""}
+        self.known = frozenset(set(self.legal) | {words(o.label).lower() for o in table} - {""})
+        # exact label -> (position, option), the first option with that label
+        self.exact: dict[str, tuple[int, Option]] = {}
+        for position, option in enumerate(self.options):
+            self.exact.setdefault(option.label, (position, option))
         # longest first, so "far north" is found before the "north" inside it
         alternatives = "|".join(re.escape(k) for k in sorted(self.known, key=len, reverse=True))
         self.pattern = re.compile(r"(?<!\S)(?:" + alternatives + r")(?!\S)", re.IGNORECASE) \
@@ -157,10 +220,11 @@ class _Labels:
     def find(self, text: str) -> Option | None:
         """The option the whole of `text` is: its exact label, else its index number."""
         text = _BULLET.sub("", text, count=1)
-        stripped = text.strip(_WRAPPING)
-        for option in self.options:
-            if option.label == stripped or option.label == text.strip():
-                return option
+        # the first option (in the legal order) whose label is the text, bare or unwrapped
+        hits = [hit for hit in (self.exact.get(text.strip(_WRAPPING)), self.exact.get(text.strip()))
+                if hit is not None]
+        if hits:
+            return min(hits, key=lambda hit: hit[0])[1]
         said = words(text)
         option = self.by_words(said)
         if option is not None:
@@ -183,23 +247,71 @@ class _Labels:
 
 # ------------------------------------------------------------------ markers
 def _marked_spans(text: str) -> list[str]:
-    """The texts after each explicit answer marker, in order of where they occur."""
+    """The texts after each explicit answer marker, in order of where they occur.
+
+    A marker's text ends at the end of its line or at the next marker, whichever
+    comes first, so the texts never overlap and reading all of them stays linear."""
     spans: list[tuple[int, str]] = []
     taken: list[tuple[int, int]] = []   # tags and JSON objects already read
-    for m in _TAG.finditer(text):
-        spans.append((m.start(), m.group(2)))
-        taken.append(m.span())
+    for start, end, content in _tags(text):
+        spans.append((start, content))
+        taken.append((start, end))
     for m in _JSON_OBJECT.finditer(text):
         value = _json_value(m.group(0))
         if value is not None:
             spans.append((m.start(), value))
             taken.append(m.span())
-    for m in _MARKER.finditer(text):
-        if any(start <= m.start() < end for start, end in taken):
-            continue
-        spans.append((m.end(), _rest_of_line(text, m.end())))
+    inside = _Intervals(taken)
+    # (start, end) of each marker outside tags and JSON; an opening tag never closed
+    # (an answer cut short: "<action>turn left") is a marker too
+    markers = [m.span() for m in _MARKER.finditer(text) if not inside.contains(m.start())]
+    markers += [m.span() for m in _TAG_OPEN.finditer(text) if not inside.contains(m.start())]
+    markers.sort()
+    for n, (_, end) in enumerate(markers):
+        limit = markers[n + 1][0] if n + 1 < len(markers) else len(text)
+        spans.append((end, _rest_of_line(text, end, limit)))
     spans.sort(key=lambda s: s[0])
     return [s for _, s in spans]
+
+
+def _tags(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, content) of each <action>...</action> (any name of `_TAG_NAMES`, any
+    case), as `re.finditer` of "<name>(.*?)</name>" would find them, in linear time:
+    each opening tag is paired with the first closing tag of its name after it."""
+    closes: dict[str, list[tuple[int, int]]] = {}
+    for m in _TAG_CLOSE.finditer(text):
+        closes.setdefault(m.group(1).lower(), []).append(m.span())
+    found: list[tuple[int, int, str]] = []
+    resume = 0   # a found tag's text is not searched again for opening tags
+    for m in _TAG_OPEN.finditer(text):
+        if m.start() < resume:
+            continue
+        candidates = closes.get(m.group(1).lower(), [])
+        i = bisect.bisect_left(candidates, (m.end(), -1))
+        if i == len(candidates):
+            continue
+        close_start, close_end = candidates[i]
+        found.append((m.start(), close_end, text[m.end():close_start]))
+        resume = close_end
+    return found
+
+
+class _Intervals:
+    """Sorted, merged [start, end) intervals answering "is this position inside one?"."""
+
+    def __init__(self, intervals: list[tuple[int, int]]):
+        merged: list[list[int]] = []
+        for start, end in sorted(intervals):
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        self.starts = [start for start, _ in merged]
+        self.ends = [end for _, end in merged]
+
+    def contains(self, position: int) -> bool:
+        i = bisect.bisect_right(self.starts, position) - 1
+        return i >= 0 and position < self.ends[i]
 
 
 def _json_value(blob: str) -> str | None:
@@ -219,21 +331,28 @@ def _json_value(blob: str) -> str | None:
     return m.group(2).strip() if m else None
 
 
-def _rest_of_line(text: str, start: int) -> str:
-    """The answer after a marker: the rest of its line, or the next non-empty line."""
-    lines = text[start:].split("\n")
-    for line in lines:
+def _rest_of_line(text: str, start: int, limit: int) -> str:
+    """The answer after a marker: the rest of its line, or the next non-empty line,
+    never reaching `limit`, where the next marker starts."""
+    while start < limit:
+        newline = text.find("\n", start, limit)
+        end = limit if newline < 0 else newline
+        line = _LEADING_EMPHASIS.sub("", text[start:end], count=1)
         if words(line).strip("*-#"):
             return line
+        if newline < 0:
+            break
+        start = newline + 1
     return ""
 
 
 # ------------------------------------------------------------------ spans
-def _resolve(span: str, labels: _Labels, *, first_wins: bool) -> _Found:
+def _resolve(span: str, labels: _Labels, *, first_wins: bool, repair: bool = True) -> _Found:
     """The option one span names.
 
     A span after a marker (`first_wins`) takes its first mention ("go forward, then
     turn left" means go forward now); free prose must name exactly one option.
+    `repair=False` skips typo repair, the costliest rule.
     """
     negative = _NEGATIVE.fullmatch(span)
     if negative:   # "-1" would otherwise read as 1 once punctuation is dropped
@@ -276,7 +395,7 @@ def _resolve(span: str, labels: _Labels, *, first_wins: bool) -> _Found:
         return _Found(None, True,
                       f"{distinct_numbers[0]} is not the number of a legal option now")
 
-    fuzzy = _fuzzy(said.lower(), labels)
+    fuzzy = _fuzzy(said.lower(), labels) if repair else None
     if fuzzy is not None:
         return fuzzy
     return _Found(None, False, "the answer named no legal option")
@@ -289,16 +408,39 @@ def _index_mentions(span: str, leading: bool) -> list[int]:
     return [n for _, n in sorted(found)]
 
 
+@functools.lru_cache(maxsize=64)   # the same few tables are parsed against all run long
+def _fuzzy_index(known: frozenset[str]) -> tuple[list[int], list[str], list[dict[int, None]]]:
+    """The known labels sorted by length, each with a str.translate table deleting its letters."""
+    keys = sorted(known, key=lambda k: (len(k), k))
+    return [len(k) for k in keys], keys, [dict.fromkeys(map(ord, k)) for k in keys]
+
+
 def _fuzzy(said: str, labels: _Labels) -> _Found | None:
     """Repair a small typo in a short answer ("go foward"), never across to another
     command: the closest known label must be clearly closest, and legal."""
     if len(said) > _FUZZY_MAX_CHARS or len(said) < 3:
         return None
-    scored = sorted(((difflib.SequenceMatcher(None, said, key).ratio(), key)
-                     for key in labels.known), reverse=True)
+    # Only labels that could score within the ambiguity margin of the cutoff can change
+    # the outcome. Two cheap upper bounds of difflib's ratio 2 * matches / (a + b) skip the
+    # others before the full comparison: from the lengths (matches <= the shorter), then
+    # from the letters in common (a letter of one that the other lacks never matches),
+    # counted with str.translate so the loop over labels stays short.
+    worth = _FUZZY_CUTOFF - _FUZZY_MARGIN
+    lengths, keys, deletions = _fuzzy_index(labels.known)
+    # 2 * min(a, b) / (a + b) >= worth  <=>  b within [a * worth / (2 - worth), a * (2 - worth) / worth]
+    low = bisect.bisect_left(lengths, len(said) * worth / (2 - worth))
+    high = bisect.bisect_right(lengths, len(said) * (2 - worth) / worth)
+    said_deletion = dict.fromkeys(map(ord, said))
+    scored = []
+    for key, key_deletion in zip(keys[low:high], deletions[low:high]):
+        matchable = min(len(key) - len(key.translate(said_deletion)),
+                        len(said) - len(said.translate(key_deletion)))
+        if 2 * matchable / (len(said) + len(key)) >= worth:
+            scored.append((difflib.SequenceMatcher(None, said, key).ratio(), key))
+    scored.sort(reverse=True)
     if not scored or scored[0][0] < _FUZZY_CUTOFF:
         return None
-    if len(scored) > 1 and scored[0][0] - scored[1][0] < 0.05:
+    if len(scored) > 1 and scored[0][0] - scored[1][0] < _FUZZY_MARGIN:
         return _Found(None, True, f"{said!r} is not an option (did you mean "
                       f"{scored[0][1]!r} or {scored[1][1]!r}?)")
     best = scored[0][1]

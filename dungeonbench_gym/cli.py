@@ -152,34 +152,51 @@ def cmd_eval(args) -> int:
     result = summary.summarise(records)
     summary.write(result, out)
     print(summary.markdown(result))
-    print(f"ran {counts['ran']}, resumed past {counts['already_done']}, failed {counts['failed']}"
-          f"{' (see errors.log)' if counts['failed'] else ''}; summary in {out}/summary.md, "
+    corrupt = (f", moved aside and reran {counts['corrupt']} corrupt episode file(s)"
+               if counts.get("corrupt") else "")
+    print(f"ran {counts['ran']}, resumed past {counts['already_done']}{corrupt}, failed "
+          f"{counts['failed']}{' (see errors.log)' if counts['failed'] else ''}; summary in "
+          f"{out}/summary.md, "
           f"leaderboard in {out}/leaderboard.md, plots in {out}/plots/", file=sys.stderr)
     return 1 if counts["failed"] else 0
 
 
+def _records(folder: Path) -> list[dict]:
+    """The usable episode records of a results folder; each corrupt file is named in a
+    warning and skipped (left where it is: summaries never change a results folder)."""
+    from .eval import runner
+
+    corrupt: list[Path] = []
+
+    def warn(path: Path, problem: str) -> None:
+        corrupt.append(path)
+        print(f"warning: skipped corrupt episode file {path}: {problem}", file=sys.stderr)
+
+    records = runner.load_records(folder, on_corrupt=warn)
+    if not records:
+        found = f" ({len(corrupt)} corrupt, named above)" if corrupt else ""
+        raise DungeonBenchError(f"{folder}: no usable episode files{found} "
+                                f"(expected {folder}/episodes/<agent>/<env>/episode-NNNN.json)")
+    if corrupt:
+        print(f"note: {folder}: {len(corrupt)} corrupt episode file(s) left out; "
+              "`eval` with the same settings moves them aside and reruns them", file=sys.stderr)
+    return records
+
+
 def cmd_summarize(args) -> int:
-    from .eval import runner, summary
+    from .eval import summary
 
     out = Path(args.dir)
-    records = runner.load_records(out)
-    if not records:
-        raise DungeonBenchError(f"{out}: no episode files (expected {out}/episodes/...)")
-    result = summary.summarise(records)
+    result = summary.summarise(_records(out))
     summary.write(result, out)
     print(summary.leaderboard(result))
     return 0
 
 
 def cmd_compare(args) -> int:
-    from .eval import runner, summary
+    from .eval import summary
 
-    results = []
-    for folder in args.dirs:
-        records = runner.load_records(Path(folder))
-        if not records:
-            raise DungeonBenchError(f"{folder}: no episode files")
-        results.append((folder, summary.summarise(records)))
+    results = [(folder, summary.summarise(_records(Path(folder)))) for folder in args.dirs]
     print(summary.compare(results))
     return 0
 

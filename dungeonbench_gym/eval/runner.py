@@ -1,21 +1,32 @@
-"""Run agents over envs for a number of seeded episodes, in a process pool.
+"""Run agents over envs for a number of seeded episodes, in worker processes.
 
 Each finished episode is one JSON file, written atomically, so an interrupted
 run resumes where it stopped: episodes already on disk are neither lost nor
 repeated. Episode k of every (agent, env) pair uses seed `seed + k`, so agents
 are compared on the same games.
+
+Episodes run in worker processes (`workers.py`): one whose env kills the
+interpreter (Frotz exiting on a bad story file, a segfault in a C library) is
+recorded as failed in errors.log with the cause, and every other episode runs.
+An episode file found broken on resume (cut short by a crash, emptied, missing
+fields, or its trajectory so) is named, moved aside (never deleted) and rerun.
+Every file written here goes through `core.secrets.scrub` first.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import math
 import os
 import platform
+import signal
+import sys
+import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -24,6 +35,8 @@ from ..agents.spec import AgentSpec
 from ..agents.spec import build as build_agent
 from ..core import registry
 from ..core.errors import DungeonBenchError
+from ..core.secrets import scrub
+from .workers import Reaper, Supervisor
 
 # Settings that change what an episode file means: a resumed run must use the same.
 EPISODE_SETTINGS = ("seed", "max_steps")
@@ -165,13 +178,130 @@ def _llm_usage(agent, trajectory: list[dict]) -> dict[str, Any]:
 def _write_atomic(path: Path, record: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(record, indent=1, sort_keys=True))
+    tmp.write_text(json.dumps(scrub(record), indent=1, sort_keys=True))
     os.replace(tmp, path)
 
 
-def load_records(out: Path) -> list[dict]:
-    return [json.loads(p.read_text())
-            for p in sorted((Path(out) / "episodes").glob("*/*/episode-*[0-9].json"))]
+# What an episode file must hold, and of which type, for summaries and resume to use it.
+_NUMBER = (int, float)
+RECORD_FIELDS: dict[str, tuple[type, ...]] = {
+    "agent": (str,), "env_id": (str,), "family": (str,), "episode": (int,), "seed": (int,),
+    "progress": _NUMBER, "success": (bool,), "return": _NUMBER, "steps": (int,),
+    "terminated": (bool,), "truncated": (bool,), "invalid_actions": (int,), "metrics": (dict,),
+}
+EPISODE_GLOB = "*/*/episode-*[0-9].json"
+
+
+def record_problem(record: Any) -> str | None:
+    """What makes a parsed episode record unusable, or None."""
+    if not isinstance(record, dict):
+        return f"holds a JSON {type(record).__name__}, not an object"
+    missing = [k for k in RECORD_FIELDS if k not in record]
+    if missing:
+        return f"lacks the field{'s' * (len(missing) > 1)} {', '.join(missing)}"
+    for key, kinds in RECORD_FIELDS.items():
+        value = record[key]
+        if not isinstance(value, kinds) or (kinds != (bool,) and isinstance(value, bool)):
+            return f"field '{key}' is {type(value).__name__} {value!r}, not {kinds[0].__name__}"
+    if not (math.isfinite(record["progress"]) and 0.0 <= record["progress"] <= 1.0):
+        return f"field 'progress' is {record['progress']!r}, not in [0, 1]"
+    return None
+
+
+def read_record(path: Path) -> tuple[dict | None, str | None]:
+    """(record, None) for a usable episode file, (None, what is wrong) otherwise."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror})"
+    if not data.strip():
+        return None, "is empty"
+    try:
+        record = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return None, "is not UTF-8 text"
+    except json.JSONDecodeError as exc:
+        return None, f"is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+    problem = record_problem(record)
+    return (None, problem) if problem else (record, None)
+
+
+def trajectory_problem(path: Path, steps: int) -> str | None:
+    """What is wrong with an episode's trajectory file (one JSON object per step), or None."""
+    try:
+        lines = path.read_bytes().decode("utf-8").splitlines()
+    except FileNotFoundError:
+        return "is missing"
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    except UnicodeDecodeError:
+        return "is not UTF-8 text"
+    for n, line in enumerate(lines, 1):
+        try:
+            step = json.loads(line)
+        except json.JSONDecodeError as exc:
+            return f"line {n} is not valid JSON ({exc.msg})"
+        if not isinstance(step, dict):
+            return f"line {n} is not a JSON object"
+    if len(lines) != steps:
+        return f"has {len(lines)} steps, its episode file says {steps}"
+    return None
+
+
+def _warn_corrupt(path: Path, problem: str) -> None:
+    print(f"warning: skipped corrupt episode file {path}: {problem}", file=sys.stderr)
+
+
+def load_records(out: Path, on_corrupt: Callable[[Path, str], None] | None = _warn_corrupt
+                 ) -> list[dict]:
+    """Every usable episode record under `out`/episodes. A corrupt file is skipped and
+    reported to `on_corrupt(path, problem)` (default: a warning on stderr); nothing moves:
+    summaries are read-only. (`run` moves corrupt files aside and reruns them.)"""
+    records = []
+    for path in sorted((Path(out) / "episodes").glob(EPISODE_GLOB)):
+        record, problem = read_record(path)
+        if record is not None:
+            records.append(record)
+        elif on_corrupt is not None:
+            on_corrupt(path, problem)
+    return records
+
+
+def _task_problem(task: "EpisodeTask", out: Path) -> str | None:
+    """Why the episode file on disk for `task` cannot count as that episode done."""
+    path = task.path(out)
+    record, problem = read_record(path)
+    if problem:
+        return problem
+    expected = {"agent": task.agent.label, "env_id": registry.resolve_id(task.env_id).id,
+                "episode": task.episode, "seed": task.seed}
+    for key, value in expected.items():
+        if record[key] != value:
+            return f"field '{key}' is {record[key]!r}, this episode's is {value!r}"
+    problem = trajectory_problem(task.trajectory_path(out), record["steps"])
+    if problem:
+        return f"its trajectory file {task.trajectory_path(out).name} {problem}"
+    return None
+
+
+def _move_aside(task: "EpisodeTask", out: Path) -> Path:
+    """Rename the episode file and its trajectory to <name>.corrupt-<n> (the first free n,
+    the same for both): kept for a look, invisible to resume and summaries."""
+    paths = [task.path(out), task.trajectory_path(out)]
+    n = 1
+    while any(p.with_name(f"{p.name}.corrupt-{n}").exists() for p in paths):
+        n += 1
+    for p in paths:
+        if p.exists():
+            os.replace(p, p.with_name(f"{p.name}.corrupt-{n}"))
+    return paths[0].with_name(f"{paths[0].name}.corrupt-{n}")
+
+
+def _remove_stale_temporaries(out: Path) -> None:
+    """*.tmp files are writes cut short by a kill: never complete, so never kept."""
+    for tmp in [*out.glob("*.tmp"), *(out / "episodes").glob("*/*/*.tmp")]:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
 
 
 def check_resumable(out: Path, settings: dict) -> None:
@@ -189,18 +319,21 @@ def check_resumable(out: Path, settings: dict) -> None:
 
 
 BACKENDS = ("process", "ray")
+IN_PROCESS = 0   # workers=0: episodes in this process (no isolation: for debuggers, profilers)
 
 
 def run(tasks: list[EpisodeTask], out: str | os.PathLike, workers: int = 1,
         progress_bar: bool = True, settings: dict | None = None, backend: str = "process",
         ray_address: str | None = None) -> dict[str, int]:
-    """Run every task not yet on disk. Returns counts of done, skipped-as-present, failed.
+    """Run every task not yet on disk. Returns counts of done, skipped-as-present, failed,
+    and corrupt (episode files found broken, moved aside and rerun).
 
     `settings` (seed, max_steps, agents, envs, episodes) are recorded in run.json;
     a later run into the same folder must use the same seed and max_steps.
-    backend "process": a local process pool of `workers`; "ray": Ray tasks, on the
-    cluster at `ray_address` (or a local Ray instance with `workers` CPUs when None).
-    Either way only this process writes files, as each episode comes back.
+    backend "process": `workers` worker processes (at least one; 0 plays in this
+    process, unprotected); "ray": Ray tasks, on the cluster at `ray_address` (or a local
+    Ray instance with `workers` CPUs when None). Either way only this process writes
+    files, as each episode comes back.
     """
     if backend not in BACKENDS:
         raise DungeonBenchError(f"backend {backend!r}: use one of {', '.join(BACKENDS)}")
@@ -212,57 +345,122 @@ def run(tasks: list[EpisodeTask], out: str | os.PathLike, workers: int = 1,
         settings.setdefault("seed", tasks[0].seed - tasks[0].episode)
         settings.setdefault("max_steps", tasks[0].max_steps)
     check_resumable(out, settings)
-    todo = [t for t in tasks if not t.path(out).exists()]
-    counts = {"ran": 0, "already_done": len(tasks) - len(todo), "failed": 0}
+    errors = out / "errors.log"
+    _remove_stale_temporaries(out)
+    todo, corrupt = [], 0
+    for task in tasks:
+        if not task.path(out).exists():
+            todo.append(task)
+            continue
+        problem = _task_problem(task, out)
+        if problem:
+            moved = _move_aside(task, out)
+            _log(errors, f"{task.path(out)}: corrupt episode file: {problem}; moved to "
+                         f"{moved.name} and the episode is rerun", echo=True)
+            todo.append(task)
+            corrupt += 1
+    counts = {"ran": 0, "already_done": len(tasks) - len(todo), "failed": 0, "corrupt": corrupt}
     _write_atomic(out / "run.json", {
-        "settings": settings, "tasks": len(tasks), "workers": workers,
+        "settings": settings, "tasks": len(tasks), "workers": workers, "backend": backend,
         "python": platform.python_version(),
         "machine": f"{platform.machine()} {os.cpu_count()} CPUs", "started": time.time()})
     bar = tqdm(total=len(tasks), initial=counts["already_done"], unit="ep",
                disable=not progress_bar, dynamic_ncols=True)
-    errors = out / "errors.log"
     try:
-        if backend == "ray":
-            _run_ray(todo, out, workers, ray_address, counts, errors, bar)
-        elif workers <= 1:
-            for task in todo:
-                _finish(task, _call(task), out, counts, errors)
-                bar.update()
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = {pool.submit(_call, t): t for t in todo}
-                for fut in as_completed(futures):
-                    _finish(futures[fut], fut.result(), out, counts, errors)
+        with _sigterm_as_exit():
+            if backend == "ray":
+                _run_ray(todo, out, workers, ray_address, counts, errors, bar)
+            elif workers == IN_PROCESS:
+                for task in todo:
+                    _finish(task, _call(task), out, counts, errors)
                     bar.update()
+            else:
+                # Always in worker processes, even for one worker: no family can be vouched
+                # for (a user's story file, NLE's and Crafter's C code), and one worker's
+                # start (a fresh interpreter) costs well under a second once per run.
+                with Supervisor(workers, target=f"{__name__}:_call",
+                                registry_files=_runtime_registry_files(),
+                                echo=lambda text: bar.write(text.rstrip("\n"), file=sys.stderr)
+                                ) as pool:
+                    for task, record in pool.run(todo):
+                        _finish(task, record, out, counts, errors)
+                        bar.update()
     finally:
         bar.close()
     return counts
 
 
+@contextlib.contextmanager
+def _sigterm_as_exit():
+    """SIGTERM ends a run like Ctrl-C does: through `finally`, so workers are stopped and
+    Ray shut down (only in the main thread, and only where nobody handles SIGTERM yet)."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _runtime_registry_files() -> list[str]:
+    """Registry files registered in this process beyond the built-in ones (a fresh worker
+    reads the built-ins and $DUNGEONBENCH_ENVS_PATH by itself, not register_file calls)."""
+    builtin = {str(p) for p in registry.builtin_registry_files()}
+    return sorted({e.source for e in registry.REGISTRY.values()} - builtin)
+
+
 def _run_ray(todo, out, workers, address, counts, errors, bar) -> None:
     try:
         import ray
+        from ray.exceptions import RayError
     except ImportError as exc:
         raise DungeonBenchError("--backend ray needs Ray: pip install 'dungeonbench-gym[ray]'"
                                 ) from exc
     started_here = not ray.is_initialized()
+    reaper = None
     if started_here:
         if address:
             ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
         else:
-            ray.init(num_cpus=max(1, workers), include_dashboard=False,
-                     ignore_reinit_error=True, log_to_driver=False)
+            reaper = Reaper()   # the local instance's processes end with this one
+            try:
+                ray.init(num_cpus=max(1, workers), include_dashboard=False,
+                         ignore_reinit_error=True, log_to_driver=False)
+            except BaseException:
+                reaper.release()
+                raise
     try:
-        remote = ray.remote(num_cpus=1)(_call)
-        pending = {remote.remote(task): task for task in todo}
+        # max_retries=0: a task whose worker dies is recorded as failed with Ray's cause,
+        # not rerun silently (a crashing env would crash again); a resume reruns it.
+        remote = ray.remote(num_cpus=1, max_retries=0)(_call_registered)
+        files = _runtime_registry_files()
+        pending = {remote.remote(task, files): task for task in todo}
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
-                _finish(pending.pop(ref), ray.get(ref), out, counts, errors)
+                task = pending.pop(ref)
+                try:
+                    record = ray.get(ref)
+                except RayError as exc:   # WorkerCrashedError, a dead node, ...
+                    record = {"error": f"{type(exc).__name__}: {_first_lines(str(exc))}"}
+                _finish(task, record, out, counts, errors)
                 bar.update()
     finally:
         if started_here:
             ray.shutdown()
+        if reaper is not None:
+            reaper.release()
+
+
+def _first_lines(text: str, n: int = 3) -> str:
+    return " ".join(line.strip() for line in text.strip().splitlines()[:n])
 
 
 def _call(task: EpisodeTask) -> dict:
@@ -272,13 +470,45 @@ def _call(task: EpisodeTask) -> dict:
         return {"error": f"{type(exc).__name__}: {exc}"}
 
 
+def _call_registered(task: EpisodeTask, registry_files: list[str]) -> dict:
+    """`_call` in a Ray worker, which knows only the registry files it read at import."""
+    from .workers import _register
+
+    _register(registry_files)
+    return _call(task)
+
+
+def _env_files(task: EpisodeTask) -> dict[str, str]:
+    """The files an env is made from (its registry kwargs that name one), for errors.log:
+    an interpreter that exits on a bad story file says nothing about which."""
+    try:
+        kwargs = registry.resolve_id(task.env_id).kwargs
+    except DungeonBenchError:
+        return {}
+    return {k: v for k, v in sorted(kwargs.items())
+            if isinstance(v, str) and ("/" in v or os.sep in v) and Path(v).is_file()}
+
+
+def _log(errors: Path, text: str, echo: bool = False) -> None:
+    text = scrub(text)
+    errors.parent.mkdir(parents=True, exist_ok=True)
+    with errors.open("a") as f:
+        f.write(text.rstrip("\n") + "\n")
+    if echo:
+        print(f"warning: {text}", file=sys.stderr)
+
+
 def _finish(task: EpisodeTask, record: dict, out: Path, counts: dict, errors: Path) -> None:
     if "error" in record:
         counts["failed"] += 1
-        with errors.open("a") as f:
-            f.write(f"{task.agent.label} {task.env_id} episode {task.episode}: "
-                    f"{record['error']}\n")
+        first, _, rest = str(record["error"]).partition("\n")
+        unnamed = [f"{k}={v}" for k, v in _env_files(task).items() if v not in first]
+        if unnamed:
+            first += f" (env files: {', '.join(unnamed)})"
+        _log(errors, f"{task.agent.label} {task.env_id} episode {task.episode}: {first}"
+                     + (f"\n{rest}" if rest else ""))
         return
+    record = scrub(record)
     trajectory = record.pop("trajectory", [])
     path = task.trajectory_path(out)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,8 @@ import math
 from collections import defaultdict
 from pathlib import Path
 
+from ..core.secrets import scrub   # every file the harness writes goes through it
+
 
 def _score(values: list[float]) -> tuple[float, float]:
     n = len(values)
@@ -263,7 +265,7 @@ def plot(summary: dict, path: Path) -> Path | None:
 def write(summary: dict, out: Path) -> None:
     """summary.json, summary.md (every row), leaderboard.md and plots/families.png."""
     out = Path(out)
-    (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
-    (out / "summary.md").write_text(markdown(summary))
-    (out / "leaderboard.md").write_text(leaderboard(summary))
+    (out / "summary.json").write_text(json.dumps(scrub(summary), indent=1, sort_keys=True))
+    (out / "summary.md").write_text(scrub(markdown(summary)))
+    (out / "leaderboard.md").write_text(scrub(leaderboard(summary)))
     plot(summary, out / "plots" / "families.png")

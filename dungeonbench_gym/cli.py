@@ -14,6 +14,23 @@ from .core.errors import DungeonBenchError
 from .core.options import find_option
 
 
+def _whole_number(low: int, what: str):
+    """An argparse type: a whole number >= low; anything else is a usage error (status 2)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; {what}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is below {low}; {what}")
+        return value
+    parse.__name__ = "whole number"   # argparse names the type in its own messages
+    return parse
+
+
+_SEED = _whole_number(0, "give a seed of 0 or more (episode k uses seed + k)")
+
+
 def _select_ids(spec: str) -> list[str]:
     """'all', a family name, or comma-separated ids."""
     if spec == "all":
@@ -259,6 +276,8 @@ def cmd_achievements_check(args) -> int:
         if not Path(path).is_file():
             print(f"error: {what} {path}: no such file", file=sys.stderr)
             return 2
+    from .games.textadventure.zmachine import validate_story
+    validate_story(args.story)   # a damaged story is a clear error here, not Frotz ending the process
     report = check_walkthrough(args.story, args.file, read_walkthrough(args.walkthrough))
     print(report.render())
     if args.transcript:
@@ -279,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("play", help="play an env in the terminal (numbers or labels)")
     s.add_argument("env_id")
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--seed", type=_SEED, default=0)
     s.set_defaults(func=cmd_play)
 
     s = sub.add_parser("eval", help="agents x envs x episodes, in parallel; resumable")
@@ -289,11 +308,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="balrog, all, dnd-encounter, dnd-day, text-adventures, or a YAML file")
     s.add_argument("--envs", default="all",
                    help="without --suite: all, a family, or ids (comma-separated)")
-    s.add_argument("--episodes", type=int, default=None,
+    s.add_argument("--episodes", type=_whole_number(1, "give 1 or more episodes per env"), default=None,
                    help="episodes per env (default: the suite's counts, or 10)")
-    s.add_argument("--seed", type=int, default=None, help="episode k uses seed + k (default 0)")
-    s.add_argument("--max-steps", type=int, default=None, help="override every env's limit")
-    s.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    s.add_argument("--seed", type=_SEED, default=None, help="episode k uses seed + k (default 0)")
+    s.add_argument("--max-steps", type=_whole_number(1, "give a step limit of 1 or more"), default=None,
+                   help="override every env's limit")
+    s.add_argument("--workers", type=_whole_number(1, "give 1 or more worker processes"),
+                   default=os.cpu_count() or 1)
     s.add_argument("--backend", default="process", choices=("process", "ray"))
     s.add_argument("--ray-address", default=None,
                    help="a Ray cluster (ray.init(address=...)); default: a local Ray instance")
@@ -303,15 +324,16 @@ def build_parser() -> argparse.ArgumentParser:
     llm.add_argument("--client", default=None, help="openai, anthropic, gemini, local, fake")
     llm.add_argument("--model", default=None)
     llm.add_argument("--strategy", default=None, help="direct (default), cot, ...")
-    llm.add_argument("--history", type=int, default=None, help="observations kept (default 16)")
+    llm.add_argument("--history", type=_whole_number(0, "give 0 or more observations to keep"), default=None,
+                     help="observations kept (default 16)")
     llm.add_argument("--base-url", default=None, help="OpenAI-compatible server (vLLM, Ollama...)")
     llm.add_argument("--temperature", type=float, default=None)
-    llm.add_argument("--max-tokens", type=int, default=None)
+    llm.add_argument("--max-tokens", type=_whole_number(1, "give 1 or more tokens"), default=None)
     llm.add_argument("--vision", action="store_true", help="send the frame where a family has one")
     llm.add_argument("--tools", action="store_true",
                      help="offer the family's look-up tools as function calls (D&D: attack odds, "
                           "areas, routes, creatures, conditions, spells)")
-    llm.add_argument("--max-tool-calls", type=int, default=None,
+    llm.add_argument("--max-tool-calls", type=_whole_number(0, "give 0 or more tool calls"), default=None,
                      help="tool calls allowed per decision (default 4)")
     s.add_argument("--model-path", default=None, help="sb3 agent: a saved model .zip")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -342,7 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("prepare", help="generate and cache game data ahead of time")
     s.add_argument("what", nargs="?", default="all", choices=("all", *PREPARABLE))
-    s.add_argument("--count", type=int, default=0,
+    s.add_argument("--count", type=_whole_number(0, "give 0 (the whole pool) or more"), default=0,
                    help="how many Boxoban levels per tier / TextWorld games per task "
                         "(default: the whole pool)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -2,7 +2,8 @@
 
 A registry file holds the family's entry point, default kwargs, step limit,
 action count and metric, then one `[[envs]]` table per id. Files are checked
-field by field; a mistake names the file, the field and the fix.
+field by field (`REGISTRY_SCHEMA`, core/schema.py: unknown keys with a "did you
+mean", types, ranges); a mistake names the file, the field and the fix.
 """
 
 from __future__ import annotations
@@ -22,14 +23,33 @@ from typing import Any
 import gymnasium as gym
 
 from .errors import DungeonBenchError, FileFormatError, UnknownEnvId
+from .schema import Field, validate
 
 NAMESPACE = "DungeonBench"
 ENV_PATH_VARIABLE = "DUNGEONBENCH_ENVS_PATH"  # extra registry files or folders, os.pathsep-separated
 _ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*-v\d+$")
 _ENTRY_PATTERN = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
-_FAMILY_FIELDS = {"family", "entry_point", "extra", "metric", "max_steps", "actions",
-                  "kwargs", "envs", "description"}
-_ENV_FIELDS = {"id", "kwargs", "max_steps", "actions", "description", "metric"}
+_ENTRY_FIX = 'give "module:Class", e.g. "dungeonbench_gym.games.crafter:CrafterEnv"'
+_ENV_SCHEMA = {   # one [[envs]] table
+    "id": Field(str, required=True, fix='give an id like "Crafter-v0"'),
+    "kwargs": Field(dict, fix="write kwargs = { name = value }"),
+    "max_steps": Field(int, low=1, fix="write a positive integer, e.g. max_steps = 100"),
+    "actions": Field(int, low=1, fix="write a positive integer, e.g. actions = 100"),
+    "description": Field(str, fix='write description = "..."'),
+    "metric": Field(str, fix='write metric = "..."'),
+}
+REGISTRY_SCHEMA = {   # a whole registry file (envs/<family>.toml)
+    "family": Field(str, required=True, fix='name the family, e.g. family = "crafter"'),
+    "entry_point": Field(str, required=True, fix=_ENTRY_FIX),
+    "extra": Field(str, fix='name the optional-dependency group, e.g. extra = "crafter"'),
+    "metric": Field(str, required=True, fix='describe the progress metric, e.g. metric = "solved"'),
+    "max_steps": _ENV_SCHEMA["max_steps"],
+    "actions": _ENV_SCHEMA["actions"],
+    "kwargs": Field(dict, fix="write [kwargs] or kwargs = { ... }"),
+    "description": _ENV_SCHEMA["description"],
+    "envs": Field(list, required=True, min_items=1, items=Field(dict, fields=_ENV_SCHEMA),
+                  fix="add at least one [[envs]] table with an id"),
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,35 +82,6 @@ def builtin_registry_files() -> list[Path]:
     return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
-def _require(path, table: dict, field: str, kind: type, fix: str, where: str = ""):
-    if field not in table:
-        raise FileFormatError(path, where + field, "is missing", fix)
-    value = table[field]
-    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-        raise FileFormatError(path, where + field,
-                              f"must be {kind.__name__}, got {type(value).__name__} {value!r}", fix)
-    return value
-
-
-def _check_unknown(path, table: dict, allowed: set[str], where: str = ""):
-    for key in table:
-        if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, n=1)
-            hint = f"did you mean '{close[0]}'?" if close else f"allowed: {sorted(allowed)}"
-            raise FileFormatError(path, where + key, "is not a registry field", hint)
-
-
-def _positive_int(path, table, field, where, default):
-    if field not in table:
-        return default
-    value = _require(path, table, field, int, f"write a positive integer, e.g. {field} = 100",
-                     where)
-    if value < 1:
-        raise FileFormatError(path, where + field, f"must be positive, got {value}",
-                              f"write a positive integer, e.g. {field} = 100")
-    return value
-
-
 def parse_registry_file(path: str | os.PathLike) -> list[EnvEntry]:
     """Read and check one registry file; raise FileFormatError on any mistake."""
     path = Path(path)
@@ -99,39 +90,23 @@ def parse_registry_file(path: str | os.PathLike) -> list[EnvEntry]:
     except tomllib.TOMLDecodeError as exc:
         raise FileFormatError(path, "(syntax)", f"is not valid TOML ({exc})",
                               "correct the TOML syntax at that line") from None
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(path, "(file)", f"is not UTF-8 text ({exc.reason})",
+                              "save the registry file as UTF-8 TOML") from None
     except OSError as exc:
         raise FileFormatError(path, "(file)", f"cannot be read ({exc.strerror})",
                               "check the path") from None
-    _check_unknown(path, data, _FAMILY_FIELDS)
-    family = _require(path, data, "family", str, 'name the family, e.g. family = "crafter"')
-    entry = _require(path, data, "entry_point", str,
-                     'give "module:Class", e.g. "dungeonbench_gym.games.crafter:CrafterEnv"')
+    validate(data, REGISTRY_SCHEMA, path)   # unknown keys ("did you mean"), types, ranges
+    family, entry, metric = data["family"], data["entry_point"], data["metric"]
     if not _ENTRY_PATTERN.match(entry):
-        raise FileFormatError(path, "entry_point", f"{entry!r} is not 'module:Class'",
-                              'give "module:Class", e.g. "dungeonbench_gym.games.crafter:CrafterEnv"')
-    extra = data.get("extra", "")
-    if not isinstance(extra, str):
-        raise FileFormatError(path, "extra", "must be a string",
-                              'name the optional-dependency group, e.g. extra = "crafter"')
-    metric = _require(path, data, "metric", str, 'describe the progress metric, e.g. metric = "solved"')
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise FileFormatError(path, "description", "must be a string", 'write description = "..."')
+        raise FileFormatError(path, "entry_point", f"{entry!r} is not 'module:Class'", _ENTRY_FIX)
+    extra, description = data.get("extra", ""), data.get("description", "")
     defaults = data.get("kwargs", {})
-    if not isinstance(defaults, dict):
-        raise FileFormatError(path, "kwargs", "must be a table", "write [kwargs] or kwargs = { ... }")
-    max_steps = _positive_int(path, data, "max_steps", "", None)
-    actions = _positive_int(path, data, "actions", "", None)
-    envs = _require(path, data, "envs", list, "add at least one [[envs]] table with an id")
-    if not envs:
-        raise FileFormatError(path, "envs", "is empty", "add at least one [[envs]] table with an id")
+    max_steps, actions = data.get("max_steps"), data.get("actions")
     entries, seen = [], {}
-    for i, env in enumerate(envs):
+    for i, env in enumerate(data["envs"]):
         where = f"envs[{i}]."
-        if not isinstance(env, dict):
-            raise FileFormatError(path, f"envs[{i}]", "must be a table", "write [[envs]] then id = ...")
-        _check_unknown(path, env, _ENV_FIELDS, where)
-        env_id = _require(path, env, "id", str, 'give an id like "Crafter-v0"', where)
+        env_id = env["id"]
         if not _ID_PATTERN.match(env_id):
             raise FileFormatError(path, where + "id", f"{env_id!r} is not a valid id",
                                   "use letters, digits, '-', '_' or '.', ending in -v<version>, "
@@ -140,19 +115,12 @@ def parse_registry_file(path: str | os.PathLike) -> list[EnvEntry]:
             raise FileFormatError(path, where + "id", f"{env_id!r} is also the id of {seen[env_id]}",
                                   "give every [[envs]] table its own id")
         seen[env_id] = f"envs[{i}]"
-        for field in ("metric", "description"):
-            if not isinstance(env.get(field, ""), str):
-                raise FileFormatError(path, where + field, "must be a string",
-                                      f'write {field} = "..."')
         kwargs = env.get("kwargs", {})
-        if not isinstance(kwargs, dict):
-            raise FileFormatError(path, where + "kwargs", "must be a table",
-                                  "write kwargs = { name = value }")
-        n = _positive_int(path, env, "actions", where, actions)
+        n = env.get("actions", actions)
         if n is None:
             raise FileFormatError(path, where + "actions", "is missing (here and at the top)",
                                   "give the size N of Discrete(N), e.g. actions = 17")
-        steps = _positive_int(path, env, "max_steps", where, max_steps)
+        steps = env.get("max_steps", max_steps)
         entries.append(EnvEntry(
             id=env_id, family=family, entry_point=entry,
             kwargs={**defaults, **kwargs}, max_steps=steps, actions=n,

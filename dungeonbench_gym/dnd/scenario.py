@@ -1,7 +1,8 @@
 """Encounters as data: load and check ``scenarios/dnd/encounters/<name>.toml``, build a Battle.
 
-File format (every field checked; a malformed file raises ``FileFormatError`` naming the file,
-the field and the fix)::
+File format (every field checked: the shape by ``ENCOUNTER_SCHEMA``, core/schema.py, so an unknown
+or misspelt key gets a "did you mean", then the rules; a malformed file raises ``FileFormatError``
+naming the file, the field and the fix; day files are checked against ``DAY_SCHEMA`` here too)::
 
     name = "Goblin Ambush"
     family = "duel"                 # duel, objective or boss (the paper's families)
@@ -46,12 +47,91 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import FileFormatError
+from ..core.schema import Field, validate
 from .grid import BattleMap, MapError, size_squares
+from .lighting import AMBIENTS
 
 ENCOUNTER_FOLDER = ("dnd", "encounters")   # inside the scenarios package
 FAMILIES = ("duel", "objective", "boss")
 OBJECTIVES = ("defeat", "reach", "survive", "protect", "interact", "hold")
 MAX_MAP_SIDE = 63   # point decisions offer x in 0..width: it must fit in the 64 option slots
+
+# The shape of encounter and day files (core/schema.py): every key known, typed and bounded. The
+# checks that need the rules (an archetype, a monster, a square on the map) follow in the parsers.
+_AT = Field(list, required=True, fix="give the square as at = [x, y]")
+_SEEDS = Field(list, fix="give non-negative whole numbers, e.g. seeds = [0, 1, 2]")
+_ITEMS = Field(list, fix='list item keys, e.g. items = ["potion-of-healing-common*2"]')
+_PC_NAME = Field(str, fix='a display name, e.g. name = "Brienne"')
+_LEVEL = Field(int, required=True, low=1, high=20, fix="a level from 1 to 20, e.g. level = 3")
+PARTY_SCHEMA = {
+    "id": Field(str, required=True, fix='give a unique id, e.g. id = "fighter"'),
+    "archetype": Field(str, required=True, fix='a PC archetype, e.g. archetype = "fighter"'),
+    "level": _LEVEL, "at": _AT, "items": _ITEMS, "name": _PC_NAME,
+}
+ENEMY_SCHEMA = {
+    "id": Field(str, required=True, fix='give a unique id, e.g. id = "goblin_1"'),
+    "monster": Field(str, required=True, fix='an SRD monster key, e.g. monster = "goblin"'),
+    "at": _AT, "name": _PC_NAME,
+}
+ENCOUNTER_SCHEMA = {
+    "name": Field(str, required=True, fix='give a display name, e.g. name = "Goblin Ambush"'),
+    "family": Field(str, required=True, choices=FAMILIES, noun="a scenario family",
+                    fix=f"one of {FAMILIES}"),
+    "round_limit": Field(int, required=True, low=1,
+                         fix="a positive number of rounds, e.g. round_limit = 10"),
+    "description": Field(str, fix='describe the fight, e.g. description = "..."'),
+    "seeds": _SEEDS,
+    "underwater": Field(bool, fix="write underwater = true for a fight under water (or leave it out)"),
+    # any type: _light says "must be one of" the light levels for a wrong value and a wrong type alike
+    "light": Field(object, fix='write light = "dark" or "dim" (or leave it out: bright everywhere)'),
+    "map": Field(dict, required=True, fix='add a [map] table with layout = ["#####", ...]', fields={
+        "layout": Field(list, required=True, min_items=1, items=Field(str),
+                        fix='one string per row, north first, e.g. layout = ["#####", "#...#", "#####"]'),
+        "legend": Field(dict, fix='a table of characters, e.g. legend = { "^" = { height = 10 } }'),
+        "heights": Field(list, fix='one row of floor heights per layout row, e.g. heights = ["0 0 5"]'),
+        "name": Field(str, fix='the map\'s name, e.g. name = "forest road"'),
+    }),
+    "objective": Field(dict, required=True, fix='add [objective] with type = "defeat"', fields={
+        "type": Field(str, required=True, choices=OBJECTIVES, noun="an objective",
+                      fix=f"one of {OBJECTIVES}"),
+        "cells": Field(list, fix="list the goal squares, e.g. cells = [[9, 2], [9, 3]]"),
+        "rounds": Field(int, low=1, fix="the consecutive rounds to hold the area, e.g. rounds = 3"),
+        "creature": Field(str, fix='the id of the party member to protect, e.g. creature = "apprentice"'),
+        "object": Field(list, fix="the object's square, e.g. object = [9, 2]"),
+        "name": Field(str, fix='what the object is, e.g. name = "lever"'),
+    }),
+    "party": Field(list, required=True, min_items=1, items=Field(dict, fields=PARTY_SCHEMA),
+                   fix="add at least one [[party]] entry"),
+    "enemies": Field(list, required=True, min_items=1, items=Field(dict, fields=ENEMY_SCHEMA),
+                     fix="add at least one [[enemies]] entry"),
+}
+DAY_SCHEMA = {   # read by dnd/day.py (parse_day checks the encounters and squares it names)
+    "name": Field(str, required=True, fix='give a display name, e.g. name = "Bandit Hideout"'),
+    "description": Field(str, fix='describe the day, e.g. description = "..."'),
+    "short_rests": Field(int, required=True, low=0, high=5,
+                         fix="the short rests allowed this day, 0 to 5, e.g. short_rests = 2"),
+    "seeds": Field(list, fix="give non-negative whole numbers, e.g. seeds = [0]"),
+    "party": Field(list, required=True, min_items=1, fix="add at least one [[party]] entry (id, archetype, level)",
+                   items=Field(dict, fields={
+                       **{k: PARTY_SCHEMA[k] for k in ("id", "archetype", "level", "items", "name")},
+                       "gp": Field(int, low=0, fix="gold for costly spell components, e.g. gp = 500"),
+                   })),
+    "encounters": Field(list, required=True, min_items=1,
+                        fix='add 3 to 5 [[encounters]] entries with scenario = "<name>"',
+                        items=Field(dict, fields={
+                            "scenario": Field(str, required=True,
+                                              fix='an encounter file\'s name, e.g. scenario = "goblin_ambush"'),
+                            "place": Field(dict, values=Field(list, fix="a square, e.g. place = { rogue = [3, 4] }"),
+                                           fix="write place = { rogue = [3, 4] }"),
+                        })),
+}
+# keys people expect that the rules derive: said in the message instead of the list of fields
+SCHEMA_NOTES = {
+    "hp": "hit points come from the archetype and level (party) or the SRD stat block (enemies)",
+    "max_hp": "hit points come from the archetype and level (party) or the SRD stat block (enemies)",
+    "ac": "armour class comes from the archetype's kit (party) or the SRD stat block (enemies)",
+}
+SCHEMAS = {"encounter": ENCOUNTER_SCHEMA, "day": DAY_SCHEMA}
 
 
 @dataclass(frozen=True)
@@ -129,10 +209,23 @@ def read_toml(name_or_path: str | Path, folder: Path, what: str, names: list[str
             raise FileFormatError(path, "(file)", f"no {what} named {name_or_path!r}",
                                   f"use one of {names} or pass a path to a .toml file")
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8")), path
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise FileFormatError(path, "(syntax)", f"not valid TOML: {exc}",
                               "check quotes, brackets and commas on the line named") from None
+    except FileNotFoundError:
+        raise FileFormatError(path, "(file)", "does not exist",
+                              f"check the path, or give the name (without .toml) of a shipped {what}, "
+                              f"e.g. {names[0]!r}" if names else "check the path") from None
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(path, "(file)", f"is not UTF-8 text ({exc.reason})",
+                              "save the file as UTF-8 TOML") from None
+    except OSError as exc:
+        raise FileFormatError(path, "(file)", f"cannot be read ({exc.strerror})",
+                              "give the path of a readable .toml file") from None
+    if what in SCHEMAS:
+        validate(data, SCHEMAS[what], path, notes=SCHEMA_NOTES)
+    return data, path
 
 
 def load_encounter(name_or_path: str | Path) -> Scenario:
@@ -153,11 +246,7 @@ def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scen
             raise FileFormatError(path, where + field, f"must be {_kind_name(kind)}, got {v!r}", fix)
         return v
 
-    allowed = {"name", "family", "round_limit", "description", "map", "objective", "party", "enemies", "seeds",
-               "underwater", "light"}
-    for k in data:
-        if k not in allowed:
-            raise FileFormatError(path, k, "is not a known field", f"use only {sorted(allowed)}")
+    validate(data, ENCOUNTER_SCHEMA, path, notes=SCHEMA_NOTES)   # unknown keys, types and ranges first
     name = need(data, "name", str, 'give a display name, e.g. name = "Goblin Ambush"')
     family = need(data, "family", str, f"one of {FAMILIES}")
     if family not in FAMILIES:
@@ -274,7 +363,6 @@ def _underwater(path, data: dict) -> bool:
 
 
 def _light(path, data: dict) -> str:
-    from .lighting import AMBIENTS
     v = data.get("light", "bright")
     if not isinstance(v, str) or v not in AMBIENTS:
         raise FileFormatError(path, "light", f"must be one of {sorted(AMBIENTS)}, got {v!r}",

@@ -15,22 +15,27 @@ Built in:
 Custom suites are YAML files:
 
     name: my-suite
-    seed: 0                # optional; episode k of an env uses seed + k
-    max_steps: null        # optional override of every env's limit
+    seed: 0                # optional, 0 or more; episode k of an env uses seed + k
+    max_steps: null        # optional override of every env's limit (a positive number)
     envs:
       - id: BabyAI-GoTo-v0
         episodes: 20
       - family: babaisai   # every id of a family
-        episodes: 3
+        episodes: 3        # optional, 1 or more (default 10)
+
+Every key is checked (`SUITE_SCHEMA`): an unknown or misspelt key, a wrong type or a value out of
+range is a `FileFormatError` naming the file, the field (e.g. `envs[1].episodes`) and the fix.
 """
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core import registry
 from ..core.errors import DungeonBenchError, FileFormatError
+from ..core.schema import Field, validate
 
 # BALROG's episode counts per task, by family
 BALROG_EPISODES = {"babyai": 10, "crafter": 10, "textworld": 10, "babaisai": 3, "minihack": 5,
@@ -91,50 +96,101 @@ def builtin(name: str, episodes: int | None = None) -> Suite:
                             "or the path of a YAML suite file")
 
 
-def from_yaml(path: str | Path, episodes: int | None = None) -> Suite:
-    """A custom suite from a YAML file (see the module docstring)."""
+SUITE_ENV_SCHEMA = {
+    "id": Field(str, fix="an id from `dungeonbench-gym list`, e.g. `id: BabyAI-GoTo-v0`"),
+    "family": Field(str, fix="a family name, e.g. `family: babaisai`"),
+    "episodes": Field(int, low=1, fix="a positive whole number of episodes, e.g. `episodes: 3`"),
+}
+SUITE_SCHEMA = {
+    "name": Field(str, fix="a name for the results, e.g. `name: my-suite` (quote it if it is a number)"),
+    "seed": Field(int, low=0, fix="a whole number 0 or more, e.g. `seed: 0` (episode k uses seed + k)"),
+    "max_steps": Field(int, nullable=True, low=1,
+                       fix="a positive whole number, `null`, or leave it out (each env's own limit)"),
+    "envs": Field(list, required=True, min_items=1,
+                  items=Field(dict, fields=SUITE_ENV_SCHEMA,
+                              fix="write each item as `- id: <env id>` or `- family: <family>`, "
+                                  "optionally with `episodes: N` under it"),
+                  fix="add `envs:` with items like `- id: BabyAI-GoTo-v0`"),
+}
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key, first: int, second: int):
+        super().__init__(key, first, second)
+        self.key, self.first, self.second = key, first, second
+
+
+def _load_yaml(path: Path, text: str):
+    """yaml.safe_load that refuses a key written twice in one mapping (PyYAML keeps the last)."""
     import yaml
 
-    path = Path(path)
+    class UniqueKeyLoader(yaml.SafeLoader):
+        def construct_mapping(self, node, deep=False):
+            lines: dict = {}
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                try:
+                    if key in lines:
+                        raise _DuplicateKey(key, lines[key], key_node.start_mark.line + 1)
+                    lines[key] = key_node.start_mark.line + 1
+                except TypeError:   # an unhashable key: PyYAML's own error follows
+                    pass
+            return super().construct_mapping(node, deep)
+
     try:
-        doc = yaml.safe_load(path.read_text())
+        return yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+    except _DuplicateKey as dup:
+        raise FileFormatError(path, str(dup.key), f"is written twice (lines {dup.first} and "
+                              f"{dup.second}); YAML would silently keep only the last",
+                              "keep one of them") from None
     except yaml.YAMLError as exc:
         raise FileFormatError(path, "(file)", f"is not valid YAML: {exc}",
                               "fix the syntax; see dungeonbench_gym/eval/suites.py") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("envs"), list) or not doc["envs"]:
-        raise FileFormatError(path, "envs", "is missing or not a list",
-                              "add `envs:` with items like `- id: BabyAI-GoTo-v0`")
+
+
+def from_yaml(path: str | Path, episodes: int | None = None) -> Suite:
+    """A custom suite from a YAML file (see the module docstring)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileFormatError(path, "(file)", "does not exist",
+                              f"check the path, or use a built-in suite: {', '.join(SUITES)}") from None
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(path, "(file)", f"is not UTF-8 text ({exc.reason})",
+                              "save the suite as UTF-8 YAML") from None
+    except OSError as exc:
+        raise FileFormatError(path, "(file)", f"cannot be read ({exc.strerror})",
+                              "give the path of a readable YAML file") from None
+    doc = _load_yaml(path, text)
+    if doc is None:
+        raise FileFormatError(path, "(file)", "is empty",
+                              "write a suite: `envs:` with items like `- id: BabyAI-GoTo-v0`")
+    validate(doc, SUITE_SCHEMA, path)
     envs: list[tuple[str, int]] = []
     for n, item in enumerate(doc["envs"]):
         where = f"envs[{n}]"
-        if not isinstance(item, dict) or ("id" in item) == ("family" in item):
+        if ("id" in item) == ("family" in item):
             raise FileFormatError(path, where, "needs exactly one of `id` or `family`",
                                   "write `- id: <env id>` or `- family: <family>`")
         count = item.get("episodes", 10) if episodes is None else episodes
-        if not isinstance(count, int) or count < 1:
-            raise FileFormatError(path, f"{where}.episodes", f"is {count!r}",
-                                  "use a positive whole number")
         if "id" in item:
             try:
-                ids = [registry.resolve_id(str(item["id"])).id]
+                ids = [registry.resolve_id(item["id"]).id]
             except DungeonBenchError as exc:
-                raise FileFormatError(path, f"{where}.id", str(exc),
+                raise FileFormatError(path, f"{where}.id", str(exc).rstrip("."),
                                       "use an id from `dungeonbench-gym list`") from None
         else:
-            ids = registry.ids(str(item["family"]))
+            ids = registry.ids(item["family"])
             if not ids:
                 families = sorted({e.family for e in registry.REGISTRY.values()})
+                close = difflib.get_close_matches(item["family"], families, n=1)
+                hint = f"did you mean '{close[0]}'? " if close else ""
                 raise FileFormatError(path, f"{where}.family", f"{item['family']!r} has no ids",
-                                      f"use one of {', '.join(families)}")
+                                      f"{hint}use one of {', '.join(families)}")
         envs += [(i, count) for i in ids]
-    seed = doc.get("seed", 0)
-    if not isinstance(seed, int):
-        raise FileFormatError(path, "seed", f"is {seed!r}", "use a whole number")
-    max_steps = doc.get("max_steps")
-    if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-        raise FileFormatError(path, "max_steps", f"is {max_steps!r}",
-                              "use a positive whole number or leave it out")
-    return Suite(str(doc.get("name", path.stem)), envs, seed=seed, max_steps=max_steps)
+    return Suite(doc.get("name", path.stem), envs, seed=doc.get("seed", 0),
+                 max_steps=doc.get("max_steps"))
 
 
 def resolve(spec: str, episodes: int | None = None) -> Suite:

@@ -13,10 +13,16 @@ earned the first time the game prints the text, within the turn limit. The text
 is a literal substring, or a regular expression between slashes. Whitespace is
 compared loosely (any run of spaces and line breaks matches any other), because
 interpreters wrap lines differently; case is compared exactly.
+
+Every fault (no or a second TURN_LIMIT, a limit that is not a positive whole number, a name that
+is not an identifier or is used twice, a line with no text, a regular expression that does not
+compile or matches empty text, an empty file) is a `FileFormatError` naming the file, the line
+and the fix.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,16 +66,19 @@ def parse(text: str, path: str = "<achievements>") -> AchievementFile:
     turn_limit = None
     achievements: list[Achievement] = []
     seen: dict[str, int] = {}
+    text = text.removeprefix("\ufeff")   # a byte-order mark some editors write is not text
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         where = f"line {number}"
         if turn_limit is None:
-            head, _, rest = line.partition(" ")
+            head, rest = _split(line)
             if head != "TURN_LIMIT":
+                close = difflib.get_close_matches(head.upper(), ["TURN_LIMIT"], n=1, cutoff=0.7)
+                hint = " (did you mean 'TURN_LIMIT'?)" if close else ""
                 raise FileFormatError(path, where, f"expected 'TURN_LIMIT n' first, found {line!r}",
-                                      "start the file with a line like 'TURN_LIMIT 40'")
+                                      f"start the file with a line like 'TURN_LIMIT 40'{hint}")
             try:
                 turn_limit = int(rest.strip())
             except ValueError:
@@ -78,8 +87,7 @@ def parse(text: str, path: str = "<achievements>") -> AchievementFile:
                 raise FileFormatError(path, where, f"TURN_LIMIT {rest.strip()!r} is not a "
                                       "positive whole number", "write e.g. 'TURN_LIMIT 40'")
             continue
-        name, _, wanted = line.partition(" ")
-        wanted = wanted.strip()
+        name, wanted = _split(line)
         if name == "TURN_LIMIT":
             raise FileFormatError(path, where, "a second TURN_LIMIT line",
                                   "keep one TURN_LIMIT line, at the top")
@@ -100,6 +108,11 @@ def parse(text: str, path: str = "<achievements>") -> AchievementFile:
                 raise FileFormatError(path, where, f"the regular expression {wanted} does not "
                                       f"compile ({error})", "fix the expression, or drop the "
                                       "slashes to match the text literally") from None
+            if pattern.search(""):   # it would be earned at the opening text, whatever happens
+                raise FileFormatError(path, where, f"the regular expression {wanted} matches empty "
+                                      "text, so the achievement is earned before any turn",
+                                      "make the expression require at least one character, "
+                                      "e.g. /koi rise/ rather than /(koi)*/")
         else:
             pattern = re.compile(re.escape(normalise(wanted)))
         achievements.append(Achievement(name, wanted, pattern, number))
@@ -112,6 +125,12 @@ def parse(text: str, path: str = "<achievements>") -> AchievementFile:
     return AchievementFile(path, turn_limit, tuple(achievements))
 
 
+def _split(line: str) -> tuple[str, str]:
+    """(first word, the rest) of a stripped line; any run of spaces or tabs separates them."""
+    head, *rest = line.split(None, 1)
+    return head, rest[0].strip() if rest else ""
+
+
 def load(path: str | Path) -> AchievementFile:
     path = Path(path)
     try:
@@ -121,7 +140,10 @@ def load(path: str | Path) -> AchievementFile:
                               "give the path of an achievements file") from None
     except UnicodeDecodeError as error:
         raise FileFormatError(path, "file", f"it is not UTF-8 text ({error.reason})",
-                              "save it as UTF-8") from None
+                              "save it as UTF-8 (is this the story file instead?)") from None
+    except OSError as error:
+        raise FileFormatError(path, "file", f"it cannot be read ({error.strerror})",
+                              "give the path of an achievements file, not a folder") from None
     return parse(text, str(path))
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from . import achievements as ach
 from .env import clean_output
+from .zmachine import validate_story
 
 
 @dataclass
@@ -64,6 +65,7 @@ def check_walkthrough(story_file: str | Path, achievements_file: str | Path,
     import jericho
 
     spec = ach.load(achievements_file)
+    validate_story(story_file)   # Frotz exits the whole process on a file it cannot use
     # A tracker with no turn limit sees everything; the report splits in-limit from late.
     unlimited = ach.Tracker(ach.AchievementFile(spec.path, 10**9, spec.achievements))
     with warnings.catch_warnings():

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from ...core.errors import FileFormatError
+
 # Z-string alphabets (Standard 3.5.3); A2's first slot is the escape code.
 _A0 = "abcdefghijklmnopqrstuvwxyz"
 _A1 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -39,15 +41,83 @@ class ZObject:
     properties: frozenset[int]    # the numbers of the properties it provides
 
 
+_FIX_STORY = "give an intact .z3/.z5/.z8 story file (copy or download it again)"
+
+
+def _word(data: bytes, address: int) -> int:
+    return (data[address] << 8) | data[address + 1]
+
+
+def validate_story(path: str | Path, data: bytes | None = None) -> bytes:
+    """The story file's bytes, checked before an interpreter touches them (Frotz exits the
+    whole process on a file it cannot use); a fault raises FileFormatError naming the file.
+
+    Checks (Z-machine Standard 1.1, sections 1 and 11): the 64-byte header is there; the
+    version byte is 1-8; the file is as long as the header's length word says (times 2, 4 or 8
+    by version) and the checksum of bytes 0x40 up to that length matches; dynamic memory is at
+    least 64 bytes and the static and high memory bases, the initial program counter and the
+    dictionary, object, global and abbreviation tables lie inside the file.
+    """
+    path = Path(path)
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise FileFormatError(path, "(file)", "does not exist", "check the story_file path") from None
+        except OSError as exc:
+            raise FileFormatError(path, "(file)", f"cannot be read ({exc.strerror})",
+                                  "give the path of a readable story file, not a folder") from None
+    size = len(data)
+    if size == 0:
+        raise FileFormatError(path, "(file)", "is empty (0 bytes)", _FIX_STORY)
+    if data[:4] == b"FORM":
+        raise FileFormatError(path, "(file)", "is a Blorb (IFF) file, not a bare story file",
+                              "extract the .z5/.z8 story from the Blorb (e.g. with `blorbtool`)")
+    if data[:4] == b"Glul":
+        raise FileFormatError(path, "(file)", "is a Glulx story, which a Z-machine interpreter cannot run",
+                              "use a Z-machine story (.z3/.z5/.z8)")
+    if not 1 <= data[0] <= 8:
+        raise FileFormatError(path, "header.version (byte 0x00)", f"is {data[0]}, not a Z-machine "
+                              "version (1 to 8): this is not a Z-machine story file", _FIX_STORY)
+    if size < 64:
+        raise FileFormatError(path, "header", f"the file is {size} bytes, shorter than the 64-byte "
+                              "header: it is cut short", _FIX_STORY)
+    version = data[0]
+    scale = 2 if version <= 3 else 4 if version <= 5 else 8
+    declared = _word(data, 0x1A) * scale      # 0 in some early files: the length is unknown
+    if declared and size < declared:
+        raise FileFormatError(path, "header.length (word 0x1A)", f"says {declared} bytes but the file "
+                              f"has {size}: it is truncated", _FIX_STORY)
+    checksum = _word(data, 0x1C)
+    # 0 means the compiler wrote none (early files); otherwise a mismatch means damaged bytes
+    if declared and checksum and sum(data[0x40:declared]) & 0xFFFF != checksum:
+        raise FileFormatError(path, "header.checksum (word 0x1C)",
+                              f"is {checksum:#06x} but bytes 0x40..{declared:#x} sum to "
+                              f"{sum(data[0x40:declared]) & 0xFFFF:#06x}: the file is corrupt", _FIX_STORY)
+    static = _word(data, 0x0E)
+    if not 64 <= static <= size:
+        raise FileFormatError(path, "header.static_memory (word 0x0E)", f"is {static:#x}, outside 64.."
+                              f"{size:#x} (dynamic memory must hold the header and fit in the file)",
+                              _FIX_STORY)
+    tables = [("high_memory", 0x04), ("dictionary", 0x08), ("object_table", 0x0A), ("globals", 0x0C)]
+    if version < 6:   # from version 6 on this word is a packed routine address
+        tables.append(("initial_pc", 0x06))
+    if version >= 2:
+        tables.append(("abbreviations", 0x18))
+    for name, at in tables:
+        value = _word(data, at)
+        if value >= size:
+            raise FileFormatError(path, f"header.{name} (word {at:#04x})", f"is {value:#x}, beyond the "
+                                  f"end of the {size}-byte file: it is truncated or corrupt", _FIX_STORY)
+    return data
+
+
 class Story:
-    """The static facts of one story file."""
+    """The static facts of one story file (checked by `validate_story` first)."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        data = self.path.read_bytes()
-        if len(data) < 64 or data[0] not in range(1, 9):
-            raise ValueError(f"{self.path}: not a Z-machine story file (version byte "
-                             f"{data[0] if data else None}); give a .z3/.z5/.z8 file")
+        data = validate_story(self.path)
         self.data = data
         self.version = data[0]
         self.md5 = hashlib.md5(data).hexdigest()

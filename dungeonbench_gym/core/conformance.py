@@ -402,6 +402,138 @@ def check_maskable_ppo(make: EnvFactory, total_timesteps: int = 128) -> None:
         env.close()
 
 
+def _check_invariants(env, where: str) -> None:
+    """The family's own invariants, where the env states them: `check_invariants()` on the
+    unwrapped env returns what is broken now, in words (D&D: dnd/env.py's `battle_problems`)."""
+    hook = getattr(env.unwrapped, "check_invariants", None)
+    if hook is None:
+        return
+    problems = hook()
+    if problems:
+        _fail("family invariants", f"{where}: " + "; ".join(problems))
+
+
+def _check_ended_start(obs, info, where: str) -> None:
+    """A game over at reset (DecisionEnv's `_game_over`): exactly one legal option, decision 'over'."""
+    mask = np.asarray(obs["action_mask"])
+    if int(mask.sum()) != 1 or len(info["options"]) != 1 or info["decision"] != "over":
+        _fail("one option when the game ended before the first decision",
+              f"{where}: {int(mask.sum())} legal indices, {len(info['options'])} options, "
+              f"decision {info['decision']!r} (want 1, 1, 'over')")
+
+
+def check_start(env, seed: int, rng: np.random.Generator | None = None) -> bool:
+    """One seed a valid start: the reset's observation inside its space, its mask non-empty and
+    aligned with its options, the family's invariants kept, and a first step with a legal index
+    that plays without error. A game already over at reset (the enemies won before the party's
+    first turn) must offer exactly one option, decision 'over', whose step ends the episode with
+    reward 0. Returns whether the game was over at reset."""
+    rng = rng if rng is not None else np.random.default_rng(seed)
+    where = f"reset(seed={seed})"
+    obs, info = env.reset(seed=seed)
+    _check_info(env, obs, info, text_expected=False, where=where)
+    _check_invariants(env, where)
+    ended = bool(info.get("ended_before_first_decision"))
+    if ended:
+        _check_ended_start(obs, info, where)
+    action = _legal_choice(rng, _mask_of(env, obs))
+    try:
+        obs, reward, terminated, truncated, info = env.step(action)
+    except Exception as exc:  # noqa: BLE001 - any error on a legal first step is the failure
+        raise ConformanceError(f"playable first step: {where}, step({action}) raised "
+                               f"{type(exc).__name__}: {exc}") from exc
+    where = f"{where}, first step({action})"
+    _check_info(env, obs, info, text_expected=False, where=where)
+    if info["invalid_action"]:
+        _fail("legal index accepted", f"{where}: flagged invalid")
+    if ended and not (terminated and reward == 0.0 and info.get("ended_before_first_decision")):
+        _fail("an ended start's step ends the episode",
+              f"{where}: terminated={terminated}, reward={reward}, "
+              f"flag={info.get('ended_before_first_decision')!r}")
+    if not (terminated or truncated):
+        _check_invariants(env, where)
+    return ended
+
+
+def check_reset_scan(make: EnvFactory, seeds=range(10)) -> None:
+    """Many seeds, each a valid start (see `check_start`)."""
+    env = make()
+    rng = np.random.default_rng(0)
+    try:
+        for seed in seeds:
+            check_start(env, seed, rng)
+    finally:
+        env.close()
+
+
+def fuzz_episode(env, seed: int, steps: int,
+                 illegal_fraction: float = 0.1) -> tuple[int, bool, bool]:
+    """One episode from `reset(seed=seed)` of random masked play, at most `steps` steps, about
+    `illegal_fraction` of them a deliberately illegal index (masked out but inside the action
+    space; none when every index is legal). Checked at every step: the observation inside its
+    declared space, a non-empty mask aligned with `info["options"]` (same indices, a labelled
+    option for every legal one), progress in [0, 1] and never decreasing, a finite reward,
+    `invalid_action` set (and counted) exactly for the illegal indices, and the family's own
+    invariants (`check_invariants()`). Raises `ConformanceError` naming the seed and step.
+    The actions come from a generator seeded with `seed`, so (env, seed, steps, fraction)
+    replays an episode exactly.
+
+    Returns (steps played, whether the episode ended, whether it started already over)."""
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    where = f"seed {seed}, reset"
+    _check_info(env, obs, info, text_expected=False, where=where)
+    _check_invariants(env, where)
+    ended_at_reset = bool(info.get("ended_before_first_decision"))
+    if ended_at_reset:
+        _check_ended_start(obs, info, where)
+    progress, invalid_count = info["progress"], info["metrics"].get("invalid_actions")
+    for t in range(1, steps + 1):
+        mask = _mask_of(env, obs)
+        illegal = np.flatnonzero(mask == 0)
+        deliberate = bool(illegal.size) and rng.random() < illegal_fraction
+        action = int(rng.choice(illegal)) if deliberate else _legal_choice(rng, mask)
+        try:
+            obs, reward, terminated, truncated, info = env.step(action)
+        except Exception as exc:  # noqa: BLE001 - a crash is what the fuzz looks for
+            raise ConformanceError(f"no crash: seed {seed}, step {t}, action {action} "
+                                   f"({'illegal' if deliberate else 'legal'}) raised "
+                                   f"{type(exc).__name__}: {exc}") from exc
+        where = f"seed {seed}, step {t} (action {action}, {'illegal' if deliberate else 'legal'})"
+        _check_info(env, obs, info, text_expected=False, where=where)
+        if info["invalid_action"] != deliberate:
+            _fail("invalid_action flags exactly the masked-out indices",
+                  f"{where}: invalid_action={info['invalid_action']}")
+        count = info["metrics"].get("invalid_actions")
+        if invalid_count is not None and count != invalid_count + deliberate:
+            _fail("invalid actions counted", f"{where}: count went {invalid_count} -> {count}")
+        invalid_count = count
+        if info["progress"] < progress - 1e-12:
+            _fail("progress never decreases", f"{where}: {progress} -> {info['progress']}")
+        progress = info["progress"]
+        if not np.isfinite(reward):
+            _fail("finite reward", f"{where}: reward {reward}")
+        _check_invariants(env, where)
+        if terminated or truncated:
+            return t, True, ended_at_reset
+    return steps, False, ended_at_reset
+
+
+def check_fuzz(make: EnvFactory, seed: int = 0, steps: int = 300,
+               illegal_fraction: float = 0.1) -> None:
+    """Long random masked play, `illegal_fraction` of it deliberately illegal indices, with
+    every step checked (see `fuzz_episode`); a finished episode is followed by the next seed."""
+    env = make()
+    try:
+        episode_seed, left = seed, steps
+        while left > 0:
+            played, _, _ = fuzz_episode(env, episode_seed, left, illegal_fraction)
+            left -= played
+            episode_seed += 1
+    finally:
+        env.close()
+
+
 ALL_CHECKS: dict[str, Callable[..., None]] = {
     "gymnasium": check_gymnasium,
     "spaces": check_spaces,
@@ -411,6 +543,8 @@ ALL_CHECKS: dict[str, Callable[..., None]] = {
     "process_boundary": check_process_boundary,
     "vector": check_vector,
     "maskable_ppo": check_maskable_ppo,
+    "reset_scan": check_reset_scan,
+    "fuzz": check_fuzz,
 }
 
 

@@ -5,6 +5,12 @@ legal action, which actions are legal, the numeric observation, the text, and
 its progress. Mask handling, the fallback on masked-out actions, invalid-action
 counting, text on demand, the progress running maximum, step limits and the
 `info` keys all live here, so every family behaves the same.
+
+A game that is already over when reset returns (`_game_over`: a D&D party downed
+before its first turn) opens on exactly one legal option, decision "over", with
+`info["ended_before_first_decision"]` (and the same key in `metrics`) set; its
+step, whatever the index (a masked-out one takes the usual fallback path),
+ends the episode with reward 0 and the game's real progress and success.
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ class DecisionEnv(gym.Env):
     option_table: ClassVar[Sequence[Option]] = ()
     fallback_index: ClassVar[int] = 0  # BALROG's per-family default for bad output
     accepts_text: bool = False  # step() also takes a typed command (str): text adventures
+    # The one option offered when a reset finds the game already over (see `_game_over`)
+    ended_label: ClassVar[str] = "The game ended before the first decision (continue)"
 
     def __init__(self, *, n_actions: int, observation_spaces: dict[str, spaces.Space],
                  text: bool = False, on_invalid: str = "fallback",
@@ -61,6 +69,7 @@ class DecisionEnv(gym.Env):
         self._invalid_count = 0
         self._progress = 0.0
         self._done = True  # no game until reset()
+        self._ended_at_reset = False
 
     # ------------------------------------------------------------------ hooks
     def _game_reset(self, seed: int, options: dict | None) -> None:
@@ -94,6 +103,11 @@ class DecisionEnv(gym.Env):
     def _game_metrics(self) -> dict[str, Any]:
         return {}
 
+    def _game_over(self) -> bool:
+        """Whether the game has already ended, asked right after `_game_reset`: some games can
+        end before the agent's first decision (a D&D party downed before its turn comes)."""
+        return False
+
     def _game_typed(self, command: str) -> tuple[float, bool, bool, bool]:
         """Families with `accepts_text`: apply a typed command; return (reward,
         terminated, truncated, accepted). A refused command is still a step."""
@@ -122,7 +136,14 @@ class DecisionEnv(gym.Env):
         # One seed drawn from our generator drives the game: the same reset seed
         # gives the same game, and unseeded resets still follow the first seed.
         self._game_reset(int(self.np_random.integers(2**31 - 1)), options)
-        self._mask = self._game_mask()
+        self._ended_at_reset = self._game_over()
+        if self._ended_at_reset:
+            # Gymnasium's reset cannot say "terminated", so the episode opens on one legal
+            # option (decision "over") whose step ends it with the game's real outcome.
+            self._mask = np.zeros(self._n, np.int8)
+            self._mask[self.fallback_index] = 1
+        else:
+            self._mask = self._game_mask()
         self._progress = self._clip_progress()
         return self._observation(), self._info(False)
 
@@ -144,6 +165,8 @@ class DecisionEnv(gym.Env):
                 self._done = True
                 return self._observation(), 0.0, True, False, self._info(True)
             action = self.fallback_action()
+        if self._ended_at_reset:   # nothing left to play: no decision of the agent earned a reward
+            return self._after_step(0.0, True, False, invalid)
         reward, terminated, truncated = self._game_step(action)
         return self._after_step(reward, terminated, truncated, invalid)
 
@@ -152,6 +175,9 @@ class DecisionEnv(gym.Env):
         if self.max_steps is not None and self._steps >= self.max_steps:
             truncated = True
         self._mask = self._game_mask()
+        if self._ended_at_reset:   # the continue step: the mask stays the one option it was
+            self._mask = np.zeros(self._n, np.int8)
+            self._mask[self.fallback_index] = 1
         progress = self._game_progress()
         if progress > self._progress:  # the running maximum, clipped to [0, 1]
             self._progress = min(1.0, float(progress))
@@ -165,6 +191,8 @@ class DecisionEnv(gym.Env):
             raise ActionOutOfRange(
                 f"{type(self).__name__}: action {command!r} is text, but this env takes only "
                 f"option indices 0..{self._n - 1} (typed commands: text adventures)")
+        if self._ended_at_reset:   # any command continues past an ended game
+            return self._after_step(0.0, True, False, False)
         reward, terminated, truncated, accepted = self._game_typed(command)
         if not accepted:
             self._invalid_count += 1
@@ -226,14 +254,21 @@ class DecisionEnv(gym.Env):
         metrics = self._game_metrics()
         metrics["steps"] = self._steps
         metrics["invalid_actions"] = self._invalid_count
+        if self._ended_at_reset:
+            metrics["ended_before_first_decision"] = True   # so the harness's record says so
+            options, decision = [Option(self.fallback_index, self.ended_label, "over")], "over"
+        else:
+            options, decision = self._options(self._mask), self._decision()
         info = {
-            "options": self._options(self._mask),
-            "decision": self._decision(),
+            "options": options,
+            "decision": decision,
             "progress": self._progress,
             "success": bool(self._game_success()),
             "metrics": metrics,
             "invalid_action": invalid,
         }
+        if self._ended_at_reset:
+            info["ended_before_first_decision"] = True
         if self.text:
             info["text"] = self.text_observation()
         if self.accepts_text:

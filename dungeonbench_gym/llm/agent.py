@@ -149,7 +149,12 @@ class LLMAgent(Agent):
         if typing:
             instructions = f"{instructions} {TYPING_HINT}"
             messages[-1]["content"] += f" {TYPING_HINT}"
-        for attempt in range(self.max_retries + 1):
+        # The game ended before the agent could act (a D&D party downed before its first turn):
+        # the one "continue" option needs no answer from the model.
+        ended = decision == "over" and len(options) == 1
+        if ended:
+            chosen = options[0]
+        for attempt in range(0 if ended else self.max_retries + 1):
             try:
                 completion, messages = self._ask(messages, specs, record)
             except ClientError as error:

@@ -8,7 +8,8 @@ Observation: the Encounter env's keys (during an intermission the grid and the c
 the NEXT fight: its map, the enemies, the party on its starting squares) plus ``day``,
 Box(0, 1, (49,), float32): the day's sequence (5 slots: present, won, current), the phase
 (battle, intermission, rest), short rests left (/5), and per party member (up to 6): HP
-fraction, alive, hit dice left (/level), spell slots left (/max), potions left (/3).
+fraction, alive, hit dice left (/level), spell slots left (/max, at most 1: Flexible Casting
+can create more), potions left (/3).
 
 Reward: 1/N for each of the N encounters won (so an episode's return is the share won).
 Progress: encounters won / N (1 = a full clear, the paper's Day success). Metrics: full_clear,
@@ -29,7 +30,7 @@ from ...dnd.day import DURATION_TEXT, MAX_STAGES, Day, DayRun, load_day
 from ...dnd.scenario import _map_cache
 from ...dnd.state import monster_combatant
 from . import views
-from .env import DnDEncounterEnv
+from .env import DnDEncounterEnv, battle_problems
 
 MAX_PARTY = 6
 DAY_FEATURES = 3 * MAX_STAGES + 3 + 1 + 5 * MAX_PARTY   # 49 -> see the module docstring
@@ -47,6 +48,7 @@ class DnDDayEnv(DnDEncounterEnv):
     """
 
     family = "dnd"
+    ended_label = "The day ended before the party could act (continue)"
 
     def __init__(self, day: str = "bandit_hideout", *, rested: bool = False, text: bool = False,
                  on_invalid: str = "fallback", render_mode: str | None = None, max_steps: int | None = None):
@@ -99,6 +101,29 @@ class DnDDayEnv(DnDEncounterEnv):
         while not r.over and not r.party_to_decide():
             r.choose(heuristic.choose(r.battle))
         self._state_cache = None
+
+    def _game_over(self) -> bool:   # the first fight lost before the party's first turn
+        return self.run.over
+
+    def check_invariants(self) -> list[str]:
+        """As the Encounter env's, over the day: the battle's invariants during a fight; between
+        fights the party's hit points in bounds and one pending decision of the party's."""
+        r = self.run
+        if r is None:
+            return []
+        if r.phase == "battle":
+            return battle_problems(r.battle)
+        problems = [f"{c.cid}: hp {c.hp} outside [0, max hp {c.max_hp}]"
+                    for c in r.party.values() if not 0 <= c.hp <= c.max_hp]
+        d = r.decision
+        if r.over:
+            return problems + ([f"the day is over but a {d.kind} decision is pending"] if d else [])
+        if d is None or not 1 <= len(d.options) <= views.N_OPTIONS:
+            return problems + [f"{r.phase}: {0 if d is None else len(d.options)} options pending "
+                               f"(1..{views.N_OPTIONS} allowed)"]
+        if d.actor not in r.party:
+            problems.append(f"{r.phase}: the deciding creature {d.actor!r} is not in the party")
+        return problems
 
     def _game_mask(self) -> np.ndarray:
         mask = np.zeros(views.N_OPTIONS, np.int8)
@@ -198,10 +223,9 @@ class DnDDayEnv(DnDEncounterEnv):
         v[base + 3] = r.short_rests_left / 5
         base += 4
         for j, pc in enumerate(list(r.party.values())[:MAX_PARTY]):
-            slots, top = pc.resources.get("slots") or (), pc.resources.get("slots_max") or ()
             v[base + 5 * j:base + 5 * j + 5] = (
                 pc.hp / pc.max_hp, not pc.dead, pc.resources.get("hit_dice", 0) / max(1, pc.level),
-                sum(slots) / sum(top) if sum(top) else 0.0, min(1.0, pc.resources.get("potions", 0) / 3))
+                _slot_share(pc.resources), min(1.0, pc.resources.get("potions", 0) / 3))
         return v
 
     # ------------------------------------------------------------------ progress and metrics
@@ -252,6 +276,14 @@ class DnDDayEnv(DnDEncounterEnv):
         state = dict(self.__dict__)
         state["_state_cache"] = None
         return state
+
+
+def _slot_share(resources: dict) -> float:
+    """Spell slots left over the maximum, at most 1: a sorcerer's Flexible Casting creates slots
+    beyond the maximum (SRD: they last until a long rest), and 'full or more' reads as full, which
+    keeps the day vector inside its Box(0, 1). No slots at all (a fighter) reads 0."""
+    top = sum(resources.get("slots_max") or ())
+    return min(1.0, sum(resources.get("slots") or ()) / top) if top else 0.0
 
 
 def _member_text(c) -> str:

@@ -11,7 +11,15 @@ that the text view and the ``ansi`` map also read:
   difficult, height (/ 30 ft), party, enemies, the deciding creature, objective squares.
 * ``creatures`` Box(0, 1, (16, 16), float32): one row per combatant (by id).
 * ``options`` Box(0, 1, (64, 12), float32): one feature row per option slot.
-* ``decision`` Box(0, 1, (9,), float32): the decision kind, one-hot.
+* ``decision`` Box(0, 1, (12,), float32): the decision kind, one-hot over ``views.DECISION_KINDS``
+  (action, target, destination, route, point_x, point_y, point_z, direction, reaction, group, and
+  the Day track's intermission and rest); all zero when no decision is pending (the battle is over).
+
+The enemies may act first and win before the party's first decision (the SRD lets a party drop
+before its turn comes). Such a reset is not rerolled: it opens on one legal option, decision
+``over`` ("The battle ended before the party could act (continue)"), with
+``info["ended_before_first_decision"]``; its step ends the episode as the loss it is (see
+``DecisionEnv``). ``check_invariants()`` lists broken engine invariants, for the conformance fuzz.
 
 Reward 1 when the party meets the objective (progress and success too), else 0. Progress:
 the share of enemy HP removed (defeat, protect), of the way to the goal (reach) or of the rounds
@@ -52,6 +60,7 @@ class DnDEncounterEnv(DecisionEnv):
     metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
     family = "dnd"
     fallback_index = 0
+    ended_label = "The battle ended before the party could act (continue)"
 
     def __init__(self, scenario: str = "goblin_ambush", *, text: bool = False, on_invalid: str = "fallback",
                  render_mode: str | None = None, max_steps: int | None = None):
@@ -103,6 +112,9 @@ class DnDEncounterEnv(DecisionEnv):
         while b.outcome is None and b.creatures[b.decision.actor].side != b.party_side:
             b.choose(heuristic.choose(b))
         self._state_cache = None
+
+    def _game_over(self) -> bool:
+        return self.battle.outcome is not None
 
     def _game_mask(self) -> np.ndarray:
         mask = np.zeros(N_OPTIONS, np.int8)
@@ -178,6 +190,12 @@ class DnDEncounterEnv(DecisionEnv):
             "objective_progress": round(self._objective_progress(), 4),
         }
 
+    # ------------------------------------------------------------------ invariants
+    def check_invariants(self) -> list[str]:
+        """What is wrong with the battle now, in words (empty when all holds): the conformance
+        fuzz (core/conformance.py, benchmarks/fuzz.py) asks after every step."""
+        return battle_problems(self.battle) if self.battle is not None else []
+
     # ------------------------------------------------------------------ text and pictures
     def _game_text(self) -> tuple[str, str]:
         return views.text(self.state(), self.scenario.name)
@@ -197,3 +215,48 @@ class DnDEncounterEnv(DecisionEnv):
 
 def scenario_ids() -> list[str]:
     return encounter_names()
+
+
+def battle_problems(b) -> list[str]:
+    """The engine's invariants on a battle between the party's decisions (the enemies played):
+    hit points within [0, max HP] (temporary HP apart, never negative); exactly one pending
+    decision, the party's, with between 1 and N_OPTIONS options and a kind the encoder knows, while
+    the battle goes on, and none once it is over; the turn order naming only creatures in the
+    battle, none twice after round 1, with an active creature; the deciding creature in the battle,
+    in the turn order and conscious (a banished one, away but alive, may act)."""
+    problems = []
+    for c in b.creatures.values():
+        if not 0 <= c.hp <= c.max_hp:
+            problems.append(f"{c.cid}: hp {c.hp} outside [0, max hp {c.max_hp}]")
+        if c.temp_hp < 0:
+            problems.append(f"{c.cid}: temporary hp {c.temp_hp} below 0")
+    d = b.decision
+    if b.outcome is not None:
+        if d is not None:
+            problems.append(f"battle over ({b.outcome}) but a {d.kind} decision is pending")
+        return problems
+    if d is None:
+        return problems + ["battle not over but no decision is pending"]
+    if not 1 <= len(d.options) <= N_OPTIONS:
+        problems.append(f"{d.kind} decision has {len(d.options)} options (1..{N_OPTIONS} allowed)")
+    if d.kind not in DECISION_KINDS:
+        problems.append(f"decision kind {d.kind!r} is not one of views.DECISION_KINDS")
+    missing = [cid for cid in b.order if cid not in b.creatures]
+    if missing:
+        problems.append(f"turn order names creatures not in the battle: {missing}")
+    twice = sorted({cid for cid in b.order if b.order.count(cid) > 1})
+    if twice and b.round > 1:   # only Thief's Reflexes gives a second place, in round 1 alone
+        problems.append(f"turn order holds {twice} twice in round {b.round}")
+    if b.active is None:
+        problems.append(f"no active creature (turn index {b.turn_index} of {len(b.order)})")
+    actor = b.creatures.get(d.actor)
+    if actor is None:
+        problems.append(f"the deciding creature {d.actor!r} is not in the battle")
+        return problems
+    if d.actor not in b.order:
+        problems.append(f"the deciding creature {d.actor} is not in the initiative order")
+    if actor.side != b.party_side:
+        problems.append(f"the pending decision is {d.actor}'s, not the party's")
+    if not actor.conscious and "removed" not in actor.conditions:   # banished: away, alive, may act
+        problems.append(f"the deciding creature {d.actor} is {'dead' if actor.dead else 'at 0 hp'}")
+    return problems

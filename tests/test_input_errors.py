@@ -356,7 +356,7 @@ CASES = [
       "is not valid TOML"),
     C("registry", "not UTF-8", lambda: REGISTRY.encode() + b'description = "caf\xe9"\n', "(file)",
       "is not UTF-8"),
-    C("registry", "no such file", lambda: MISSING, "(file)", "cannot be read"),
+    C("registry", "no such file", lambda: MISSING, "(file)", "does not exist"),
     # --------------------------------------------------------------------------- story files
     C("story", "an empty file", lambda: b"", "(file)", "is empty"),
     C("story", "cut to 40 bytes (inside the header)", lambda: story(cut=40), "header", "cut short"),

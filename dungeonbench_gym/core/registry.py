@@ -23,7 +23,7 @@ from typing import Any
 import gymnasium as gym
 
 from .errors import DungeonBenchError, FileFormatError, UnknownEnvId
-from .schema import Field, validate
+from .schema import Field, read_text, validate
 
 NAMESPACE = "DungeonBench"
 ENV_PATH_VARIABLE = "DUNGEONBENCH_ENVS_PATH"  # extra registry files or folders, os.pathsep-separated
@@ -85,17 +85,12 @@ def builtin_registry_files() -> list[Path]:
 def parse_registry_file(path: str | os.PathLike) -> list[EnvEntry]:
     """Read and check one registry file; raise FileFormatError on any mistake."""
     path = Path(path)
+    text = read_text(path, saved_as="UTF-8 TOML", missing_fix="check the path of the registry file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise FileFormatError(path, "(syntax)", f"is not valid TOML ({exc})",
                               "correct the TOML syntax at that line") from None
-    except UnicodeDecodeError as exc:
-        raise FileFormatError(path, "(file)", f"is not UTF-8 text ({exc.reason})",
-                              "save the registry file as UTF-8 TOML") from None
-    except OSError as exc:
-        raise FileFormatError(path, "(file)", f"cannot be read ({exc.strerror})",
-                              "check the path") from None
     validate(data, REGISTRY_SCHEMA, path)   # unknown keys ("did you mean"), types, ranges
     family, entry, metric = data["family"], data["entry_point"], data["metric"]
     if not _ENTRY_PATTERN.match(entry):

@@ -50,6 +50,27 @@ class Field:
     fix: str = ""
 
 
+def read_text(path, *, saved_as: str, missing_fix: str, field: str = "(file)",
+              not_text_hint: str = "") -> str:
+    """An input file's text, or a FileFormatError saying why it cannot be read.
+
+    saved_as: the format, for the fixes ("UTF-8 YAML", "UTF-8 TOML"); missing_fix: what to do
+    when the file is not there (each format knows its built-in alternatives); not_text_hint:
+    what a file that is not text most likely is, added to that fix."""
+    from pathlib import Path
+
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileFormatError(path, field, "does not exist", missing_fix) from None
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(path, field, f"is not UTF-8 text ({exc.reason})",
+                              f"save the file as {saved_as}{not_text_hint}") from None
+    except OSError as exc:   # a folder, no permission
+        raise FileFormatError(path, field, f"cannot be read ({exc.strerror})",
+                              f"give the path of a readable {saved_as} file") from None
+
+
 def kind_name(kind: type) -> str:
     return _KIND_NAMES.get(kind, kind.__name__)
 

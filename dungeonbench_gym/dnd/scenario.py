@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import FileFormatError
-from ..core.schema import Field, validate
+from ..core.schema import Field, read_text, validate
 from .grid import BattleMap, MapError, size_squares
 from .lighting import AMBIENTS
 
@@ -208,21 +208,14 @@ def read_toml(name_or_path: str | Path, folder: Path, what: str, names: list[str
         if not path.exists():
             raise FileFormatError(path, "(file)", f"no {what} named {name_or_path!r}",
                                   f"use one of {names} or pass a path to a .toml file")
+    text = read_text(path, saved_as="UTF-8 TOML",
+                     missing_fix=f"check the path, or give the name (without .toml) of a shipped "
+                                 f"{what}, e.g. {names[0]!r}" if names else "check the path")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise FileFormatError(path, "(syntax)", f"not valid TOML: {exc}",
                               "check quotes, brackets and commas on the line named") from None
-    except FileNotFoundError:
-        raise FileFormatError(path, "(file)", "does not exist",
-                              f"check the path, or give the name (without .toml) of a shipped {what}, "
-                              f"e.g. {names[0]!r}" if names else "check the path") from None
-    except UnicodeDecodeError as exc:
-        raise FileFormatError(path, "(file)", f"is not UTF-8 text ({exc.reason})",
-                              "save the file as UTF-8 TOML") from None
-    except OSError as exc:
-        raise FileFormatError(path, "(file)", f"cannot be read ({exc.strerror})",
-                              "give the path of a readable .toml file") from None
     if what in SCHEMAS:
         validate(data, SCHEMAS[what], path, notes=SCHEMA_NOTES)
     return data, path

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from ..core import registry
 from ..core.errors import DungeonBenchError, FileFormatError
-from ..core.schema import Field, validate
+from ..core.schema import Field, read_text, validate
 
 # BALROG's episode counts per task, by family
 BALROG_EPISODES = {"babyai": 10, "crafter": 10, "textworld": 10, "babaisai": 3, "minihack": 5,
@@ -151,17 +151,8 @@ def _load_yaml(path: Path, text: str):
 def from_yaml(path: str | Path, episodes: int | None = None) -> Suite:
     """A custom suite from a YAML file (see the module docstring)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FileFormatError(path, "(file)", "does not exist",
-                              f"check the path, or use a built-in suite: {', '.join(SUITES)}") from None
-    except UnicodeDecodeError as exc:
-        raise FileFormatError(path, "(file)", f"is not UTF-8 text ({exc.reason})",
-                              "save the suite as UTF-8 YAML") from None
-    except OSError as exc:
-        raise FileFormatError(path, "(file)", f"cannot be read ({exc.strerror})",
-                              "give the path of a readable YAML file") from None
+    text = read_text(path, saved_as="UTF-8 YAML",
+                     missing_fix=f"check the path, or use a built-in suite: {', '.join(SUITES)}")
     doc = _load_yaml(path, text)
     if doc is None:
         raise FileFormatError(path, "(file)", "is empty",

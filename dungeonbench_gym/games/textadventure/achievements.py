@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...core.errors import FileFormatError
+from ...core.schema import read_text
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SPACES = re.compile(r"\s+")
@@ -133,17 +134,9 @@ def _split(line: str) -> tuple[str, str]:
 
 def load(path: str | Path) -> AchievementFile:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FileFormatError(path, "file", "it does not exist",
-                              "give the path of an achievements file") from None
-    except UnicodeDecodeError as error:
-        raise FileFormatError(path, "file", f"it is not UTF-8 text ({error.reason})",
-                              "save it as UTF-8 (is this the story file instead?)") from None
-    except OSError as error:
-        raise FileFormatError(path, "file", f"it cannot be read ({error.strerror})",
-                              "give the path of an achievements file, not a folder") from None
+    text = read_text(path, field="file", saved_as="UTF-8 text",
+                     missing_fix="give the path of an achievements file",
+                     not_text_hint=" (is this the story file instead?)")
     return parse(text, str(path))
 
 

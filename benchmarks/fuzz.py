@@ -22,8 +22,9 @@ space is a failure.
 
 Prints decisions played, episodes, decisions/s and every failure with its id and seed (a failed
 episode counts as one decision, and the next seed goes on with a fresh env); exits 1 on any failure.
-Measured: about 1,500-2,100 decisions/s with 2 workers on a 2-core machine (so 1,000,000 in
-8-11 minutes) and about 530 resets/s for the reset scan (seeds 0-999 of the 34 ids in 65 s).
+Measured on the 2-core development machine (2026-12-02, one run each, 2 workers): 1,000,000
+decisions in 460 s (2,174/s, 14,045 episodes, 0 failures); the reset scan of seeds 0-999 of
+the 34 ids in 44 s (766 resets/s, 0 failures, 7 starts already over).
 """
 
 from __future__ import annotations

@@ -294,8 +294,8 @@ def test_no_file_the_runner_writes_holds_a_secret_a_dying_env_printed(toys, tmp_
     out = tmp_path / "run"
     assert runner.run(tasks, out, workers=1, progress_bar=False)["failed"] == 2
     log = (out / "errors.log").read_text()
-    assert "worker died (exit code 4)" in log and "connecting with [redacted]" in log
-    assert "the server refused key [redacted]" in log
+    assert "worker died (exit code 4)" in log and "connecting with [REDACTED]" in log
+    assert "the server refused key [REDACTED]" in log
     for path in out.rglob("*"):
         assert not path.is_file() or secret.encode() not in path.read_bytes(), path
     assert secret not in capsys.readouterr().err   # the worker's output, passed on

@@ -422,6 +422,18 @@ def _check_ended_start(obs, info, where: str) -> None:
               f"decision {info['decision']!r} (want 1, 1, 'over')")
 
 
+def _checked_reset(env, seed: int, where: str):
+    """reset(seed=seed) with the start's checks (info, invariants, an ended start's one option);
+    returns (obs, info, whether the game was over at reset)."""
+    obs, info = env.reset(seed=seed)
+    _check_info(env, obs, info, text_expected=False, where=where)
+    _check_invariants(env, where)
+    ended = bool(info.get("ended_before_first_decision"))
+    if ended:
+        _check_ended_start(obs, info, where)
+    return obs, info, ended
+
+
 def check_start(env, seed: int, rng: np.random.Generator | None = None) -> bool:
     """One seed a valid start: the reset's observation inside its space, its mask non-empty and
     aligned with its options, the family's invariants kept, and a first step with a legal index
@@ -430,12 +442,7 @@ def check_start(env, seed: int, rng: np.random.Generator | None = None) -> bool:
     reward 0. Returns whether the game was over at reset."""
     rng = rng if rng is not None else np.random.default_rng(seed)
     where = f"reset(seed={seed})"
-    obs, info = env.reset(seed=seed)
-    _check_info(env, obs, info, text_expected=False, where=where)
-    _check_invariants(env, where)
-    ended = bool(info.get("ended_before_first_decision"))
-    if ended:
-        _check_ended_start(obs, info, where)
+    obs, info, ended = _checked_reset(env, seed, where)
     action = _legal_choice(rng, _mask_of(env, obs))
     try:
         obs, reward, terminated, truncated, info = env.step(action)
@@ -480,13 +487,7 @@ def fuzz_episode(env, seed: int, steps: int,
 
     Returns (steps played, whether the episode ended, whether it started already over)."""
     rng = np.random.default_rng(seed)
-    obs, info = env.reset(seed=seed)
-    where = f"seed {seed}, reset"
-    _check_info(env, obs, info, text_expected=False, where=where)
-    _check_invariants(env, where)
-    ended_at_reset = bool(info.get("ended_before_first_decision"))
-    if ended_at_reset:
-        _check_ended_start(obs, info, where)
+    obs, info, ended_at_reset = _checked_reset(env, seed, f"seed {seed}, reset")
     progress, invalid_count = info["progress"], info["metrics"].get("invalid_actions")
     for t in range(1, steps + 1):
         mask = _mask_of(env, obs)

@@ -127,6 +127,14 @@ class DecisionEnv(gym.Env):
         raise NotImplementedError(f"{type(self).__name__} has no pictures; use render_mode='ansi'")
 
     # --------------------------------------------------------------- contract
+    def _legal_mask(self) -> np.ndarray:
+        """The game's mask, or the one "continue" option of a game that ended at reset."""
+        if not self._ended_at_reset:
+            return self._game_mask()
+        mask = np.zeros(self._n, np.int8)
+        mask[self.fallback_index] = 1
+        return mask
+
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         self._steps = 0
@@ -136,14 +144,10 @@ class DecisionEnv(gym.Env):
         # One seed drawn from our generator drives the game: the same reset seed
         # gives the same game, and unseeded resets still follow the first seed.
         self._game_reset(int(self.np_random.integers(2**31 - 1)), options)
+        # Gymnasium's reset cannot say "terminated": a game already over opens on one legal
+        # option (decision "over") whose step ends the episode with the game's real outcome.
         self._ended_at_reset = self._game_over()
-        if self._ended_at_reset:
-            # Gymnasium's reset cannot say "terminated", so the episode opens on one legal
-            # option (decision "over") whose step ends it with the game's real outcome.
-            self._mask = np.zeros(self._n, np.int8)
-            self._mask[self.fallback_index] = 1
-        else:
-            self._mask = self._game_mask()
+        self._mask = self._legal_mask()
         self._progress = self._clip_progress()
         return self._observation(), self._info(False)
 
@@ -174,10 +178,7 @@ class DecisionEnv(gym.Env):
         self._steps += 1
         if self.max_steps is not None and self._steps >= self.max_steps:
             truncated = True
-        self._mask = self._game_mask()
-        if self._ended_at_reset:   # the continue step: the mask stays the one option it was
-            self._mask = np.zeros(self._n, np.int8)
-            self._mask[self.fallback_index] = 1
+        self._mask = self._legal_mask()
         progress = self._game_progress()
         if progress > self._progress:  # the running maximum, clipped to [0, 1]
             self._progress = min(1.0, float(progress))

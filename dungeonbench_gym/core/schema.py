@@ -103,13 +103,17 @@ def _range_words(spec: Field) -> tuple[str, str]:
     return f"is out of range ({spec.low} to {spec.high})", f"use {spec.low} to {spec.high}"
 
 
+def did_you_mean(word, allowed: Sequence, cutoff: float = 0.6) -> str:
+    """"did you mean 'x'? " for the allowed value closest to `word`, or "" when none is close."""
+    close = difflib.get_close_matches(str(word), [str(a) for a in allowed], n=1, cutoff=cutoff)
+    return f"did you mean '{close[0]}'? " if close else ""
+
+
 def unknown_key_fix(key: str, allowed: Sequence[str]) -> str:
     """'did you mean ...?' when a known key is close, else the list of known keys."""
-    close = difflib.get_close_matches(str(key), list(allowed), n=1, cutoff=0.6)
     known = ", ".join(sorted(allowed))
-    if close:
-        return f"did you mean '{close[0]}'? (known fields: {known})"
-    return f"remove it, or use only the known fields: {known}"
+    hint = did_you_mean(key, allowed)
+    return f"{hint}(known fields: {known})" if hint else f"remove it, or use only the known fields: {known}"
 
 
 def validate(data: Any, schema: Mapping[str, Field], path, where: str = "",
@@ -152,8 +156,7 @@ def check_value(value: Any, spec: Field, path, name: str,
                               f"{type(value).__name__} {_short(value)}",
                               spec.fix or f"write {kind_name(spec.kind)}")
     if spec.choices is not None and value not in spec.choices:
-        close = difflib.get_close_matches(str(value), [str(c) for c in spec.choices], n=1)
-        hint = f"did you mean {close[0]!r}? " if close else ""
+        hint = did_you_mean(value, spec.choices)
         raise FileFormatError(path, name, f"{_short(value)} is not {spec.noun or 'an allowed value'}",
                               f"{hint}use one of {', '.join(map(str, spec.choices))}")
     if spec.kind in (int, float) and (spec.low is not None and value < spec.low

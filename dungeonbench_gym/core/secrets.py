@@ -2,7 +2,7 @@
 
 A model can echo its API key back, an error message can quote a header, a config dump can hold a
 token. Rather than trust every writer to be careful, writers pass what they write through
-`scrub()`, which replaces every known secret with "[redacted]".
+`scrub()`, which replaces every known secret with "[REDACTED]".
 
 Known secrets are
 - the ones registered with `register_secret()` (each LLM client registers the key it was built with);
@@ -19,7 +19,7 @@ import os
 import re
 import threading
 
-REDACTED = "[redacted]"
+REDACTED = "[REDACTED]"
 MIN_SECRET_LENGTH = 8
 _SECRET_NAME_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
 
@@ -87,7 +87,7 @@ def _scrub_with(value, pattern: re.Pattern[str] | None):
 
 
 def scrub(value):
-    """A copy of `value` with every known secret replaced by "[redacted]".
+    """A copy of `value` with every known secret replaced by "[REDACTED]".
 
     `value` may be a str or a dict/list/tuple nesting them; other types come back unchanged.
     One precompiled alternation per call keeps the cost linear in the text's length.

@@ -29,13 +29,12 @@ range is a `FileFormatError` naming the file, the field (e.g. `envs[1].episodes`
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core import registry
 from ..core.errors import DungeonBenchError, FileFormatError
-from ..core.schema import Field, read_text, validate
+from ..core.schema import Field, did_you_mean, read_text, validate
 
 # BALROG's episode counts per task, by family
 BALROG_EPISODES = {"babyai": 10, "crafter": 10, "textworld": 10, "babaisai": 3, "minihack": 5,
@@ -175,10 +174,9 @@ def from_yaml(path: str | Path, episodes: int | None = None) -> Suite:
             ids = registry.ids(item["family"])
             if not ids:
                 families = sorted({e.family for e in registry.REGISTRY.values()})
-                close = difflib.get_close_matches(item["family"], families, n=1)
-                hint = f"did you mean '{close[0]}'? " if close else ""
                 raise FileFormatError(path, f"{where}.family", f"{item['family']!r} has no ids",
-                                      f"{hint}use one of {', '.join(families)}")
+                                      f"{did_you_mean(item['family'], families)}use one of "
+                                      f"{', '.join(families)}")
         envs += [(i, count) for i in ids]
     return Suite(doc.get("name", path.stem), envs, seed=doc.get("seed", 0),
                  max_steps=doc.get("max_steps"))

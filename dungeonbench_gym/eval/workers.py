@@ -53,7 +53,8 @@ PR_SET_PDEATHSIG = 1        # <linux/prctl.h>
 PARENT_POLL_SECONDS = 0.5   # the portable fallback: how often a worker looks for its parent
 OUTPUT_TAIL_LINES = 12      # lines of a dead worker's output kept in errors.log
 FAULT_REPORT_LINES = 40     # ... or from faulthandler's "Fatal Python error" on, up to this many
-CLOSE_GRACE_SECONDS = 5.0   # a worker asked to stop gets this long before SIGTERM, then SIGKILL
+CLOSE_GRACE_SECONDS = 5.0   # a worker asked to stop gets this long before SIGTERM
+TERM_GRACE_SECONDS = 2.0    # ... and this long after SIGTERM before SIGKILL
 WAKE_SECONDS = 1.0          # the driver looks at its workers' exit status at least this often
 WORKER_FLAG = "--dungeonbench-worker"   # in every worker's command line, to find them
 
@@ -77,15 +78,12 @@ def _die_with_parent(parent_pid: int) -> None:
             libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
         except (OSError, AttributeError):
             pass   # no usable libc: the polling thread below still covers it
-    # The driver may have died before prctl ran (the signal would never come): look now.
-    if os.getppid() != parent_pid:
-        os._exit(1)
-
+    # The portable fallback, which also covers a driver that died before prctl ran (then
+    # the signal never comes): the first look is at once.
     def watch() -> None:
-        while True:
+        while os.getppid() == parent_pid:
             time.sleep(PARENT_POLL_SECONDS)
-            if os.getppid() != parent_pid:
-                os._exit(1)
+        os._exit(1)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
@@ -261,11 +259,7 @@ class Supervisor:
         else:
             if worker.process.poll() is None:
                 return None
-        try:
-            worker.process.wait(CLOSE_GRACE_SECONDS)
-        except subprocess.TimeoutExpired:   # its connection broke but it lingers
-            worker.process.kill()
-            worker.process.wait()
+        _end(worker.process, CLOSE_GRACE_SECONDS)   # its connection broke: it may still linger
         return self._death(worker)
 
     def _death(self, worker: _Worker) -> dict:
@@ -291,19 +285,25 @@ class Supervisor:
             worker.conn.close()   # a worker waiting for a task sees end of file and ends
         deadline = time.monotonic() + (CLOSE_GRACE_SECONDS if graceful else 0.0)
         for worker in self.workers:
-            for stop in (None, worker.process.terminate, worker.process.kill):
-                if stop is not None:
-                    stop()
-                try:
-                    worker.process.wait(max(0.0, deadline - time.monotonic()) if stop is None
-                                        else 2.0)
-                    break
-                except subprocess.TimeoutExpired:
-                    continue
+            _end(worker.process, max(0.0, deadline - time.monotonic()))
             if graceful:
                 self._echo_output(worker)
         self.workers.clear()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _end(process: subprocess.Popen, grace: float) -> None:
+    """Wait `grace` seconds for the process to exit, then SIGTERM it, then SIGKILL it."""
+    try:
+        process.wait(grace)
+        return
+    except subprocess.TimeoutExpired:
+        process.terminate()
+    try:
+        process.wait(TERM_GRACE_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 # ------------------------------------------------------------------------ a reaper

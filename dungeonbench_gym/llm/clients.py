@@ -50,12 +50,11 @@ from typing import Any
 
 import numpy as np
 
-from ..core.secrets import register_secret
+from ..core.secrets import REDACTED, register_secret
 from .base import ChatClient, ClientError, Completion, ToolCall, TransientError
 
 log = logging.getLogger(__name__)
 
-REDACTED = "[REDACTED]"
 _MAX_ERROR_CHARS = 500            # of server error text quoted in an exception
 _MAX_BODY_BYTES = 64 * 1024 * 1024   # far above any chat completion; bounds memory
 _READ_CHUNK = 64 * 1024
@@ -107,6 +106,11 @@ class _Secret:
 
     def reveal(self) -> str | None:
         return self._value
+
+    def forms(self) -> set[str]:
+        """The key as written and URL-encoded: every way it can show up in a message."""
+        key = self._value
+        return {key, urllib.parse.quote(key, safe=""), urllib.parse.quote_plus(key)} if key else set()
 
     def __bool__(self) -> bool:
         return self._value is not None
@@ -224,10 +228,8 @@ class HTTPChatClient(ChatClient):
         if parsed.scheme not in ("http", "https") or not parsed.hostname:
             raise ClientError(f"{self.provider}: base_url must be an http(s) URL, got {self.base_url!r}")
         self._api_key = _Secret(_key_from(api_key, self.key_env_vars))
-        if self._api_key:   # so the harness scrubs it from every file, the model's echo included
-            key = self._api_key.reveal()
-            for form in {key, urllib.parse.quote(key, safe=""), urllib.parse.quote_plus(key)}:
-                register_secret(form)
+        for form in self._api_key.forms():   # so the harness scrubs it from every file too,
+            register_secret(form)            # the model's echo of it included
         if not self._api_key and self._key_needed():
             raise ClientError(f"{self.provider}: no API key; set the environment variable "
                               f"{' or '.join(self.key_env_vars)} (or pass api_key=...)")
@@ -416,10 +418,8 @@ class HTTPChatClient(ChatClient):
         return message
 
     def _scrub(self, text: str) -> str:
-        key = self._api_key.reveal()
-        if key:
-            for form in {key, urllib.parse.quote(key, safe=""), urllib.parse.quote_plus(key)}:
-                text = text.replace(form, REDACTED)
+        for form in self._api_key.forms():
+            text = text.replace(form, REDACTED)
         return text
 
 

@@ -30,7 +30,7 @@ from ...dnd.day import DURATION_TEXT, MAX_STAGES, Day, DayRun, load_day
 from ...dnd.scenario import _map_cache
 from ...dnd.state import monster_combatant
 from . import views
-from .env import DnDEncounterEnv, battle_problems
+from .env import DnDEncounterEnv, battle_problems, hp_problems
 
 MAX_PARTY = 6
 DAY_FEATURES = 3 * MAX_STAGES + 3 + 1 + 5 * MAX_PARTY   # 49 -> see the module docstring
@@ -113,8 +113,7 @@ class DnDDayEnv(DnDEncounterEnv):
             return []
         if r.phase == "battle":
             return battle_problems(r.battle)
-        problems = [f"{c.cid}: hp {c.hp} outside [0, max hp {c.max_hp}]"
-                    for c in r.party.values() if not 0 <= c.hp <= c.max_hp]
+        problems = hp_problems(r.party.values())
         d = r.decision
         if r.over:
             return problems + ([f"the day is over but a {d.kind} decision is pending"] if d else [])

@@ -217,6 +217,17 @@ def scenario_ids() -> list[str]:
     return encounter_names()
 
 
+def hp_problems(creatures) -> list[str]:
+    """Hit points within [0, max HP], temporary hit points never negative."""
+    problems = []
+    for c in creatures:
+        if not 0 <= c.hp <= c.max_hp:
+            problems.append(f"{c.cid}: hp {c.hp} outside [0, max hp {c.max_hp}]")
+        if c.temp_hp < 0:
+            problems.append(f"{c.cid}: temporary hp {c.temp_hp} below 0")
+    return problems
+
+
 def battle_problems(b) -> list[str]:
     """The engine's invariants on a battle between the party's decisions (the enemies played):
     hit points within [0, max HP] (temporary HP apart, never negative); exactly one pending
@@ -224,12 +235,7 @@ def battle_problems(b) -> list[str]:
     the battle goes on, and none once it is over; the turn order naming only creatures in the
     battle, none twice after round 1, with an active creature; the deciding creature in the battle,
     in the turn order and conscious (a banished one, away but alive, may act)."""
-    problems = []
-    for c in b.creatures.values():
-        if not 0 <= c.hp <= c.max_hp:
-            problems.append(f"{c.cid}: hp {c.hp} outside [0, max hp {c.max_hp}]")
-        if c.temp_hp < 0:
-            problems.append(f"{c.cid}: temporary hp {c.temp_hp} below 0")
+    problems = hp_problems(b.creatures.values())
     d = b.decision
     if b.outcome is not None:
         if d is not None:

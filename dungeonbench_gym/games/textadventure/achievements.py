@@ -22,13 +22,12 @@ and the fix.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...core.errors import FileFormatError
-from ...core.schema import read_text
+from ...core.schema import did_you_mean, read_text
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SPACES = re.compile(r"\s+")
@@ -76,8 +75,8 @@ def parse(text: str, path: str = "<achievements>") -> AchievementFile:
         if turn_limit is None:
             head, rest = _split(line)
             if head != "TURN_LIMIT":
-                close = difflib.get_close_matches(head.upper(), ["TURN_LIMIT"], n=1, cutoff=0.7)
-                hint = " (did you mean 'TURN_LIMIT'?)" if close else ""
+                hint = did_you_mean(head.upper(), ["TURN_LIMIT"], cutoff=0.7).strip()
+                hint = f" ({hint})" if hint else ""
                 raise FileFormatError(path, where, f"expected 'TURN_LIMIT n' first, found {line!r}",
                                       f"start the file with a line like 'TURN_LIMIT 40'{hint}")
             try:

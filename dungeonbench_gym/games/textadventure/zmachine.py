@@ -141,8 +141,7 @@ class Story:
 
     # -------------------------------------------------------------- memory
     def word(self, address: int, memory: bytes | None = None) -> int:
-        m = self.data if memory is None else memory
-        return (m[address] << 8) | m[address + 1]
+        return _word(self.data if memory is None else memory, address)
 
     # ---------------------------------------------------------------- text
     def decode(self, address: int, memory: bytes | None = None) -> tuple[str, int]:

@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 
+from .agents.spec import MIN_CONTEXT_TOKENS, ON_CLIENT_ERROR, TOOL_PROTOCOLS
 from .core import registry
 from .core.errors import DungeonBenchError
 from .core.options import find_option
@@ -25,6 +26,20 @@ def _whole_number(low: int, what: str):
             raise argparse.ArgumentTypeError(f"{value} is below {low}; {what}")
         return value
     parse.__name__ = "whole number"   # argparse names the type in its own messages
+    return parse
+
+
+def _positive_seconds(what: str):
+    """An argparse type: a finite number of seconds above 0; anything else is a usage error."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds; {what}") from None
+        if not (0 < value < float("inf")):
+            raise argparse.ArgumentTypeError(f"{text} is not above 0 seconds; {what}")
+        return value
+    parse.__name__ = "number of seconds"
     return parse
 
 
@@ -127,7 +142,10 @@ def _agent_specs(args) -> list:
                                     strategy=args.strategy, history=args.history,
                                     base_url=args.base_url, temperature=args.temperature,
                                     max_tokens=args.max_tokens, vision=args.vision or None,
-                                    tools=args.tools or None, max_tool_calls=args.max_tool_calls)
+                                    tools=args.tools or None, max_tool_calls=args.max_tool_calls,
+                                    on_client_error=args.on_client_error,
+                                    context_tokens=args.context_tokens, timeout_s=args.timeout,
+                                    tool_protocol=args.tool_protocol)
         elif kind == "sb3":
             spec = AgentSpec.create("sb3", args.label, model_path=args.model_path)
         else:
@@ -164,7 +182,8 @@ def cmd_eval(args) -> int:
     records = [r for r in runner.load_records(out)
                if (r["agent"], r["env_id"], r["episode"]) in wanted]
     if not records:
-        print("no finished episodes", file=sys.stderr)
+        failed = f"; failed {counts['failed']} (see {out}/errors.log)" if counts["failed"] else ""
+        print(f"no finished episodes{failed}", file=sys.stderr)
         return 1
     result = summary.summarise(records)
     summary.write(result, out)
@@ -333,6 +352,22 @@ def build_parser() -> argparse.ArgumentParser:
                           "areas, routes, creatures, conditions, spells)")
     llm.add_argument("--max-tool-calls", type=_whole_number(0, "give 0 or more tool calls"), default=None,
                      help="tool calls allowed per decision (default 4)")
+    llm.add_argument("--tool-protocol", default=None, choices=TOOL_PROTOCOLS,
+                     help="how tools are offered: native function calls, a text protocol in the "
+                          "prompt, or auto (native where the client has it, text otherwise; "
+                          "the default)")
+    llm.add_argument("--on-client-error", default=None, choices=ON_CLIENT_ERROR,
+                     help="when the model cannot be reached after the client's retries: fail "
+                          "the episode (the default; its steps so far are kept) or fall back "
+                          "for that decision and record the error")
+    llm.add_argument("--context-tokens", default=None,
+                     type=_whole_number(MIN_CONTEXT_TOKENS, f"give the model's context window "
+                                                           f"in tokens ({MIN_CONTEXT_TOKENS} or more)"),
+                     help="the model's context window, where the server does not say it; "
+                          "prompts are built to fit")
+    llm.add_argument("--timeout", default=None,
+                     type=_positive_seconds("give the seconds one request may take, above 0"),
+                     help="seconds one request to the model may take (default 60)")
     s.add_argument("--model-path", default=None, help="sb3 agent: a saved model .zip")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_eval)

@@ -129,3 +129,95 @@ def test_prepare_builds_the_textworld_games_the_envs_play(capsys):
         assert f"textworld {task}: 1 games ready in {tw_games.folder(task)}" in out
         made = tw_games.game(task, 0)
         assert Path(made.path).is_file() and Path(made.path).parent == tw_games.folder(task)
+
+
+# ------------------------------------------------------- llm flags: client errors, context, timeout, tools
+def _eval_args(*extra):
+    return cli.build_parser().parse_args(["eval", "--agent", "llm", "--client", "fake", "--model",
+                                          "first", "--envs", "BabyAI-GoTo-v0", *extra])
+
+
+def test_llm_flags_reach_the_agent_spec_the_client_and_the_agent(monkeypatch):
+    from dungeonbench_gym.agents import spec as spec_module
+    from dungeonbench_gym.llm import agent as agent_module
+
+    (spec,) = cli._agent_specs(_eval_args("--on-client-error", "fallback", "--context-tokens",
+                                          "2048", "--timeout", "2.5", "--tool-protocol", "text"))
+    assert {k: spec.opts[k] for k in ("on_client_error", "context_tokens", "timeout_s",
+                                      "tool_protocol")} == {
+        "on_client_error": "fallback", "context_tokens": 2048, "timeout_s": 2.5,
+        "tool_protocol": "text"}
+    assert spec.describe()["timeout_s"] == 2.5          # recorded in every result file
+    assert spec_module.make_client(spec).timeout_s == 2.5
+    given = {}
+
+    class Recorder:
+        def __init__(self, client, **kwargs):
+            given.update(kwargs, client=client)
+
+    monkeypatch.setattr(agent_module, "LLMAgent", Recorder)
+    spec_module.make_llm_agent(spec)
+    assert (given["on_client_error"], given["context_tokens"], given["tool_protocol"]) == (
+        "fallback", 2048, "text")
+    assert given["client"].timeout_s == 2.5
+    # Flags not given are not passed: LLMAgent's own defaults apply.
+    given.clear()
+    (plain,) = cli._agent_specs(_eval_args())
+    spec_module.make_llm_agent(plain)
+    assert not {"on_client_error", "context_tokens", "tool_protocol"} & set(given)
+    assert not {"on_client_error", "context_tokens", "timeout_s", "tool_protocol"} & set(plain.opts)
+    assert given["client"].timeout_s == 60.0
+
+
+def test_on_client_error_fail_and_the_other_flags_make_a_real_agent():
+    from dungeonbench_gym.agents.spec import make_llm_agent
+
+    (spec,) = cli._agent_specs(_eval_args("--on-client-error", "fail", "--context-tokens", "4096",
+                                          "--tool-protocol", "native"))
+    agent = make_llm_agent(spec)
+    assert agent.on_client_error == "fail" and agent.tool_protocol == "native"
+    assert agent.budget.limit == 4096   # the flag's window, not the client's
+    (spec,) = cli._agent_specs(_eval_args("--on-client-error", "fallback"))
+    assert make_llm_agent(spec).on_client_error == "fallback"
+
+
+def test_bad_llm_flags_are_usage_errors_that_say_what_to_give(capsys):
+    import pytest
+
+    cases = {
+        ("--context-tokens", "100"): "100 is below 256; give the model's context window in tokens",
+        ("--context-tokens", "4k"): "'4k' is not a whole number; give the model's context window",
+        ("--timeout", "0"): "0 is not above 0 seconds; give the seconds one request may take",
+        ("--timeout", "-3"): "-3 is not above 0 seconds",
+        ("--timeout", "nan"): "nan is not above 0 seconds",
+        ("--timeout", "soon"): "'soon' is not a number of seconds",
+        ("--on-client-error", "retry"): "invalid choice: 'retry'",
+        ("--tool-protocol", "json"): "invalid choice: 'json'",
+    }
+    for flag, says in cases.items():
+        with pytest.raises(SystemExit) as stop:
+            cli.main(["eval", "--agent", "llm", "--client", "fake", *flag])
+        assert stop.value.code == 2, flag
+        err = capsys.readouterr().err
+        assert f"argument {flag[0]}" in err and says in err, (flag, err)
+        if "choice" in says:   # the choices are listed
+            choices = ("fallback", "fail") if flag[0] == "--on-client-error" else (
+                "auto", "native", "text")
+            assert all(c in err.split(says)[1] for c in choices), err
+
+
+def test_llm_options_of_a_spec_made_in_code_are_checked_before_any_episode():
+    import pytest
+
+    from dungeonbench_gym.agents.spec import AgentSpec, check
+    from dungeonbench_gym.core.errors import DungeonBenchError
+
+    bad = {"on_client_error": ("raise", "use one of fail, fallback"),
+           "tool_protocol": ("xml", "use one of auto, native, text"),
+           "context_tokens": (64, "256 or more"), "timeout_s": (0, "above 0")}
+    for key, (value, says) in bad.items():
+        with pytest.raises(DungeonBenchError, match=says) as err:
+            check(AgentSpec.create("llm", client="fake", **{key: value}))
+        assert key in str(err.value)
+    check(AgentSpec.create("llm", client="fake", on_client_error="fallback", tool_protocol="auto",
+                           context_tokens=256, timeout_s=0.5))

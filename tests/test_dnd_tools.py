@@ -15,6 +15,7 @@ import dungeonbench_gym
 from dungeonbench_gym.agents.spec import AgentSpec, make_llm_agent
 from dungeonbench_gym.dnd import lookup
 from dungeonbench_gym.dnd.dice import p_d20_success
+from dungeonbench_gym.llm.base import ClientError
 from dungeonbench_gym.eval.runner import _llm_usage
 from dungeonbench_gym.llm.agent import LLMAgent
 from dungeonbench_gym.llm.fake import ScriptedClient
@@ -232,7 +233,7 @@ def test_tool_calls_are_bounded_per_decision(wyrmling):
     greedy = {"tool_calls": [{"name": "creature", "arguments": {"name": "kobold_1"}},
                              {"name": "condition", "arguments": {"name": "prone"}},
                              {"name": "creature", "arguments": {"name": "nobody"}}]}
-    client = ScriptedClient([greedy] * 6 + ["1"], cycle=False)
+    client = ScriptedClient([greedy, greedy, "1"], cycle=False)
     agent = LLMAgent(client, tools=True, max_tool_calls=4)
     obs, info = wyrmling.reset(seed=0)
     agent.reset(wyrmling, 0)
@@ -243,14 +244,21 @@ def test_tool_calls_are_bounded_per_decision(wyrmling):
     refused = [c for c in record["tool_calls"] if not c["counted"]]
     assert len(counted) == 4 and refused and all("no tool calls left" in c["error"] for c in refused)
     assert counted[2]["error"].startswith("no creature")   # a bad call still counts
-    assert record["model_calls"] == 7    # max_tool_calls + 2 (the last parsed as is), then the re-ask
-    # the 6th reply still called tools (no text): a parse error, then the re-ask answers "1"
-    assert record["retries"] == 1 and action == 1 and not record["fell_back"]
+    # the budget spent, the last request declares no tools: the model can only answer, and
+    # the exchange so far reaches it as text
+    assert client.tools_offered[0] and client.tools_offered[1] and client.tools_offered[2] is None
+    last = client.calls[-1]
+    assert not any(m["role"] == "tool" or m.get("tool_calls") for m in last)
+    assert 'CALL creature {"name": "kobold_1"}' in last[-4]["content"]
+    assert last[-1]["content"].startswith("Result of creature: ")
+    assert last[-1]["content"].endswith("answer with one legal option now.")
+    assert record["model_calls"] == 3 and action == 1 and not record["fell_back"]
+    assert all(c["round_trip"] for c in record["tool_calls"])
 
 
-def test_client_without_tools_plays_without_them_and_says_so(wyrmling):
+def test_client_without_tools_native_only_plays_without_them_and_says_so(wyrmling):
     client = ScriptedClient(["1"], supports_tools=False)
-    agent = LLMAgent(client, tools=True)
+    agent = LLMAgent(client, tools=True, tool_protocol="native")
     obs, info = wyrmling.reset(seed=0)
     with pytest.warns(UserWarning, match="does not support function calling"):
         agent.reset(wyrmling, 0)
@@ -258,6 +266,66 @@ def test_client_without_tools_plays_without_them_and_says_so(wyrmling):
     assert client.tools_offered == [None]
     assert agent.last_record["tools"].startswith("off: the client fake/scripted does not support")
     assert agent.last_record["tool_count"] == 0
+
+
+def test_text_protocol_round_trip_without_function_calling(wyrmling):
+    # issue 21: servers and models without native tools get them described in the prompt
+    # and call them with a "CALL name {json}" line; the result comes back as a user turn
+    client = ScriptedClient(['CALL creature {"name": "wyrmling"}', "1"], supports_tools=False)
+    agent = LLMAgent(client, tools=True)          # auto: text, as the client has no tools
+    obs, info = wyrmling.reset(seed=0)
+    before = wyrmling.unwrapped.battle.to_dict()
+    agent.reset(wyrmling, 0)
+    action = agent.act(obs, info)
+    record = agent.last_record
+    assert action == 1 and not record["fell_back"] and record["tool_protocol"] == "text"
+    assert client.tools_offered == [None, None]          # never sent as native declarations
+    first, second = client.calls
+    assert "CALL <tool>" in first[-1]["content"] and "- creature(name)" in first[-1]["content"]
+    assert second[-2] == {"role": "assistant", "content": 'CALL creature {"name": "wyrmling"}'}
+    assert second[-1]["role"] == "user" and second[-1]["content"].startswith("Result of creature: {")
+    (call,) = record["tool_calls"]
+    assert call["name"] == "creature" and call["round_trip"] and call["error"] is None
+    assert wyrmling.unwrapped.battle.to_dict() == before   # look-ups change nothing
+
+
+def test_tagged_tool_calls_are_read_too(wyrmling):
+    client = ScriptedClient(['<tool_call>{"name": "condition", "arguments": {"name": "prone"}}'
+                             '</tool_call>', "Final answer: 1"], supports_tools=False)
+    agent = LLMAgent(client, tools=True, tool_protocol="text")
+    obs, info = wyrmling.reset(seed=0)
+    agent.reset(wyrmling, 0)
+    assert agent.act(obs, info) == 1
+    (call,) = agent.last_record["tool_calls"]
+    assert call["name"] == "condition" and call["round_trip"] and call["error"] is None
+
+
+def test_a_server_that_ignores_native_tools_is_said_once_and_auto_goes_text(wyrmling):
+    class Ignoring(ScriptedClient):      # counts the chat only, like a server that drops tools
+        def complete(self, messages, tools=None):
+            completion = super().complete(messages, tools)
+            completion.prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
+            return completion
+
+    from dungeonbench_gym.llm import agent as agent_module
+    agent_module._IGNORED_TOOLS.clear()
+    # three plain answers whose prompts left the declarations out (a function-calling server
+    # may answer a text reply from a tool-free prompt, so one is not enough to judge)
+    client = Ignoring(["banana", "banana", "1", 'CALL condition {"name": "prone"}', "1"],
+                      model="ignoring")
+    agent = LLMAgent(client, tools=True)
+    obs, info = wyrmling.reset(seed=0)
+    agent.reset(wyrmling, 0)
+    with pytest.warns(UserWarning, match="ignored the native tool declarations"):
+        agent.act(obs, info)
+    assert client.tools_offered[:3] == [client.tools_offered[0]] * 3 and client.tools_offered[0]
+    assert agent.last_record["tools"].startswith("native ignored")
+    obs, _, _, _, info = wyrmling.step(1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # said once
+        agent.act(obs, info)
+    assert agent.last_record["tool_protocol"] == "text"
+    assert client.tools_offered[-1] is None and agent.last_record["tool_calls"][0]["round_trip"]
 
 
 def test_families_without_tools_and_agents_without_tools():
@@ -304,7 +372,8 @@ def test_agent_with_the_openai_client_over_http(wyrmling):
         agent.reset(wyrmling, 0)
         expected = lookup.attack_odds(wyrmling.unwrapped.battle, "wizard", "dagger-thrown", "kobold_2")
         assert agent.act(obs, info) == 0
-        first, second = (r["json"] for r in server.requests)
+        # the chat requests (the client also probes the server's context and tokenizer)
+        first, second = (r["json"] for r in server.requests if r["path"] == "/v1/chat/completions")
         assert {t["function"]["name"] for t in first["tools"]} == set(tools_for(wyrmling).tools)
         assert all(t["type"] == "function" and t["function"]["parameters"]["type"] == "object"
                    for t in first["tools"])
@@ -316,3 +385,65 @@ def test_agent_with_the_openai_client_over_http(wyrmling):
         assert record["tool_count"] == 1 and record["prompt_tokens"] == 50 + 11
     finally:
         server.close()
+
+
+def test_a_server_refusing_tools_for_the_model_goes_text(wyrmling):
+    # Ollama: HTTP 400 "<model> does not support tools" when tools are declared
+    class Refusing(ScriptedClient):
+        def complete(self, messages, tools=None):
+            if tools:
+                raise ClientError("openai gemma:2b: HTTP 400 from http://127.0.0.1:11434/v1/"
+                                  "chat/completions: registry.ollama.ai/library/gemma:2b does "
+                                  "not support tools")
+            return super().complete(messages, tools)
+
+    from dungeonbench_gym.llm import agent as agent_module
+    agent_module._IGNORED_TOOLS.clear()
+    client = Refusing(["1"], model="gemma:2b")
+    agent = LLMAgent(client, tools=True)
+    obs, info = wyrmling.reset(seed=0)
+    agent.reset(wyrmling, 0)
+    with pytest.warns(UserWarning, match="does not support tools"):
+        assert agent.act(obs, info) == 1
+    record = agent.last_record
+    assert record["tool_protocol"] == "text" and not record["fell_back"]
+    assert "CALL <tool>" in client.calls[-1][-1]["content"]
+
+
+def test_every_string_argument_is_bounded_and_fits_every_name():
+    # grammar-constrained servers (llama.cpp's function calling) bound a string argument only
+    # by its maxLength: without one a small model wrote 3,791 tokens into one argument
+    from dungeonbench_gym.dnd import content
+    from dungeonbench_gym.llm.dnd_tools import MAX_STRING_CHARS, dnd_toolset
+
+    strings = [(spec["name"], name, schema) for spec in dnd_toolset().specs()
+               for name, schema in spec["parameters"]["properties"].items() if schema["type"] == "string"]
+    assert len(strings) >= 10
+    assert all(schema.get("maxLength") == MAX_STRING_CHARS for _, _, schema in strings), strings
+    # ...long enough for every key a model may need to write, and a creature id ("<monster>_12")
+    keys = [*content.spells(), *content.conditions(), *(f"{key}_12" for key in content.monsters())]
+    keys += [*content.weapons(), *(action.key for monster in content.monsters().values()
+                                   for action in monster.all_actions)]
+    assert max(map(len, keys)) <= MAX_STRING_CHARS
+
+
+def test_a_server_that_made_a_native_call_is_never_taken_for_one_ignoring_tools(wyrmling):
+    class LowCounts(ScriptedClient):     # answers text replies with tool-free prompt counts
+        def complete(self, messages, tools=None):
+            completion = super().complete(messages, tools)
+            completion.prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
+            return completion
+
+    from dungeonbench_gym.llm import agent as agent_module
+    agent_module._IGNORED_TOOLS.clear()
+    call = {"tool_calls": [{"name": "condition", "arguments": {"name": "prone"}}], "text": ""}
+    client = LowCounts([call, "1", "banana", "banana", "banana", "1"], model="low-counts")
+    agent = LLMAgent(client, tools=True, max_retries=2)
+    obs, info = wyrmling.reset(seed=0)
+    agent.reset(wyrmling, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        agent.act(obs, info)
+        obs, _, _, _, info = wyrmling.step(1)
+        agent.act(obs, info)
+    assert agent.last_record["tool_protocol"] == "native" and all(client.tools_offered)

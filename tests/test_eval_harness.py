@@ -16,6 +16,7 @@ import pytest
 from dungeonbench_gym import cli
 from dungeonbench_gym.core.errors import DungeonBenchError, FileFormatError
 from dungeonbench_gym.eval import runner, suites
+from dungeonbench_gym.llm.base import ChatClient, ClientError, Completion
 
 SECRET = "sk-test-SECRET-4242-do-not-log"
 
@@ -288,3 +289,211 @@ def test_llm_agent_plays_through_an_intermission(tmp_path):
     steps = [json.loads(line) for line in next(out.rglob("*.jsonl")).read_text().splitlines()]
     assert "intermission" in {s["agent"]["decision"] for s in steps}   # the model chose between fights
     assert json.loads((out / "summary.json").read_text())["dnd_day"]["llm-fake-first-direct-tools"]["episodes"] == 1
+
+
+# ------------------------------------------------- client errors: nothing lost
+FLAKY_SECRET = "sk-flaky-7c1e0a-never-in-a-file"
+
+
+class _FailsAfter(ChatClient):
+    """Answers option 0 to its first `ok` requests (model "ok-<n>"), then raises ClientError
+    as a server gone away would. Its answers and its error echo a key, which no file may hold."""
+
+    provider = "flaky"
+
+    def __init__(self, model, **kwargs):
+        super().__init__(model, **{k: v for k, v in kwargs.items()
+                                   if k in ("temperature", "max_tokens", "timeout_s")})
+        self.ok, self.requests = int(model.removeprefix("ok-")), 0
+
+    def complete(self, messages, tools=None):
+        self.requests += 1
+        if self.requests > self.ok:
+            raise ClientError(f"flaky: connection refused after {self.ok} requests "
+                              f"(key {FLAKY_SECRET})")
+        return Completion(text=f"Final answer: 0\n(my key is {FLAKY_SECRET})",
+                          prompt_tokens=50, completion_tokens=6, model=self.model)
+
+
+@pytest.fixture
+def flaky_provider(monkeypatch):
+    """`--client flaky` in this process (so runs use workers=0, IN_PROCESS)."""
+    from dungeonbench_gym.llm import clients
+
+    monkeypatch.setenv("FLAKY_API_KEY", FLAKY_SECRET)
+    monkeypatch.setitem(clients.PROVIDERS, "flaky", _FailsAfter)
+
+
+def _flaky_tasks(ok: int, **options):
+    from dungeonbench_gym.agents.spec import AgentSpec
+
+    spec = AgentSpec.create("llm", "flaky", client="flaky", model=f"ok-{ok}", history=2, **options)
+    tasks, _ = runner.plan([spec], ["BabyAI-GoTo-v0"], episodes=1, max_steps=8)
+    return tasks
+
+
+def _lines(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _no_secret_in(out):
+    for path in out.rglob("*"):
+        assert not path.is_file() or FLAKY_SECRET.encode() not in path.read_bytes(), path
+
+
+def test_a_failed_episode_keeps_its_steps_and_a_resume_plays_it_again(flaky_provider, tmp_path,
+                                                                      capsys):
+    out = tmp_path / "run"
+    (task,) = _flaky_tasks(3, on_client_error="fail")
+    assert runner.run([task], out, workers=runner.IN_PROCESS, progress_bar=False) == {
+        "ran": 0, "already_done": 0, "failed": 1, "corrupt": 0}
+    folder = task.path(out).parent
+    assert not task.path(out).exists() and not task.trajectory_path(out).exists()
+    first = folder / "episode-0000.failed-1.trajectory.jsonl"
+    steps = _lines(first)
+    assert [s["t"] for s in steps] == [1, 2, 3]                 # the three answered decisions
+    assert all(s["agent"]["parsed"]["index"] == 0 and s["label"] == "turn left" for s in steps)
+    assert "[REDACTED]" in steps[0]["agent"]["completions"][0]  # scrubbed like every file
+    (line,) = (out / "errors.log").read_text().splitlines()
+    assert line.startswith("flaky BabyAI-GoTo-v0 episode 0: ClientError: flaky: connection "
+                           "refused after 3 requests (key [REDACTED])"), line
+    assert line.endswith(f"; its 3 steps so far are in {first}")
+    # Not a finished episode to summaries, compare or resume ...
+    assert runner.load_records(out, on_corrupt=lambda path, problem: pytest.fail(path)) == []
+    assert cli.main(["summarize", str(out)]) == 2
+    assert "no usable episode files" in capsys.readouterr().err
+    # ... so a resumed run plays the episode again; a second failure keeps its own steps.
+    assert runner.run([task], out, workers=runner.IN_PROCESS, progress_bar=False)["failed"] == 1
+    second = folder / "episode-0000.failed-2.trajectory.jsonl"
+    assert _lines(second) == steps and _lines(first) == steps
+    # Once the client answers, the episode finishes; the failed attempts stay beside it.
+    (fixed,) = _flaky_tasks(10 ** 6, on_client_error="fail")
+    assert runner.run([fixed], out, workers=runner.IN_PROCESS, progress_bar=False) == {
+        "ran": 1, "already_done": 0, "failed": 0, "corrupt": 0}
+    assert len(_lines(fixed.trajectory_path(out))) == 8 and first.exists() and second.exists()
+    assert runner.run([fixed], out, workers=runner.IN_PROCESS, progress_bar=False) == {
+        "ran": 0, "already_done": 1, "failed": 0, "corrupt": 0}   # not taken for corrupt
+    (record,) = runner.load_records(out)
+    assert record["steps"] == 8
+    assert cli.main(["summarize", str(out)]) == 0
+    assert "| 1 | flaky |" in capsys.readouterr().out
+    # A corrupt episode file is moved aside with its own trajectory only, and rerun.
+    task.path(out).write_text('{"agent": "fla')
+    assert runner.run([fixed], out, workers=runner.IN_PROCESS, progress_bar=False) == {
+        "ran": 1, "already_done": 0, "failed": 0, "corrupt": 1}
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "episode-0000.failed-1.trajectory.jsonl", "episode-0000.failed-2.trajectory.jsonl",
+        "episode-0000.json", "episode-0000.json.corrupt-1", "episode-0000.trajectory.jsonl",
+        "episode-0000.trajectory.jsonl.corrupt-1"]
+    assert _lines(first) == _lines(second) == steps
+    _no_secret_in(out)
+
+
+def test_an_episode_that_fails_before_its_first_step_leaves_no_trajectory(flaky_provider,
+                                                                          tmp_path):
+    out = tmp_path / "run"
+    (task,) = _flaky_tasks(0)   # the default: fail
+    assert runner.run([task], out, workers=runner.IN_PROCESS, progress_bar=False)["failed"] == 1
+    assert list(task.path(out).parent.glob("*")) == []
+    (line,) = (out / "errors.log").read_text().splitlines()
+    assert "ClientError: flaky: connection refused after 0 requests" in line
+    assert "steps so far" not in line
+
+
+def test_with_fallback_a_client_error_is_a_recorded_fallback_and_the_episode_finishes(
+        flaky_provider, tmp_path):
+    out = tmp_path / "run"
+    (task,) = _flaky_tasks(3, on_client_error="fallback")
+    assert runner.run([task], out, workers=runner.IN_PROCESS, progress_bar=False)["ran"] == 1
+    (record,) = runner.load_records(out)
+    steps = [s["agent"] for s in _lines(task.trajectory_path(out))]
+    assert record["steps"] == len(steps) == 8
+    assert [s["fell_back"] for s in steps] == [False] * 3 + [True] * 5
+    assert all(s["client_error"] is None and s["client_errors"] == 0 for s in steps[:3])
+    for s in steps[3:]:
+        assert s["client_error"].startswith("ClientError: flaky: connection refused")
+        assert "[REDACTED]" in s["client_error"] and s["client_errors"] >= 1
+    usage = record["llm"]
+    assert usage["fallbacks"] == 5
+    assert usage["client_errors"] == sum(s["client_errors"] for s in steps) >= 5
+    assert not (out / "errors.log").exists()
+    _no_secret_in(out)
+
+
+def test_llm_usage_adds_client_errors_prompt_tokens_per_decision_and_the_largest_request():
+    class Agent:
+        tools_status = "off"
+        client = None
+
+    def step(prompt, largest, errors=0, compaction=(), **more):
+        return {"agent": {"prompt_tokens": prompt, "completion_tokens": 5,
+                          "max_request_tokens": largest, "client_errors": errors,
+                          "compaction": list(compaction), **more}}
+
+    usage = runner._llm_usage(Agent(), [step(300, 320), step(900, 1900, 2, ["history 2->0"]),
+                                        step(600, 700, 1, [], fell_back=True)])
+    assert usage["prompt_tokens"] == 1800 and usage["prompt_tokens_per_decision"] == 600
+    assert usage["max_request_tokens"] == 1900      # the largest one request, not a sum
+    assert usage["client_errors"] == 3 and usage["compacted_decisions"] == 1
+    assert usage["fallbacks"] == 1 and usage["decisions"] == 3
+    # steps recorded before these fields existed: no requests known, nothing counted
+    old = runner._llm_usage(Agent(), [{"agent": {"prompt_tokens": 10, "completion_tokens": 1}}])
+    assert old["max_request_tokens"] is None
+    assert old["client_errors"] == old["compacted_decisions"] == 0
+
+
+class _RefusesAfter(BaseHTTPRequestHandler):
+    """Chat completions that answer option 0 three times, then refuse with HTTP 400 (and
+    no other endpoint: a client's probes for a tokenizer get 404)."""
+
+    served = 0
+
+    def do_GET(self):  # noqa: N802 - http.server's name
+        self._send(404, {"error": {"message": "not here"}})
+
+    def do_POST(self):  # noqa: N802 - http.server's name
+        self.rfile.read(int(self.headers["Content-Length"]))
+        if not self.path.endswith("/chat/completions"):
+            return self._send(404, {"error": {"message": "not here"}})
+        type(self).served += 1
+        if type(self).served <= 3:
+            status, body = 200, {"choices": [{"message": {"content": "0"}}],
+                                 "usage": {"prompt_tokens": 10, "completion_tokens": 1}}
+        else:
+            status, body = 400, {"error": {"message": "the model was unloaded"}}
+        self._send(status, body)
+
+    def _send(self, status, body):
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_eval_on_client_error_fail_records_the_cause_and_the_steps_in_a_worker(tmp_path, capsys):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _RefusesAfter)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    out = tmp_path / "run"
+    try:
+        assert _eval("--agent", "llm", "--client", "openai", "--model", "m", "--base-url",
+                     f"http://127.0.0.1:{server.server_port}/v1", "--on-client-error", "fail",
+                     "--timeout", "5", "--envs", "BabyAI-GoTo-v0", "--episodes", "1",
+                     "--max-steps", "6", "--workers", "1", "--out", str(out)) == 1
+    finally:
+        server.shutdown()
+    assert f"no finished episodes; failed 1 (see {out}/errors.log)" in capsys.readouterr().err
+    (line,) = (out / "errors.log").read_text().splitlines()
+    assert "episode 0: ClientError:" in line and "400" in line, line
+    assert "the model was unloaded" in line
+    failed = out / "episodes" / "llm-openai-m-direct" / "BabyAI-GoTo-v0" / \
+        "episode-0000.failed-1.trajectory.jsonl"
+    assert line.endswith(f"its 3 steps so far are in {failed}")
+    assert [s["agent"]["parsed"]["index"] for s in _lines(failed)] == [0, 0, 0]
+    assert runner.load_records(out) == []
+    spec = json.loads((out / "run.json").read_text())["settings"]["agents"][0]
+    assert spec["on_client_error"] == "fail" and spec["timeout_s"] == 5.0

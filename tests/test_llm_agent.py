@@ -24,7 +24,8 @@ CORPUS = Path(__file__).parent / "data" / "llm_malformed_answers.txt"
 RECORD_FIELDS = {"step", "decision", "legal_options", "prompt_chars", "prompt_messages", "images",
                  "history_steps", "note", "completions", "parse_errors", "parsed", "action",
                  "fell_back", "retries", "prompt_tokens", "completion_tokens", "latency_s",
-                 "client_error"}
+                 "client_error", "client_errors", "max_request_tokens", "prompt_tokens_estimate",
+                 "context_tokens", "compaction"}
 
 
 def corpus() -> list[str]:
@@ -119,7 +120,9 @@ def test_index_answers_and_cot_answers_are_executed(babyai):
     assert action == 0 and record["parsed"]["label"] == "turn left"
 
 
-def test_retries_reask_with_what_was_wrong_and_the_options(babyai):
+def test_retries_reask_with_only_what_was_wrong(babyai):
+    # issue 21: a re-ask sends the correction, not the whole option list again, and only
+    # the latest unusable answer (re-asks do not pile up in the chat)
     client = ScriptedClient(["banana", "option 99", "Action: turn right"])
     agent = LLMAgent(client, max_retries=2)
     info, action, record = next(iter(play(babyai, agent, 1)))
@@ -128,11 +131,14 @@ def test_retries_reask_with_what_was_wrong_and_the_options(babyai):
     assert len(record["parse_errors"]) == 2 and "99" in record["parse_errors"][1]
     assert len(client.calls) == 3
     first, second, third = client.calls
-    assert len(second) == len(first) + 2 and len(third) == len(first) + 4
+    assert len(second) == len(first) + 2 and len(third) == len(first) + 2
+    assert second[:-2] == first and third[:-2] == first
     assert second[-2] == {"role": "assistant", "content": "banana"}
+    assert third[-2] == {"role": "assistant", "content": "option 99"}
     reask = second[-1]["content"]
     assert reask.startswith("Your answer could not be used")
-    assert all(line in reask for line in legal_lines(info))
+    assert not any(line in reask for line in legal_lines(info))
+    assert len(reask) < 250
     assert "99" in third[-1]["content"]
     assert record["prompt_tokens"] == sum(len(" ".join(m["content"] for m in call).split())
                                           for call in client.calls)
@@ -356,3 +362,138 @@ def test_scripted_client_counts_words_and_records_calls():
     assert client.describe()["provider"] == "fake"
     with pytest.raises(ValueError):
         ScriptedClient([])
+
+
+# ------------------------------------------------------------ the context budget (issue 21)
+class _Window(ScriptedClient):
+    """A model with a context window: counts words as tokens (as ScriptedClient reports
+    them) and refuses, like a server, any request that would not fit."""
+
+    def __init__(self, answers, window, *, tell_window=True, **kwargs):
+        super().__init__(answers, **kwargs)
+        self.window, self.tell_window = window, tell_window
+        self.requests = []
+
+    def context_length(self):
+        return self.window if self.tell_window else None
+
+    def complete(self, messages, tools=None):
+        completion = super().complete(messages, tools)
+        self.requests.append(completion.prompt_tokens)
+        if completion.prompt_tokens + self.max_tokens > self.window:
+            from dungeonbench_gym.llm.base import ContextOverflowError
+            raise ContextOverflowError(f"requested {completion.prompt_tokens} tokens, window "
+                                       f"{self.window}", limit=self.window,
+                                       requested=completion.prompt_tokens)
+        return completion
+
+
+@pytest.fixture(scope="module")
+def goblins():
+    return dungeonbench_gym.make("DnD-Encounter-GoblinAmbush-v0", text=True)
+
+
+def _words(messages):
+    return sum(len(str(m.get("content", "")).split()) for m in messages)
+
+
+def test_prompts_fit_the_window_history_first_then_compaction(goblins):
+    from dungeonbench_gym.llm.fake import make_fake_client
+
+    window = 700
+    client = _Window(make_fake_client("random")._answer, window, max_tokens=40)
+    agent = LLMAgent(client, history=16)
+    records = [record for _, _, record in play(goblins, agent, 30)]
+    # never a request over the window, and the budget was needed: history went first
+    assert max(client.requests) + client.max_tokens <= window
+    assert all(r["client_errors"] == 0 and r["context_tokens"] == window for r in records)
+    assert any(c.startswith("history ") for r in records for c in r["compaction"])
+    # the same chat with nothing cut would not have fit
+    uncut = [r for r in records if r["compaction"]]
+    assert uncut and all(r["history_steps"] < 16 for r in uncut)
+
+
+def test_a_tiny_window_compacts_the_question_itself(goblins):
+    client = _Window(["1"], 330, max_tokens=16)
+    agent = LLMAgent(client, history=4, max_retries=0)
+    obs, info = goblins.reset(seed=0)
+    agent.reset(goblins, 0)
+    agent.act(obs, info)
+    record = agent.last_record
+    assert client.requests and client.requests[-1] + 16 <= 330
+    assert "map" in record["compaction"]            # the D&D grid goes before the options
+    sent = client.calls[-1][-1]["content"]
+    assert "Map: left out" in sent and "################" not in sent
+    for option in info["options"]:                  # every option is still offered, by number
+        assert f"{option.index}: " in sent
+
+
+def test_what_cannot_fit_is_never_sent(goblins):
+    client = _Window(["1"], 256, max_tokens=200)
+    agent = LLMAgent(client, max_retries=0)
+    obs, info = goblins.reset(seed=0)
+    agent.reset(goblins, 0)
+    action = agent.act(obs, info)
+    record = agent.last_record
+    assert client.calls == [] and record["fell_back"]
+    assert action == goblins.unwrapped.fallback_action()
+    assert "does not fit" in record["parse_errors"][-1]
+
+
+def test_an_overflow_error_teaches_the_window(goblins):
+    # the client does not say its window: the server's overflow error does, and the same
+    # decision is asked again, smaller
+    client = _Window(["1"], 600, tell_window=False, max_tokens=32)
+    agent = LLMAgent(client, history=16)
+    records = [record for _, _, record in play(goblins, agent, 12)]
+    overflowed = [r for r in records if r["client_errors"]]
+    assert len(overflowed) >= 1 and not any(r["fell_back"] for r in overflowed[:1])
+    assert agent.budget.limit == 600
+    later = records[records.index(overflowed[0]) + 1:]
+    assert later and all(r["client_errors"] == 0 for r in later)
+
+
+def test_reasks_fit_and_echo_only_the_end_of_a_long_answer(babyai):
+    rambling = "I think " * 400 + "the best is banana"
+    client = _Window([rambling, "turn left"], 2000, max_tokens=64)
+    agent = LLMAgent(client, max_retries=1)
+    _, action, record = next(iter(play(babyai, agent, 1)))
+    assert action == 0 and record["retries"] == 1
+    echo = client.calls[1][-2]["content"]
+    assert echo.endswith("the best is banana") and len(echo) <= 300
+    assert max(client.requests) + 64 <= 2000
+
+
+# ------------------------------------------------------------ client errors (issue 21)
+class _DiesAfter(ScriptedClient):
+    """Answers `n` requests, then every request fails as a dead server's would."""
+
+    def __init__(self, n, **kwargs):
+        super().__init__(["1"], **kwargs)
+        self.n, self.asked = n, 0
+
+    def complete(self, messages, tools=None):
+        self.asked += 1
+        if self.asked > self.n:
+            raise TransientError("connection refused (test)")
+        return super().complete(messages, tools)
+
+
+def test_fallback_mode_finishes_with_recorded_errors(babyai):
+    client = _DiesAfter(2)
+    agent = LLMAgent(client, on_client_error="fallback", max_retries=2)
+    records = [record for _, _, record in play(babyai, agent, 6)]
+    assert [r["fell_back"] for r in records] == [False, False, True, True, True, True]
+    assert all("connection refused" in r["client_error"] and r["client_errors"] == 1
+               for r in records[2:])
+    # a client error is not a parse failure: no re-ask, one request per failed decision
+    assert client.asked == 6 and all(r["retries"] == 0 for r in records)
+    assert records[3]["note"].startswith("Note: your previous answer could not be used: the "
+                                         "model could not be reached")
+
+
+def test_fail_mode_raises_the_cause(babyai):
+    agent = LLMAgent(_DiesAfter(0), on_client_error="fail")
+    with pytest.raises(TransientError, match="connection refused"):
+        list(play(babyai, agent, 1))
+    assert agent.trajectory == [] and LLMAgent(_DiesAfter(0), on_client_error="raise").on_client_error == "fail"

@@ -1,8 +1,13 @@
 """The HTTP LLM clients against real HTTP servers on loopback.
 
 Each test scripts the server's answers (status, JSON body, headers, delay) and
-reads back what the client sent. Waiting between retries is injected away
-(`sleep` records the delays instead of sleeping), so the file runs in seconds.
+reads back what the client sent, in the shapes each server kind documents or was
+measured to send (OpenAI, llama-cpp-python, llama.cpp's server, vLLM, Ollama,
+Anthropic, Gemini). Waiting between retries is injected away (`sleep` records the
+delays instead of sleeping), so those run in seconds. The last test talks to
+llama-cpp-python's real server (the session's `llama_server` fixture): a few
+seconds once the server is warm; the server's first tool-calling request costs
+~20 s more, paid by whichever server test comes first.
 """
 
 from __future__ import annotations
@@ -24,9 +29,11 @@ from dungeonbench_gym.llm.base import (
     ChatClient,
     ClientError,
     Completion,
+    ContextOverflowError,
     TransientError,
 )
 from dungeonbench_gym.llm.clients import (
+    OLLAMA_DEFAULT_NUM_CTX,
     PROVIDERS,
     AnthropicClient,
     GeminiClient,
@@ -47,17 +54,25 @@ class FakeServer:
 
     Each scripted answer is a dict: status, body (dict -> JSON, str/bytes -> as is,
     callable(request) -> either), headers, delay_s. Once the script runs out the
-    last answer repeats. `requests` holds what arrived: path, headers (names in
-    lower case), body, json.
+    last answer repeats. The script answers POSTs to the chat routes of the three
+    protocols; `routes` maps any path to its own answer (GET or POST), for the probes
+    of the other routes; any other request is a 404, as FastAPI and llama-server
+    answer. `requests` holds what arrived: method, path, headers (names in lower
+    case), body, json.
     """
 
-    def __init__(self):
+    def __init__(self, port: int = 0):
         self.script: list[dict] = []
+        self.routes: dict[str, dict] = {}
         self.requests: list[dict] = []
+        self.scripted = 0             # requests the script answered
         self._lock = threading.Lock()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.do_POST()
+
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", 0))
                 raw = self.rfile.read(length)
@@ -66,11 +81,17 @@ class FakeServer:
                 except ValueError:
                     parsed = None
                 headers = {name.lower(): value for name, value in self.headers.items()}   # urllib recases names
-                request = {"path": self.path, "headers": headers, "body": raw, "json": parsed}
+                request = {"method": self.command, "path": self.path, "headers": headers,
+                           "body": raw, "json": parsed}
                 with server._lock:
                     server.requests.append(request)
-                    index = min(len(server.requests), len(server.script)) - 1
-                    answer = server.script[index]
+                    if self.path in server.routes:
+                        answer = server.routes[self.path]
+                    elif self.command == "GET" or not server.script or not _is_chat(self.path):
+                        answer = {"status": 404, "body": {"detail": "Not Found"}}
+                    else:
+                        server.scripted += 1
+                        answer = server.script[min(server.scripted, len(server.script)) - 1]
                 time.sleep(answer.get("delay_s", 0))
                 body = answer.get("body", {})
                 if callable(body):
@@ -93,18 +114,23 @@ class FakeServer:
             def log_message(self, *args):     # keep pytest output clean
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
         self.thread.start()
 
     def answer(self, *answers: dict) -> FakeServer:
         self.script = list(answers)
+        self.scripted = 0
         return self
 
     def close(self):
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def _is_chat(path: str) -> bool:
+    return path.endswith(("/chat/completions", "/v1/messages", ":generateContent"))
 
 
 @pytest.fixture
@@ -551,14 +577,17 @@ def test_openai_tool_call_then_final_answer(server):
     declared, answered = server.requests[0]["json"], server.requests[1]["json"]
     assert declared["tools"] == [{"type": "function", "function": TOOLS[0]}]
     assert answered["tools"] == declared["tools"]
+    assert declared["tool_choice"] == answered["tool_choice"] == "auto"
     assistant, tool = answered["messages"][-2:]
-    assert assistant == {"role": "assistant", "content": None, "tool_calls": [
+    # content "" not null (llama-cpp-python answers null with a 500); "name" for a
+    # self-hosted server (this one is on loopback)
+    assert assistant == {"role": "assistant", "content": "", "tool_calls": [
         {"id": "call_7", "type": "function",
          "function": {"name": "attack_odds", "arguments": '{"attack": "dagger", "target": "goblin_2"}'}}]}
-    assert tool == {"role": "tool", "tool_call_id": "call_7", "content": '{"p_hit": 0.55}'}
+    assert tool == {"role": "tool", "tool_call_id": "call_7", "name": "attack_odds", "content": '{"p_hit": 0.55}'}
     # without tools the payload is as it always was
     client.complete(USER)
-    assert "tools" not in server.requests[2]["json"]
+    assert "tools" not in server.requests[2]["json"] and "tool_choice" not in server.requests[2]["json"]
 
 
 @pytest.mark.parametrize("arguments,error", [("{not json", "not valid JSON"), ('["a"]', "JSON object"),
@@ -654,3 +683,459 @@ def test_local_client_declares_no_tools():
     from dungeonbench_gym.llm.local import LocalLlamaClient
 
     assert LocalLlamaClient.supports_tools is False and ChatClient.supports_tools is False
+
+
+# ----------------------------------------------------------------------------- context overflow
+
+# What each server answers when the prompt does not fit, as their code and docs write it:
+# (client class, HTTP status, body, window, tokens requested)
+OVERFLOWS = {
+    "llama-cpp-python 400": (OpenAICompatibleClient, 400, {"error": {
+        "message": "This model's maximum context length is 4096 tokens. However, you requested 5074 "
+                   "tokens (5010 in the messages, 64 in the completion). Please reduce the length of "
+                   "the messages or completion.",
+        "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}},
+        4096, 5074),
+    "llama-cpp-python 500": (OpenAICompatibleClient, 500, {"error": {
+        "message": "Requested tokens (4100) exceed context window of 4096",
+        "type": "internal_server_error", "param": None, "code": None}}, 4096, 4100),
+    "llama.cpp server": (OpenAICompatibleClient, 400, {"error": {
+        "code": 400, "message": "request (4476 tokens) exceeds the available context size (4096 tokens)",
+        "type": "exceed_context_size_error", "n_prompt_tokens": 4476, "n_ctx": 4096}}, 4096, 4476),
+    "vLLM input": (OpenAICompatibleClient, 400, {
+        "object": "error", "message": "This model's maximum context length is 2048 tokens. However, "
+        "your request has 3000 input tokens. Please reduce the length of the input messages.",
+        "type": "BadRequestError", "param": None, "code": 400}, 2048, 3000),
+    "vLLM max_tokens": (OpenAICompatibleClient, 400, {"error": {
+        "message": "'max_tokens' or 'max_completion_tokens' is too large: 512. This model's maximum "
+                   "context length is 4096 tokens and your request has 3700 input tokens "
+                   "(512 > 4096 - 3700).", "type": "BadRequestError", "param": None, "code": 400}},
+        4096, 4212),
+    "OpenAI": (OpenAICompatibleClient, 400, {"error": {
+        "message": "This model's maximum context length is 8192 tokens. However, your messages "
+                   "resulted in 9001 tokens. Please reduce the length of the messages.",
+        "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}},
+        8192, 9001),
+    "OpenAI code only": (OpenAICompatibleClient, 400, {"error": {
+        "message": "Input too long.", "type": "invalid_request_error",
+        "code": "context_length_exceeded"}}, None, None),
+    "Anthropic": (AnthropicClient, 400, {"type": "error", "error": {
+        "type": "invalid_request_error", "message": "prompt is too long: 210345 tokens > 200000 maximum"}},
+        200000, 210345),
+    "Anthropic with max_tokens": (AnthropicClient, 400, {"type": "error", "error": {
+        "type": "invalid_request_error", "message": "input length and `max_tokens` exceed context limit: "
+        "197626 + 8192 > 200000, decrease input length or `max_tokens` and try again"}}, 200000, 205818),
+    "Gemini": (GeminiClient, 400, {"error": {
+        "code": 400, "message": "The input token count (1290000) exceeds the maximum number of tokens "
+        "allowed (1048576).", "status": "INVALID_ARGUMENT"}}, 1048576, 1290000),
+}
+
+
+def _client_for(client_class, server, **kwargs):
+    sleeps: list[float] = []
+    base_url = server.url + ("/v1" if client_class is OpenAICompatibleClient else "")
+    client = client_class("m", api_key=SECRET, base_url=base_url, timeout_s=2.0, sleep=sleeps.append, **kwargs)
+    client.sleeps = sleeps
+    return client
+
+
+@pytest.mark.parametrize("server_kind", sorted(OVERFLOWS))
+def test_context_overflow_is_raised_at_once_with_its_numbers(server, server_kind):
+    client_class, status, body, limit, requested = OVERFLOWS[server_kind]
+    server.answer({"status": status, "body": body})
+    client = _client_for(client_class, server)
+    with pytest.raises(ContextOverflowError) as caught:
+        client.complete(USER)
+    error = caught.value
+    assert (error.limit, error.requested) == (limit, requested)
+    assert isinstance(error, ClientError) and not isinstance(error, TransientError)
+    assert len(server.requests) == 1 and client.sleeps == []        # never retried
+    assert f"HTTP {status}" in str(error) and "shorten the prompt" in str(error)
+
+
+def test_overflow_numbers_survive_pickling(server):
+    # the evaluator's worker processes send errors back pickled
+    import pickle
+
+    server.answer({"status": 400, "body": OVERFLOWS["llama.cpp server"][2]})
+    with pytest.raises(ContextOverflowError) as caught:
+        _client_for(OpenAICompatibleClient, server).complete(USER)
+    copy = pickle.loads(pickle.dumps(caught.value))
+    assert (copy.limit, copy.requested, str(copy)) == (4096, 4476, str(caught.value))
+
+
+@pytest.mark.parametrize("status, body, error", [
+    # a rate limit on tokens per minute names tokens but is no overflow: retried
+    (429, {"error": {"message": "Request too large for gpt-4o on tokens per min (TPM): Limit 30000, "
+                                "Requested 50000.", "type": "tokens", "code": "rate_limit_exceeded"}},
+     TransientError),
+    # a max_tokens the model cannot give is a plain bad request
+    (400, {"error": {"message": "max_tokens is too large: 9000. This model supports at most 4096 "
+                                "completion tokens, whereas you provided 9000.",
+                     "type": "invalid_request_error", "code": None}}, ClientError),
+])
+def test_other_errors_about_tokens_are_not_overflows(server, status, body, error):
+    server.answer({"status": status, "body": body})
+    client = _client_for(OpenAICompatibleClient, server, max_retries=1)
+    with pytest.raises(error) as caught:
+        client.complete(USER)
+    assert not isinstance(caught.value, ContextOverflowError)
+    assert len(server.requests) == (2 if error is TransientError else 1)
+
+
+# ----------------------------------------------------------------------------- permanent or not
+
+@pytest.mark.parametrize("status", [400, 401, 403, 404, 409, 413, 422])
+def test_4xx_other_than_408_and_429_are_not_retried(server, status):
+    server.answer({"status": status, "body": {"error": {"message": "no"}}})
+    client = _client_for(OpenAICompatibleClient, server)
+    with pytest.raises(ClientError, match=f"HTTP {status}") as caught:
+        client.complete(USER)
+    assert not isinstance(caught.value, TransientError)
+    assert len(server.requests) == 1 and client.sleeps == []
+
+
+@pytest.mark.parametrize("status", [408, 429, 500, 502, 503, 504])
+def test_408_429_and_5xx_are_retried(server, status):
+    server.answer({"status": status, "body": {"error": {"message": "later"}}}, {"body": chat_answer()})
+    client = _client_for(OpenAICompatibleClient, server)
+    assert client.complete(USER).attempts == 2 and len(client.sleeps) == 1
+
+
+# llama-cpp-python's answer (measured) to an assistant tool-call turn with "content": null
+PYDANTIC_500 = {"error": {"message": (
+    "7 validation errors:\n  {'type': 'literal_error', 'loc': ('body', 'messages', 1, "
+    "'ChatCompletionRequestSystemMessage', 'role'), 'msg': \"Input should be 'system'\", 'input': "
+    "'assistant'}\n  {'type': 'string_type', 'loc': ('body', 'messages', 1, "
+    "'ChatCompletionRequestAssistantMessage', 'content'), 'msg': 'Input should be a valid string', "
+    "'input': None}"), "type": "internal_server_error", "param": None, "code": None}}
+
+
+def test_a_500_that_rejects_the_request_itself_is_not_retried(server):
+    server.answer({"status": 500, "body": PYDANTIC_500})
+    client = _client_for(OpenAICompatibleClient, server)
+    with pytest.raises(ClientError, match="(?s)HTTP 500.*validation errors.*rejects the request itself") as caught:
+        client.complete(USER)
+    assert not isinstance(caught.value, TransientError)
+    assert len(server.requests) == 1 and client.sleeps == []
+
+
+def test_total_backoff_is_capped_per_call(server):
+    server.answer({"status": 503, "body": "busy"})
+    client = _client_for(OpenAICompatibleClient, server, max_retries=6, backoff_s=10.0,
+                         max_backoff_s=30.0, max_total_backoff_s=25.0)
+    with pytest.raises(TransientError, match="HTTP 503"):
+        client.complete(USER)
+    assert sum(client.sleeps) == pytest.approx(25.0)      # the last wait shortened to fit
+    assert len(server.requests) == len(client.sleeps) + 1 < 7
+
+
+def _unused_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_server_that_is_down_fails_fast_then_gets_one_attempt_per_call():
+    port = _unused_port()
+    sleeps: list[float] = []
+    client = OpenAICompatibleClient("m", base_url=f"http://127.0.0.1:{port}/v1", timeout_s=2.0,
+                                    sleep=sleeps.append)      # the defaults: 4 retries, 1 s doubling
+    started = time.monotonic()
+    with pytest.raises(TransientError, match="gave up after 5 attempts.*could not reach"):
+        client.complete(USER)
+    assert len(sleeps) == 4 and sum(sleeps) <= 1 + 2 + 4 + 8          # the documented bound
+    with pytest.raises(TransientError, match="gave up after 1 attempt .*one attempt: the last call"):
+        client.complete(USER)
+    assert len(sleeps) == 4 and client.usage["attempts"] == 6
+    assert time.monotonic() - started < 5            # refused connections, no waiting but the recorded
+    # the server comes back: the next call gets through, and a failing call is retried again
+    revived = FakeServer(port=port)
+    try:
+        revived.answer({"body": chat_answer("back")})
+        assert client.complete(USER).text == "back"
+        revived.answer({"status": 503, "body": "busy"}, {"body": chat_answer("again")})
+        assert client.complete(USER).attempts == 2
+    finally:
+        revived.close()
+
+
+# ----------------------------------------------------------------------------- tools, server by server
+
+def _tool_chat(call_id, name="attack_odds", arguments=None, content=""):
+    arguments = {"attack": "dagger", "target": "goblin_2"} if arguments is None else arguments
+    return [*USER, {"role": "assistant", "content": content,
+                    "tool_calls": [{"id": call_id, "name": name, "arguments": arguments}]},
+            {"role": "tool", "tool_call_id": call_id, "name": name, "content": '{"p_hit": 0.55}'}]
+
+
+def test_openai_hosted_request_shape_has_no_tool_name():
+    # OpenAI's spec for a tool message is role, tool_call_id, content: strict relays reject more
+    for base_url in ("https://api.openai.com/v1", "https://openrouter.ai/api/v1"):
+        client = OpenAICompatibleClient("gpt-test", api_key=SECRET, base_url=base_url)
+        url, headers, payload = client._build_request(_tool_chat("call_abc"), TOOLS)
+        assert url == f"{base_url}/chat/completions" and headers == {"Authorization": f"Bearer {SECRET}"}
+        assert payload["tools"] == [{"type": "function", "function": TOOLS[0]}] and payload["tool_choice"] == "auto"
+        assistant, tool = payload["messages"][-2:]
+        assert assistant["content"] == "" and assistant["tool_calls"][0]["id"] == "call_abc"
+        assert tool == {"role": "tool", "tool_call_id": "call_abc", "content": '{"p_hit": 0.55}'}
+
+
+@pytest.mark.parametrize("host, named", [("127.0.0.1", True), ("localhost", True), ("10.1.2.3", True),
+                                         ("192.168.0.7", True), ("ollama", True), ("gpu-box.lan", True),
+                                         ("api.openai.com", False), ("api.together.xyz", False),
+                                         ("8.8.8.8", False)])
+def test_tool_names_go_to_self_hosted_servers_only(host, named):
+    client = OpenAICompatibleClient("m", api_key=SECRET, base_url=f"http://{host}:8000/v1")
+    assert client.tool_message_names is named
+    assert ("name" in client._build_request(_tool_chat("c1"), TOOLS)[2]["messages"][-1]) is named
+    forced = OpenAICompatibleClient("m", api_key=SECRET, base_url=f"http://{host}:8000/v1",
+                                    tool_message_names=not named)
+    assert ("name" in forced._build_request(_tool_chat("c1"), TOOLS)[2]["messages"][-1]) is (not named)
+
+
+def test_llama_cpp_python_tool_round_trip_shapes(server):
+    # llama-cpp-python (chatml-function-calling) and llama-server answer with null content and
+    # their own call ids; the follow-up must carry content "" and keep tool_choice "auto"
+    served = {"id": "chatcmpl-9", "object": "chat.completion", "model": "smollm2",
+              "choices": [{"index": 0, "finish_reason": "tool_calls", "logprobs": None, "message": {
+                  "role": "assistant", "content": None, "tool_calls": [{
+                      "id": "call__0_condition_cmpl-18cd", "type": "function",
+                      "function": {"name": "condition", "arguments": '{"name": "prone"}'}}]}}],
+              "usage": {"prompt_tokens": 29, "completion_tokens": 18, "total_tokens": 47}}
+    server.answer({"body": served}, {"body": chat_answer("1")})
+    client = openai_client(server)
+    first = client.complete(USER, tools=TOOLS)
+    (call,) = first.tool_calls
+    assert (call.id, call.name, call.arguments, first.text) == ("call__0_condition_cmpl-18cd", "condition",
+                                                                {"name": "prone"}, "")
+    follow_up = [*USER, {"role": "assistant", "content": first.text, "tool_calls": [call.as_message_part()]},
+                 {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": '{"effects": []}'}]
+    assert client.complete(follow_up, tools=TOOLS).text == "1"
+    sent = server.requests[1]["json"]
+    assert sent["tool_choice"] == "auto"
+    assert sent["messages"][-2]["content"] == "" and sent["messages"][-2]["tool_calls"][0]["id"] == call.id
+    assert sent["messages"][-1] == {"role": "tool", "tool_call_id": call.id, "name": "condition",
+                                    "content": '{"effects": []}'}
+
+
+def test_vllm_tool_call_and_its_auto_tool_choice_error(server):
+    served = openai_tool_call_answer(call_id="chatcmpl-tool-5f1e")
+    served["choices"][0]["message"]["content"] = ""         # vLLM may send "" instead of null
+    server.answer({"body": served})
+    (call,) = openai_client(server).complete(USER, tools=TOOLS).tool_calls
+    assert call.id == "chatcmpl-tool-5f1e" and call.arguments == {"attack": "dagger", "target": "goblin_2"}
+    # a vLLM started without --enable-auto-tool-choice rejects tool_choice "auto": said, with the fix
+    refusal = {"object": "error", "message": '"auto" tool choice requires --enable-auto-tool-choice and '
+               "--tool-call-parser to be set", "type": "BadRequestError", "param": None, "code": 400}
+    server.answer({"status": 400, "body": refusal})
+    client = openai_client(server)
+    with pytest.raises(ClientError, match="start vLLM with --enable-auto-tool-choice.*--tool-protocol text"):
+        client.complete(USER, tools=TOOLS)
+    assert client.sleeps == []
+
+
+def test_llama_server_without_jinja_is_said_with_the_fix(server):
+    server.answer({"status": 500, "body": {"error": {"code": 500, "message": "tools param requires --jinja flag",
+                                                      "type": "server_error"}}})
+    client = openai_client(server)
+    with pytest.raises(ClientError, match="start llama-server with --jinja") as caught:
+        client.complete(USER, tools=TOOLS)
+    assert not isinstance(caught.value, TransientError) and len(server.requests) == 1
+
+
+def test_ollama_tool_calls_without_ids_and_with_object_arguments(server):
+    # Ollama's /v1/chat/completions: arguments may be an object, ids may be missing
+    def ollama_answer(*names):
+        return {"id": "chatcmpl-1", "object": "chat.completion", "model": "llama3.2",
+                "system_fingerprint": "fp_ollama",
+                "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                    "role": "assistant", "content": "",
+                    "tool_calls": [{"index": n, "type": "function",
+                                    "function": {"name": name, "arguments": {"name": "prone"}}}
+                                   for n, name in enumerate(names)]}}],
+                "usage": {"prompt_tokens": 80, "completion_tokens": 20}}
+
+    server.answer({"body": ollama_answer("condition", "spell")}, {"body": ollama_answer("condition")})
+    client = openai_client(server)
+    first = client.complete(USER, tools=TOOLS).tool_calls
+    second = client.complete(USER, tools=TOOLS).tool_calls
+    ids = [call.id for call in first + second]
+    assert len(set(ids)) == 3 and all(ids)          # unique across the client's chats
+    assert [c.arguments for c in first + second] == [{"name": "prone"}] * 3
+    assert all(c.error is None for c in first + second)
+    # and the made-up ids travel back as they were given
+    _, _, payload = client._build_request(_tool_chat(ids[0], name="condition"), TOOLS)
+    assert payload["messages"][-2]["tool_calls"][0]["id"] == payload["messages"][-1]["tool_call_id"] == ids[0]
+
+
+# ----------------------------------------------------------------------------- context window probes
+
+def models_list(*entries):
+    return {"object": "list", "data": [{"object": "model", "owned_by": "me", **e} for e in entries]}
+
+
+def test_vllm_context_from_max_model_len_probed_once(server):
+    server.routes["/v1/models"] = {"body": models_list({"id": "other", "max_model_len": 1024},
+                                                       {"id": "test-model", "max_model_len": 8192})}
+    client = openai_client(server)
+    assert client.context_length() == 8192 and "max_model_len" in client.context_source
+    assert client.context_length() == 8192 and len(server.requests) == 1
+    (probe,) = server.requests
+    assert probe["method"] == "GET" and probe["headers"]["authorization"] == f"Bearer {SECRET}"
+
+
+def test_llama_server_context_from_props_not_the_training_context(server):
+    server.routes["/v1/models"] = {"body": models_list({"id": "qwen.gguf", "meta": {
+        "vocab_type": 2, "n_vocab": 151936, "n_ctx_train": 32768, "n_embd": 896}})}
+    server.routes["/props"] = {"body": {"default_generation_settings": {"n_ctx": 4096, "params": {}},
+                                        "total_slots": 1, "model_path": "qwen.gguf"}}
+    client = openai_client(server)
+    assert client.context_length() == 4096 and "/props" in client.context_source
+
+
+def test_training_context_is_the_last_resort(server):
+    server.routes["/v1/models"] = {"body": models_list({"id": "m.gguf", "meta": {"n_ctx_train": 32768}})}
+    client = openai_client(server)
+    assert client.context_length() == 32768 and "upper bound" in client.context_source
+
+
+def test_ollama_context_from_modelfile_num_ctx(server):
+    server.routes["/v1/models"] = {"body": models_list({"id": "test-model:latest"})}
+    server.routes["/api/ps"] = {"body": {"models": []}}            # not loaded yet
+    server.routes["/api/show"] = {"body": {
+        "parameters": "stop \"<|eot_id|>\"\nnum_ctx 8192\ntemperature 0.7",
+        "model_info": {"general.architecture": "llama", "llama.context_length": 131072}}}
+    client = openai_client(server)
+    assert client.context_length() == 8192 and "num_ctx" in client.context_source
+    shown = next(r for r in server.requests if r["path"] == "/api/show")
+    assert shown["method"] == "POST" and shown["json"] == {"model": "test-model"}
+
+
+def test_ollama_default_then_the_loaded_context(server):
+    server.routes["/api/ps"] = {"body": {"models": []}}
+    server.routes["/api/show"] = {"body": {"parameters": "temperature 0.7", "model_info": {
+        "general.architecture": "llama", "llama.context_length": 131072}}}
+    client = openai_client(server)
+    # not loaded, no num_ctx: Ollama's default (its docs' smallest), below the model's maximum
+    assert client.context_length() == OLLAMA_DEFAULT_NUM_CTX == 4096
+    assert "default" in client.context_source
+    server.answer({"body": chat_answer()})
+    client.complete(USER)                        # now the model is loaded: /api/ps knows
+    server.routes["/api/ps"] = {"body": {"models": [{"name": "test-model:latest", "model": "test-model:latest",
+                                                     "size_vram": 0, "context_length": 32768}]}}
+    assert client.context_length() == 32768 and "/api/ps" in client.context_source
+    asked = len(server.requests)
+    assert client.context_length() == 32768 and len(server.requests) == asked
+
+
+def test_ollama_default_is_capped_by_a_small_model(server):
+    server.routes["/api/show"] = {"body": {"parameters": "", "model_info": {
+        "general.architecture": "gpt2", "gpt2.context_length": 1024}}}
+    assert openai_client(server).context_length() == 1024
+
+
+def test_llama_cpp_python_says_no_context_and_is_asked_once(server):
+    server.routes["/v1/models"] = {"body": models_list({"id": "smollm2", "permissions": []})}
+    client = openai_client(server)
+    assert client.context_length() is None
+    asked = len(server.requests)
+    assert client.context_length() is None and len(server.requests) == asked
+
+
+def test_hosted_openai_is_not_probed(monkeypatch):
+    client = OpenAICompatibleClient("gpt-test", api_key=SECRET)
+    monkeypatch.setattr(client, "_probe", lambda *a, **k: pytest.fail("probed api.openai.com"))
+    assert client.context_length() is None and client.count_tokens("some text") is None
+
+
+def test_probes_are_quiet_and_bounded_in_time(server):
+    server.routes["/v1/models"] = {"delay_s": 1.5, "body": models_list({"id": "test-model", "max_model_len": 1})}
+    client = openai_client(server, probe_timeout_s=0.2)
+    started = time.monotonic()
+    assert client.context_length() is None
+    assert time.monotonic() - started < 1.2
+    down = OpenAICompatibleClient("m", base_url=f"http://127.0.0.1:{_unused_port()}/v1")
+    started = time.monotonic()
+    assert down.context_length() is None and down.count_tokens("hello") is None
+    assert time.monotonic() - started < 1.0
+
+
+# ----------------------------------------------------------------------------- token counts
+
+def test_count_tokens_through_llama_cpp_python(server):
+    server.routes["/extras/tokenize/count"] = {"body": lambda request: {"count": len(request["json"]["input"].split())}}
+    client = openai_client(server)
+    assert client.count_tokens("one two three") == 3
+    assert client.count_tokens("one two three") == 3 and len(server.requests) == 1     # cached
+    assert client.count_tokens("four five") == 2 and len(server.requests) == 2
+    assert server.requests[0]["json"] == {"input": "one two three", "model": "test-model"}
+    assert client.count_tokens("") == 0 and len(server.requests) == 2
+
+
+def test_count_tokens_through_llama_server(server):
+    def tokenize(request):       # llama-server reads "content"; without it, tokens: []
+        text = (request["json"] or {}).get("content", "")
+        return {"tokens": list(range(len(text.split())))}
+
+    server.routes["/tokenize"] = {"body": tokenize}
+    client = openai_client(server)
+    assert client.count_tokens("a b c d") == 4 and client.count_tokens("e f") == 2
+    posted = [r["json"] for r in server.requests if r["path"] == "/tokenize"]
+    assert posted == [{"content": "a b c d"}, {"content": "e f"}]
+
+
+def test_count_tokens_through_vllm(server):
+    def tokenize(request):       # vLLM wants model and prompt; anything else is a 400
+        body = request["json"] or {}
+        if "prompt" not in body:
+            return {"object": "error", "message": "Field required: prompt", "code": 400}
+        return {"count": len(body["prompt"].split()), "max_model_len": 4096, "tokens": [1, 2]}
+
+    server.routes["/tokenize"] = {"status": 200, "body": tokenize}
+    client = openai_client(server)
+    assert client.count_tokens("a b c") == 3
+    vllm = [r["json"] for r in server.requests if r["path"] == "/tokenize" and "prompt" in r["json"]]
+    assert vllm == [{"model": "test-model", "prompt": "a b c", "add_special_tokens": False}]
+    asked = len(server.requests)
+    assert client.count_tokens("x y") == 2 and len(server.requests) == asked + 1   # straight to vLLM's
+
+
+def test_count_tokens_unknown_is_none_and_asked_once(server):
+    client = openai_client(server)        # every route a 404, as Ollama answers these
+    assert client.count_tokens("hello there") is None
+    asked = len(server.requests)
+    assert asked == 3 and client.count_tokens("something else") is None and len(server.requests) == asked
+
+
+def test_base_client_knows_neither():
+    client = ChatClient("m")
+    assert client.context_length() is None and client.count_tokens("text") is None
+
+
+# ----------------------------------------------------------------------------- the real server
+
+def test_llama_cpp_python_server_tokens_and_a_tool_round_trip(llama_server):
+    """Against llama-cpp-python's own server (tests/llama_server.py): it does not tell its
+    context, its tokenizer agrees with its usage figures, and a tool call goes there and back."""
+    client = OpenAICompatibleClient("smollm2", base_url=llama_server, max_tokens=32, timeout_s=60,
+                                    max_retries=0)
+    assert client.context_length() is None      # no max_model_len, /props or /api/*: --context-tokens
+    chat = [{"role": "system", "content": "Reply with the number of one option only."},
+            {"role": "user", "content": "Options:\n0: go left\n1: go right\nYour choice (a number):"}]
+    counted = [client.count_tokens(m["content"]) for m in chat]
+    answer = client.complete(chat)
+    overhead = answer.prompt_tokens - sum(counted)
+    assert all(counted) and 0 < overhead <= 8 * len(chat) + 8     # ChatML's few tokens per message
+    tool = {"name": "condition", "description": "The rules effects of a condition (prone, restrained).",
+            "parameters": {"type": "object", "required": ["name"],
+                           "properties": {"name": {"type": "string", "maxLength": 40}}}}
+    ask = [{"role": "user", "content": "What does the prone condition do? Look it up with the condition tool."}]
+    first = client.complete(ask, tools=[tool])
+    (call, *_) = first.tool_calls
+    assert call.name == "condition" and len(call.arguments["name"]) <= 40     # maxLength held
+    follow_up = [*ask, {"role": "assistant", "content": first.text, "tool_calls": [call.as_message_part()]},
+                 {"role": "tool", "tool_call_id": call.id, "name": call.name,
+                  "content": '{"effects": "disadvantage on attack rolls"}'}]
+    second = client.complete(follow_up, tools=[tool])          # a 500 would raise: max_retries=0
+    assert second.prompt_tokens > first.prompt_tokens and second.attempts == 1

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from dungeonbench_gym.llm.base import ClientError
+from dungeonbench_gym.llm.base import ClientError, ContextOverflowError
 
 llama_cpp = pytest.importorskip("llama_cpp")
 
@@ -186,3 +186,25 @@ def test_llm_agent_plays_a_short_babyai_episode_offline():
           f"prompts {min(r['prompt_tokens'] for r in records)}-"
           f"{max(r['prompt_tokens'] for r in records)} tokens")
     env.close()
+
+
+def test_context_length_is_n_ctx_and_counts_are_exact():
+    small = LocalLlamaClient(max_tokens=16, n_ctx=256)
+    assert small.context_length() == 256 and LocalLlamaClient(max_tokens=24).context_length() == 4096
+    # a prompt's tokens: what llama.cpp reports, less the chat template's few per message
+    chat = [{"role": "system", "content": "Reply with one number."},
+            {"role": "user", "content": "Options: 0: left 1: right. Your choice:"}]
+    counted = sum(small.count_tokens(m["content"]) for m in chat)
+    completion = small.complete(chat)
+    assert 0 < completion.prompt_tokens - counted <= 8 * len(chat) + 8
+
+
+def test_a_prompt_llama_cpp_finds_too_long_is_a_context_overflow(monkeypatch):
+    small = LocalLlamaClient(max_tokens=16, n_ctx=256)
+    chat = [{"role": "user", "content": "filler words here. " * 200}]
+    # past the safety net (the agent's budget normally fits the prompt before it gets here)
+    monkeypatch.setattr(small, "fits_prompt", lambda messages: (messages, {}))
+    with pytest.raises(ContextOverflowError, match="does not fit the context") as caught:
+        small.complete(chat)
+    assert caught.value.limit == 256 and caught.value.requested > 256
+    assert caught.value.requested >= small.count_tokens(chat[0]["content"])

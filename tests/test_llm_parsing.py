@@ -236,6 +236,45 @@ def test_answer_corpus(case):
         assert result.reason, "a failure always says why, for the re-ask"
 
 
+# ------------------------------------------------------------------ real answers of the shipped model
+# Collected by scripts/collect_llm_answers.py (SmolLM2-135M on BabyAI, D&D and a text
+# adventure), each labelled by hand from the module docstring's rule.
+SMOLLM2 = Path(__file__).parent / "data" / "llm_answers" / "smollm2.jsonl"
+
+
+def _smollm2_cases() -> list[dict]:
+    return [json.loads(line) for line in SMOLLM2.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+
+
+def test_the_real_answer_corpus_covers_the_games_strategies_and_temperatures():
+    cases = _smollm2_cases()
+    assert len(cases) >= 60
+    assert len({case["id"] for case in cases}) == len(cases), "ids must be unique"
+    for case in cases:
+        assert set(case) == {"id", "answer", "labels", "legal", "table", "expected", "note",
+                             "source"}, case["id"]
+        assert case["note"] and isinstance(case["answer"], str), case["id"]
+        assert case["expected"] is None or case["expected"] in case["legal"], case["id"]
+    sources = [case["source"] for case in cases]
+    assert {s["env"] for s in sources} == {"BabyAI-GoTo-v0", "DnD-Encounter-GoblinAmbush-v0",
+                                           "TextAdventure-Lighthouse-v0"}
+    assert {(s["strategy"], s["temperature"]) for s in sources} == {
+        ("direct", 0.0), ("cot", 0.0), ("direct", 0.7), ("cot", 0.7)}
+    assert any(case["expected"] is not None for case in cases)
+
+
+@pytest.mark.parametrize("case", _smollm2_cases(), ids=lambda case: case["id"])
+def test_real_smollm2_answers(case):
+    table = option_table(case["labels"])
+    legal = [table[i] for i in case["legal"]]
+    result = parse_answer(case["answer"], legal, table if case["table"] else ())
+    parsed = None if result.option is None else result.option.index
+    assert parsed == case["expected"], f"{case['note']} (reason given: {result.reason!r})"
+    if parsed is None:
+        assert result.reason, "a failure always says why, for the re-ask"
+
+
 # ------------------------------------------------------------------ signs and speed
 @pytest.mark.parametrize("dash", ["\u2212", "\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2015",
                                   "\ufe63", "\uff0d", "\u207b", "\u208b", "\u2796", "\ufe58", "-"])
@@ -349,3 +388,149 @@ def test_a_typo_in_the_final_answer_is_repaired_after_many_unreadable_markers():
     assert label(chatter + "\nFinal answer: go foward") == "go forward"
     assert label(chatter + "\nFinal answer: 2") == "go forward"
     assert label(chatter) is None
+
+
+# ------------------------------------------------------------------ negation (issue 21)
+# A D&D turn's options (labels as the encounter lists them), and a yes/no question.
+DND_TURN = option_table(["Move (30 ft left)", "Attack with Longsword (+5, 1d8+3)", "Dash",
+                         "Disengage", "Dodge", "End turn"])
+DODGE, DASH, ATTACK = DND_TURN[4], DND_TURN[2], DND_TURN[1]
+
+
+def dnd(answer):
+    return parse_answer(answer, list(DND_TURN), DND_TURN)
+
+
+def test_the_issues_example_prose_that_negates_a_label_is_not_that_label():
+    result = dnd("I would not Dodge here.")
+    assert result.option is None
+    assert "rejects 'Dodge'" in result.reason and "name the one option you choose" in result.reason
+
+
+@pytest.mark.parametrize("answer", [
+    "I would not Dodge here.",
+    "Dodge is not it... I'd say never dodge.",
+    "I don't want to dodge.",
+    "I won't dodge",
+    "We shouldn't dodge now",
+    "Dont dodge",
+    "No dodge this turn",
+    "Avoid Dodge, the goblins are far",
+    "Better to stay without Dodge",
+    "Anything except Dodge",
+    "I cannot Dodge",
+    "Take the Dash action instead of Dodge",   # Dash affirmed too: prose names two options
+    "Dash rather than dodge",
+    "I will attack with longsword (+5, 1d8+3), not dodge",
+])
+def test_free_prose_that_negates_an_option_fails_and_says_so(answer):
+    result = dnd(answer)
+    assert result.option is None, answer
+    assert "rejects" in result.reason and "dodge" in result.reason.lower(), result.reason
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ("Not now. Dodge!", DODGE),                        # the negation ends with its sentence
+    ("No goblin is in reach, so Dodge.", DODGE),       # ... or before "so"
+    ("The goblins are not close; I Dodge", DODGE),
+    ("Not the longsword:\nDodge", DODGE),              # a line end is a clause break
+    ("I do not know the odds well enough to risk it, Dodge.", DODGE),
+    ("Nothing suggests otherwise. I dodge.", DODGE),
+    ("It is not a good moment to attack goblins at range; the Dash is what I want.", DASH),
+])
+def test_a_negation_in_another_clause_or_out_of_reach_does_not_negate(answer, expected):
+    assert dnd(answer).option == expected, (answer, dnd(answer).reason)
+
+
+def test_a_negated_marked_answer_fails_and_the_last_marker_still_decides():
+    for answer in ("Final answer: not Dodge", "Final answer: don't dodge, dash",
+                   "Action: Dodge\nFinal answer: not Dodge", "<action>not Dodge</action>",
+                   '{"action": "never Dodge"}', "The answer is not option 4."):
+        result = dnd(answer)
+        assert result.option is None, answer
+        assert "rejects" in result.reason, (answer, result.reason)
+    # a marked answer is its first mention: what follows on its line is comment
+    assert dnd("Final answer: Dodge, not Dash").option == DODGE
+    assert dnd("Action: Dash (rather than dodge)").option == DASH
+    # a negated mention in the reasoning is no matter once a marker concludes
+    assert dnd("I would not Dodge here.\nFinal answer: Dash").option == DASH
+
+
+def test_labels_whose_words_negate_are_still_their_labels():
+    options = option_table(["do not move", "move", "Don't attack", "attack", "no", "yes"])
+    for answer, expected in [("do not move", 0), ("Do not move.", 0), ("Don't attack", 2),
+                             ("no", 4), ("No.", 4), ("Final answer: no", 4), ("I say no.", 4),
+                             ("Final answer: Don't attack", 2), ("I'll go with do not move", 0),
+                             ("I do not move this turn", 0)]:
+        choice = parse_choice(answer, list(options), options)
+        assert choice is not None and choice.index == expected, (answer, choice)
+    # a negation before a label that negates is still a negation
+    assert parse_choice("I would not do not move", list(options), options) is None
+
+
+def test_negated_index_numbers_are_rejected_but_the_no_of_no_2_is_not_a_negation():
+    assert dnd("not option 4").option is None
+    assert "rejects option 4" in dnd("avoid option 4, the goblins are far").reason
+    assert dnd("action no. 4").option == DODGE
+    assert dnd("Option no 2").option == DASH
+    assert dnd("The answer is 2. Not 4.").option == DASH   # the marked answer is the first number
+
+
+def _plain_clauses(text: str) -> tuple[list[str], list[bool]]:
+    """The words of `text` (as `_plain_words` reads them, lower case) and, before each,
+    whether a clause break (. , ; : ! ? or a line end) stands between it and the last."""
+    out, breaks, pending = [], [], True
+    for line in re.split(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]", parsing._readable(text)):
+        pending = True
+        for token in line.split():
+            if any(c.isalnum() for c in token):
+                for run in re.findall(r"[^\W_]+|(?:[^\w\s]|_)+", token):
+                    if any(c.isalnum() for c in run):
+                        out.append(run.lower())
+                        breaks.append(pending)
+                        pending = False
+                    elif any(c in ".,;:!?" for c in run):
+                        pending = True
+            else:
+                symbol = token.strip(parsing._SENTENCE_PUNCT)
+                if symbol:
+                    out.append(symbol.lower())
+                    breaks.append(pending)
+                    pending = False
+                if any(c in ".,;:!?" for c in token):
+                    pending = True
+    breaks.append(pending)
+    return out, breaks
+
+
+def _plain_negated(words_: list[str], breaks: list[bool], index: int) -> bool:
+    """The negation rule as the module docstring states it, read backwards from word `index`."""
+    for j in range(index - 1, max(-1, index - 5), -1):
+        if breaks[j + 1]:
+            return False
+        previous = words_[j - 1] if j > 0 and not breaks[j] else ""
+        if (words_[j] in parsing._NEGATORS or (previous, words_[j]) in parsing._NEGATING_PAIRS
+                or (words_[j] == "t" and previous.endswith("n"))):
+            return True
+        if words_[j] in parsing._CLAUSE_WORDS:
+            return False
+    return False
+
+
+def test_the_negation_reader_equals_the_plain_definition():
+    """`_clauses` reads words as `words` does and marks what a negation reaches in one
+    pass; checked against the rule read backwards from each word."""
+    rng = random.Random(5)
+    pieces = list("ab1 _-$.,;:!?*()[]\"'`\n\t\u00a0É٣３\u2212—#\u200b\u2028") + [
+        " not ", " no ", " don't ", "n't", " instead of ", " rather than ", " but ", " so ",
+        " never", " go forward ", " dodge", " won’t ", " t "]
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        tokens, negated = parsing._clauses(text)
+        assert list(tokens) == words(text).lower().split(), repr(text)
+        plain_words, breaks = _plain_clauses(text)
+        assert list(tokens) == plain_words, repr(text)
+        assert list(negated) == [_plain_negated(plain_words, breaks, i)
+                                 for i in range(len(plain_words) + 1)], repr(text)
+    assert parsing._clauses("I would not Dodge. Dodge")[1] == (False, False, False, True, False,
+                                                                 False)

@@ -118,3 +118,47 @@ def test_day_table_apart_from_the_encounter_table():
     assert "| heuristic | 2 | 0.50 ± 0.50 | 0.67 | 0.25 | 1.00 | 80.0 | 0.50 | - | - |" in text
     assert "| llm | 1 | 0.00 ± 0.00 | 0.50 | 0.20 | 1.00 | 80.0 | 2.00 | 0.50 | 100 |" in text
     assert "D&D Day" in leaderboard(summary) and "D&D Encounter" in leaderboard(summary)
+
+
+# ------------------------------------------------------------------ language-model cost
+def test_llm_rows_report_prompt_tokens_per_decision_and_the_largest_request(tmp_path):
+    from dungeonbench_gym.eval.summary import leaderboard, llm_markdown, write
+
+    def llm(decisions, prompt, largest, errors=0, compacted=0, fallbacks=0):
+        return {"decisions": decisions, "prompt_tokens": prompt, "completion_tokens": 2 * decisions,
+                "fallbacks": fallbacks, "max_request_tokens": largest, "client_errors": errors,
+                "compacted_decisions": compacted, "prompt_tokens_per_decision": prompt / decisions}
+
+    records = [_dnd("m", 1, 0.5, 1.0, 10, llm(10, 30000, 3900, errors=1, compacted=4)),
+               _dnd("m", 0, 0.0, 0.0, 30, llm(30, 30000, 2100, fallbacks=3)),
+               {**_ep("B", "babyai", 1.0), "agent": "m", "llm": llm(4, 2000, 600)},
+               _ep("B", "babyai", 0.0)]   # agent "a": no language model
+    summary = summarise(records)
+    rows = {r["env_id"]: r for r in summary["agents"]["m"]["envs"]}
+    dnd = rows["DnD-Encounter-OrcRaid-v0"]
+    # over all decisions (60,000 prompt tokens / 40), the largest request of any episode
+    assert dnd["prompt_tokens_per_decision"] == pytest.approx(1500.0)
+    assert dnd["max_request_tokens"] == 3900 and dnd["decisions"] == 40
+    assert dnd["client_errors"] == 1 and dnd["compacted_decisions"] == 4
+    assert dnd["fallback_rate"] == pytest.approx(3 / 40)
+    assert rows["B"]["prompt_tokens_per_decision"] == 500.0
+    assert "prompt_tokens_per_decision" not in summary["agents"]["a"]["envs"][0]
+    table = llm_markdown(summary)
+    assert table.splitlines()[0] == "## Language-model use"
+    assert "| m | DnD-Encounter-OrcRaid-v0 | 40 | 1500 | 3900 | 0.07 | 1 | 4 |" in table
+    assert "| m | B | 4 | 500 | 600 | 0.00 | 0 | 0 |" in table
+    assert "| a |" not in table
+    assert table in markdown(summary)
+    write(summary, tmp_path)
+    assert "| m | B | 4 | 500 | 600 |" in (tmp_path / "summary.md").read_text()
+    assert "Language-model use" not in leaderboard(summary)   # one row per agent there
+
+
+def test_llm_usage_from_before_the_token_fields_still_summarises():
+    old = {"decisions": 5, "prompt_tokens": 500, "completion_tokens": 50, "fallbacks": 1}
+    summary = summarise([{**_ep("B", "babyai", 0.5), "llm": old}])
+    (row,) = summary["agents"]["a"]["envs"]
+    assert row["prompt_tokens_per_decision"] == 100.0 and row["max_request_tokens"] is None
+    assert row["client_errors"] == 0 and row["tokens_per_decision"] == 110.0
+    assert "| a | B | 5 | 100 | - | 0.20 | 0 | 0 |" in markdown(summary)
+    assert "Language-model use" not in markdown(summarise([_ep("B", "babyai", 0.5)]))

@@ -7,7 +7,9 @@ Kinds:
 - `llm`: `LLMAgent` with a client (`client`: openai, anthropic, gemini, local,
   fake), `model`, `strategy` (direct, cot, ...), `history`, `base_url`,
   `temperature`, `max_tokens`, `vision`, `tools` (the family's look-up tools as
-  function calls, e.g. D&D's attack odds), `max_tool_calls`. Keys come from the environment of the
+  function calls, e.g. D&D's attack odds), `max_tool_calls`, `tool_protocol` (auto, native,
+  text), `on_client_error` (fail, fallback), `context_tokens` (the model's window, where the
+  server does not say), `timeout_s` (per request, to the client). Keys come from the environment of the
   process that plays, never from the spec, so no key reaches a result file.
 - `sb3`: a saved stable-baselines3 / sb3-contrib model (`model_path`, a .zip),
   played deterministically with the action mask.
@@ -20,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import DungeonBenchError
+from ..llm.agent import ON_CLIENT_ERROR, TOOL_PROTOCOLS
+from ..llm.context import MIN_CONTEXT_TOKENS
 
 KINDS = ("random", "baseline", "llm", "sb3")
 
@@ -125,15 +129,19 @@ def make_llm_agent(spec: AgentSpec):
     from ..llm.agent import LLMAgent
 
     o = spec.opts
+    # given only when set, so LLMAgent's own defaults apply otherwise
+    optional = {k: o[k] for k in ("on_client_error", "context_tokens", "tool_protocol") if k in o}
     return LLMAgent(make_client(spec), strategy=strategy_name(o.get("strategy", "direct")),
                     history=int(o.get("history", 16)), vision=bool(o.get("vision", False)),
-                    tools=bool(o.get("tools", False)), max_tool_calls=int(o.get("max_tool_calls", 4)))
+                    tools=bool(o.get("tools", False)), max_tool_calls=int(o.get("max_tool_calls", 4)),
+                    **optional)
 
 
 def check(spec: AgentSpec) -> None:
     """Fail before any episode starts: a missing key, an unknown provider or
     strategy, a model file that is not there."""
     if spec.kind == "llm":
+        _check_llm_options(spec.opts)
         make_client(spec)
         from ..llm.strategies import STRATEGIES
 
@@ -146,6 +154,26 @@ def check(spec: AgentSpec) -> None:
 
         if not Path(spec.opts["model_path"]).is_file():
             raise DungeonBenchError(f"--model-path {spec.opts['model_path']}: no such file")
+
+
+def _check_llm_options(o: dict[str, Any]) -> None:
+    """The llm options the CLI checks, checked again for specs made in code."""
+    if "on_client_error" in o and o["on_client_error"] not in ON_CLIENT_ERROR:
+        raise DungeonBenchError(f"on_client_error {o['on_client_error']!r}: use one of "
+                                f"{', '.join(ON_CLIENT_ERROR)}")
+    if "tool_protocol" in o and o["tool_protocol"] not in TOOL_PROTOCOLS:
+        raise DungeonBenchError(f"tool_protocol {o['tool_protocol']!r}: use one of "
+                                f"{', '.join(TOOL_PROTOCOLS)}")
+    context = o.get("context_tokens")
+    if context is not None and (isinstance(context, bool) or not isinstance(context, int)
+                                or context < MIN_CONTEXT_TOKENS):
+        raise DungeonBenchError(f"context_tokens {context!r}: give the model's context window "
+                                f"as a whole number of tokens, {MIN_CONTEXT_TOKENS} or more")
+    timeout = o.get("timeout_s")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                or not 0 < timeout < float("inf")):
+        raise DungeonBenchError(f"timeout_s {timeout!r}: give the seconds one request may take, "
+                                "above 0")
 
 
 class SB3Agent:

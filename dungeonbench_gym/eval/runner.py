@@ -10,6 +10,10 @@ interpreter (Frotz exiting on a bad story file, a segfault in a C library) is
 recorded as failed in errors.log with the cause, and every other episode runs.
 An episode file found broken on resume (cut short by a crash, emptied, missing
 fields, or its trajectory so) is named, moved aside (never deleted) and rerun.
+An episode that raises (an LLM client error with on_client_error="fail", an env's
+exception) keeps what it played: its steps so far go to
+`episode-NNNN.failed-<n>.trajectory.jsonl` beside where the episode would be, named in
+errors.log; no episode file is written, so a resumed run plays it again.
 Every file written here goes through `core.secrets.scrub` first.
 """
 
@@ -55,6 +59,16 @@ class EpisodeTask:
 
     def trajectory_path(self, out: Path) -> Path:
         return self.path(out).with_suffix(".trajectory.jsonl")
+
+    def failed_trajectory_path(self, out: Path) -> Path:
+        """Where the steps of this episode's next failed attempt go: the first free
+        `episode-NNNN.failed-<n>.trajectory.jsonl` (earlier attempts are kept). No glob
+        of finished episodes or their trajectories matches it."""
+        stem = self.path(out).stem
+        n = 1
+        while (path := self.path(out).with_name(f"{stem}.failed-{n}.trajectory.jsonl")).exists():
+            n += 1
+        return path
 
 
 def plan(agents: Iterable[AgentSpec | str], envs: Iterable[str | tuple[str, int]],
@@ -121,6 +135,8 @@ def run_episode(task: EpisodeTask) -> dict[str, Any]:
             if record is not None:
                 step["agent"] = _jsonable(record)
             trajectory.append(step)
+    except Exception as exc:  # noqa: BLE001 - the episode failed: its steps so far are kept
+        return {"error": f"{type(exc).__name__}: {exc}", "trajectory": trajectory}
     finally:
         env.close()
     record = {
@@ -161,10 +177,18 @@ def _llm_usage(agent, trajectory: list[dict]) -> dict[str, Any]:
     if not steps or "prompt_tokens" not in steps[0]:
         return {}
     client = getattr(agent, "client", None)
+    prompt_tokens = sum(int(s.get("prompt_tokens") or 0) for s in steps)
+    request_sizes = [int(s["max_request_tokens"]) for s in steps
+                     if s.get("max_request_tokens") is not None]
     return {
         "client": _jsonable(client.describe()) if client is not None else {},
         "decisions": len(steps),
-        "prompt_tokens": sum(int(s.get("prompt_tokens", 0)) for s in steps),
+        "prompt_tokens": prompt_tokens,
+        "prompt_tokens_per_decision": prompt_tokens / len(steps),
+        # the largest single request (prompt + completion): what must fit in the context
+        "max_request_tokens": max(request_sizes) if request_sizes else None,
+        "compacted_decisions": sum(bool(s.get("compaction")) for s in steps),
+        "client_errors": sum(int(s.get("client_errors") or 0) for s in steps),
         "completion_tokens": sum(int(s.get("completion_tokens", 0)) for s in steps),
         "fallbacks": sum(bool(s.get("fell_back")) for s in steps),
         # look-up tools (D&D): calls made, and per decision (0 when tools were off)
@@ -498,6 +522,16 @@ def _log(errors: Path, text: str, echo: bool = False) -> None:
         print(f"warning: {text}", file=sys.stderr)
 
 
+def _write_trajectory(path: Path, trajectory: list[dict]) -> None:
+    """One JSON object per step, scrubbed, written atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w") as f:
+        for step in scrub(trajectory):
+            f.write(json.dumps(step, sort_keys=True) + "\n")
+    os.replace(tmp, path)
+
+
 def _finish(task: EpisodeTask, record: dict, out: Path, counts: dict, errors: Path) -> None:
     if "error" in record:
         counts["failed"] += 1
@@ -505,18 +539,19 @@ def _finish(task: EpisodeTask, record: dict, out: Path, counts: dict, errors: Pa
         unnamed = [f"{k}={v}" for k, v in _env_files(task).items() if v not in first]
         if unnamed:
             first += f" (env files: {', '.join(unnamed)})"
+        if record.get("trajectory"):
+            # no episode file: the episode is not done, and a resumed run plays it again
+            path = task.failed_trajectory_path(out)
+            _write_trajectory(path, record["trajectory"])
+            steps = len(record["trajectory"])
+            first += f"; its {steps} step{'s' * (steps != 1)} so far are in {path}"
         _log(errors, f"{task.agent.label} {task.env_id} episode {task.episode}: {first}"
                      + (f"\n{rest}" if rest else ""))
         return
-    record = scrub(record)
+    record = dict(record)
     trajectory = record.pop("trajectory", [])
-    path = task.trajectory_path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w") as f:
-        for step in trajectory:
-            f.write(json.dumps(step, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    record = scrub(record)
+    _write_trajectory(task.trajectory_path(out), trajectory)
     # the episode file is written last: it marks the episode done for a resumed run
     _write_atomic(task.path(out), record)
     counts["ran"] += 1

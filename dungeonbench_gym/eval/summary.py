@@ -10,6 +10,11 @@ DungeonBench's Encounter table (D&D episodes only, from each episode's metrics a
 LLM usage): win rate, final party HP fraction, survivor fraction, decisions per
 episode, tool calls and tokens per decision. Its Day table (Day-track episodes):
 full-clear rate, encounters won, the same columns, and short rests used.
+
+Language-model episodes also get a table of their cost per id: decisions, prompt
+tokens per decision, the largest single request (prompt + completion tokens: what
+must fit in the model's context), fallbacks, client errors and decisions whose
+prompt was compacted to fit.
 """
 
 from __future__ import annotations
@@ -53,10 +58,7 @@ def summarise(records: list[dict]) -> dict:
         }
         llm = [e["llm"] for e in eps if e.get("llm")]
         if llm:   # language-model cost: tokens and fallbacks per decision
-            decisions = sum(u["decisions"] for u in llm) or 1
-            row["tokens_per_decision"] = sum(u["prompt_tokens"] + u["completion_tokens"]
-                                             for u in llm) / decisions
-            row["fallback_rate"] = sum(u["fallbacks"] for u in llm) / decisions
+            row.update(_llm_cost(llm))
         agents.setdefault(agent, {"envs": []})["envs"].append(row)
     family_progress: dict[tuple[str, str], list[float]] = defaultdict(list)
     for (agent, _), eps in groups.items():
@@ -73,6 +75,24 @@ def summarise(records: list[dict]) -> dict:
     if days:
         out["dnd_day"] = days
     return out
+
+
+def _llm_cost(llm: list[dict]) -> dict:
+    """Per decision over all the episodes' decisions (not a mean of episode ratios).
+    Usage recorded before a field existed counts as none of it (max_request_tokens: None
+    when no episode has it)."""
+    decisions = sum(u["decisions"] for u in llm)
+    per = decisions or 1
+    sizes = [u["max_request_tokens"] for u in llm if u.get("max_request_tokens") is not None]
+    return {
+        "decisions": decisions,
+        "tokens_per_decision": sum(u["prompt_tokens"] + u["completion_tokens"] for u in llm) / per,
+        "prompt_tokens_per_decision": sum(u["prompt_tokens"] for u in llm) / per,
+        "max_request_tokens": max(sizes) if sizes else None,
+        "fallback_rate": sum(u["fallbacks"] for u in llm) / per,
+        "client_errors": sum(u.get("client_errors", 0) for u in llm),
+        "compacted_decisions": sum(u.get("compacted_decisions", 0) for u in llm),
+    }
 
 
 def _mean(values: list[float]) -> float:
@@ -179,6 +199,23 @@ def encounter_markdown(summary: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def llm_markdown(summary: dict) -> str:
+    """The language-model cost table, one row per agent and id ("" without LLM episodes)."""
+    rows = [(agent, row) for agent, data in summary["agents"].items() for row in data["envs"]
+            if "prompt_tokens_per_decision" in row]
+    if not rows:
+        return ""
+    lines = ["## Language-model use", "",
+             "| agent | env | decisions | prompt tokens/decision | max request tokens "
+             "| fallback rate | client errors | compacted decisions |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for agent, r in rows:
+        lines.append(f"| {agent} | {r['env_id']} | {r['decisions']} | "
+                     f"{r['prompt_tokens_per_decision']:.0f} | {_cell(r['max_request_tokens'], 'd')} | "
+                     f"{r['fallback_rate']:.2f} | {r['client_errors']} | {r['compacted_decisions']} |")
+    return "\n".join(lines) + "\n"
+
+
 def markdown(summary: dict) -> str:
     lines = ["| agent | env | episodes | score (100 x progress) | success | mean steps | invalid |",
              "|---|---|---:|---:|---:|---:|---:|"]
@@ -191,7 +228,8 @@ def markdown(summary: dict) -> str:
             lines.append(f"| {agent} | **{fam} (family)** | | {s['score']:.1f} ± {s['se']:.1f} | | | |")
         o = data["overall"]
         lines.append(f"| {agent} | **overall** | | {o['score']:.1f} ± {o['se']:.1f} | | | |")
-    return "\n".join(lines) + "\n" + dnd_tables(summary)
+    llm = llm_markdown(summary)
+    return "\n".join(lines) + "\n" + dnd_tables(summary) + (f"\n{llm}" if llm else "")
 
 
 def leaderboard(summary: dict) -> str:

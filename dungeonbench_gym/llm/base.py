@@ -15,9 +15,16 @@ that each client translates to its wire protocol:
 
     {"role": "assistant", "content": str, "tool_calls": [{"id", "name", "arguments": dict}]}
     {"role": "tool", "tool_call_id": str, "name": str, "content": str (JSON)}
+
+The context window: `context_length()` is the model's window in tokens where the
+client can learn it (llama.cpp's n_ctx, what a server reports), `count_tokens(text)`
+an exact token count where the client has the model's tokenizer (in process, or a
+server's tokenize endpoint); both are None where unknown, never a guess.
+
 Errors: `TransientError` (rate limits, 5xx, timeouts: the caller may retry,
-clients already retry with backoff) and `ClientError` (bad request, bad key,
-unknown model: retrying cannot help). Neither ever carries an API key.
+clients already retry with backoff), `ContextOverflowError` (the prompt does not
+fit the window; with the numbers the server gave) and `ClientError` (bad request,
+bad key, unknown model: retrying cannot help). None ever carries an API key.
 """
 
 from __future__ import annotations
@@ -34,6 +41,18 @@ class ClientError(DungeonBenchError):
 
 class TransientError(ClientError):
     """Rate limit, server error or timeout: worth retrying later."""
+
+
+class ContextOverflowError(ClientError):
+    """The request needs more tokens than the model's context window: never retried (the
+    same prompt overflows again). `limit` is the window and `requested` the tokens the
+    request needed (the prompt, plus the answer's room where the server counts it), each
+    None when the server did not say."""
+
+    def __init__(self, message: str, *, limit: int | None = None, requested: int | None = None):
+        super().__init__(message)
+        self.limit = limit
+        self.requested = requested
 
 
 @dataclass
@@ -85,6 +104,16 @@ class ChatClient:
                  tools: list[dict[str, Any]] | None = None) -> Completion:
         # the interface: each provider's client (clients.py, local.py, fake.py) implements it
         raise NotImplementedError(f"{type(self).__name__} must implement complete()")
+
+    def context_length(self) -> int | None:
+        """The model's context window in tokens, where the server or model says; None
+        when unknown (the caller then needs it from elsewhere, e.g. --context-tokens)."""
+        return None
+
+    def count_tokens(self, text: str) -> int | None:
+        """The exact number of tokens `text` is to this model (without the chat template's
+        tokens around a message); None when the client has no tokenizer to ask."""
+        return None
 
     def describe(self) -> dict[str, Any]:
         """What a result file records about the client (never a key)."""

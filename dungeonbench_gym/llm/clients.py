@@ -3,14 +3,24 @@
 Three wire protocols cover most models a benchmark run meets:
 
 * `OpenAICompatibleClient`: ``POST {base_url}/chat/completions`` (OpenAI, vLLM,
-  Ollama, llama.cpp server, LM Studio, OpenRouter, ...);
+  Ollama, llama.cpp server, llama-cpp-python, LM Studio, OpenRouter, ...);
 * `AnthropicClient`: ``POST {base_url}/v1/messages``;
 * `GeminiClient`: ``POST {base_url}/v1beta/models/{model}:generateContent``.
 
-They share one request loop (`HTTPChatClient.complete`): a per-request timeout,
-retries with exponential backoff and jitter on 408/429/5xx, network errors,
-timeouts and unreadable bodies (honouring ``Retry-After``), `ClientError` at once
-for any other 4xx, `TransientError` once the retries are used up.
+They share one request loop (`HTTPChatClient.complete`): a per-request timeout
+(`timeout_s`), retries with exponential backoff and jitter on 408/429/5xx, network
+errors, timeouts and unreadable bodies (honouring ``Retry-After``), and no retry for
+what retrying cannot fix: `ContextOverflowError` at once when the server says the
+prompt exceeds the context (400, or 500 as llama-cpp-python reports some), with the
+window and the tokens requested parsed from its message; `ClientError` at once for
+any other 4xx but 408/429 and for a 500 whose body is a request-validation error
+(pydantic's "validation error": the same request fails the same way); `TransientError`
+once the retries are used up. Waiting is bounded: at most `max_total_backoff_s`
+(120 s) of sleep per call, Retry-After waits included (with the defaults a refused
+connection gives up after at most 1 + 2 + 4 + 8 = 15 s of backoff; a hanging server
+after 5 x `timeout_s` plus that), and once a call found the server unreachable (no
+HTTP answer on any attempt) later calls make a single attempt until it answers again,
+so a dead server costs each later decision one refused connection (or one timeout).
 
 API keys are kept in a `_Secret` (its repr is ``<hidden>``), are sent in headers
 only (never in a URL), and are scrubbed from every message this module builds,
@@ -26,6 +36,30 @@ assistant turn with "tool_calls", "tool" results) and the tool declarations to i
 protocol: OpenAI ``tools``/``tool_calls``/``role: tool``, Anthropic ``tools``/
 ``tool_use``/``tool_result``, Gemini ``functionDeclarations``/``functionCall``/
 ``functionResponse``; calls come back as `ToolCall`s in `Completion.tool_calls`.
+The OpenAI protocol is written for the servers people run, per their docs:
+``"tool_choice": "auto"`` whenever tools are offered (llama.cpp's server and
+llama-cpp-python ignore the tools without it; vLLM needs ``--enable-auto-tool-choice``
+for it, and its 400 says so), ``"content": ""`` on an assistant turn that only calls
+tools (llama-cpp-python rejects null there with a 500), ``"name"`` in tool results
+for self-hosted servers only (chat templates use it; strict hosted endpoints reject
+it), arguments read from a JSON string or a JSON object (Ollama), and made-up unique
+ids where a server gives none (Ollama).
+
+The context window (OpenAI protocol, `context_length()`), probed once per client,
+quietly (a failed probe is None, each request at most `probe_timeout_s`): vLLM's
+``GET /v1/models`` ``max_model_len`` (hosted lists: ``context_length``,
+``context_window``); llama.cpp's server ``GET /props``
+``default_generation_settings.n_ctx`` (the context it runs), trusted over its
+``/v1/models`` ``meta.n_ctx_train`` (the model's training context, an upper bound:
+used only when /props says nothing); Ollama ``GET /api/ps`` (the loaded model's
+context), else ``POST /api/show`` ``num_ctx``, else Ollama's default
+(`OLLAMA_DEFAULT_NUM_CTX`, the smallest its docs give, capped by the model's own
+``<arch>.context_length``: Ollama cuts a longer prompt silently, so guessing low is
+the safe side; /api/ps is asked again once the model has answered). llama-cpp-python
+and hosted APIs do not say: None. `count_tokens(text)` uses the server's tokenizer:
+llama-cpp-python ``POST /extras/tokenize/count``, llama.cpp ``POST /tokenize
+{"content"}``, vLLM ``POST /tokenize {"model", "prompt"}``, whichever answers first
+(probed once, the failure cached too), with counts of repeated texts cached.
 """
 
 from __future__ import annotations
@@ -33,10 +67,12 @@ from __future__ import annotations
 import base64
 import http.client
 import ipaddress
+import itertools
 import json
 import logging
 import os
 import random
+import re
 import ssl
 import struct
 import threading
@@ -45,13 +81,14 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ..core.secrets import REDACTED, register_secret
-from .base import ChatClient, ClientError, Completion, ToolCall, TransientError
+from .base import ChatClient, ClientError, Completion, ContextOverflowError, ToolCall, TransientError
 
 log = logging.getLogger(__name__)
 
@@ -183,6 +220,92 @@ def _error_text(body: bytes) -> str:
     return text or "(empty body)"
 
 
+def _error_fields(body: bytes) -> dict[str, Any]:
+    """The ``error`` object of a JSON error body (OpenAI, llama.cpp, vLLM, Anthropic,
+    Gemini all nest one), else {}."""
+    try:
+        data = json.loads(body)
+    except _JSON_ERRORS:
+        return {}
+    error = data.get("error") if isinstance(data, dict) else None
+    return error if isinstance(error, dict) else {}
+
+
+def _int_field(fields: dict[str, Any], name: str) -> int | None:
+    value = fields.get(name)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+# What servers write when a prompt does not fit (numbers: (requested, limit) unless noted)
+_OVERFLOW_MESSAGES = [
+    # llama-cpp-python's own exception (its server passes some on as HTTP 500)
+    re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)"),
+    # llama.cpp's server (llama-server)
+    re.compile(r"request \((\d+) tokens\) exceeds the available context size \((\d+) tokens\)"),
+    # Anthropic
+    re.compile(r"prompt is too long: (\d+) tokens > (\d+) maximum"),
+    # Gemini
+    re.compile(r"input token count \((\d+)\) exceeds the maximum number of tokens allowed \((\d+)\)",
+               re.IGNORECASE),
+]
+# Anthropic: "input length and `max_tokens` exceed context limit: 197626 + 8192 > 200000"
+_OVERFLOW_SUM = re.compile(r"exceed context limit: (\d+) \+ (\d+) > (\d+)")
+# OpenAI, vLLM, llama-cpp-python's 400: "This model's maximum context length is M tokens.
+# However, you requested N tokens (...)" / "your messages resulted in N tokens" / vLLM's
+# "your request has N input tokens", or "'max_tokens' ... is too large: X. ... and your
+# request has P input tokens (X > M - P)"
+_MAX_CONTEXT = re.compile(r"maximum context length is (\d+) tokens", re.IGNORECASE)
+_REQUESTED = re.compile(r"(?:requested|resulted in) (\d+) tokens|has (\d+) input tokens", re.IGNORECASE)
+_TOO_LARGE = re.compile(r"is too large: (\d+)")
+_OVERFLOW_WORDS = ("context_length_exceeded", "exceed_context_size_error",
+                   "exceeds the available context size", "context length exceeded",
+                   "maximum context length", "exceeds the context window",
+                   "exceeds the context length")
+
+
+def context_overflow(body: bytes) -> tuple[int | None, int | None] | None:
+    """(limit, requested) when an error body says the prompt exceeds the context
+    window, each None where the server gave no number; None for any other error."""
+    fields = _error_fields(body)
+    text = body[:8192].decode("utf-8", "replace")
+    message = str(fields.get("message") or "")
+    # llama.cpp's server says it in fields as well as words
+    if fields.get("type") == "exceed_context_size_error":
+        return _int_field(fields, "n_ctx"), _int_field(fields, "n_prompt_tokens")
+    for source in (message, text):
+        for pattern in _OVERFLOW_MESSAGES:
+            found = pattern.search(source)
+            if found:
+                return int(found.group(2)), int(found.group(1))
+        found = _OVERFLOW_SUM.search(source)
+        if found:
+            return int(found.group(3)), int(found.group(1)) + int(found.group(2))
+        found = _MAX_CONTEXT.search(source)
+        if found:
+            limit = int(found.group(1))
+            asked = _REQUESTED.search(source)
+            requested = int(next(g for g in asked.groups() if g)) if asked else None
+            too_large = _TOO_LARGE.search(source)
+            if too_large and asked and asked.group(2):   # vLLM counts the answer's room apart
+                requested += int(too_large.group(1))
+            return limit, requested
+    lowered = f"{text} {fields.get('code') or ''} {fields.get('type') or ''}".lower()
+    if any(word in lowered for word in _OVERFLOW_WORDS):
+        return None, None
+    return None
+
+
+# 500s that reject the request itself, so the same request fails the same way: pydantic
+# (llama-cpp-python, FastAPI servers) "7 validation errors: ... Input should be a valid
+# string", "1 validation error for ..."; llama-server without --jinja given tools
+_REQUEST_REJECTED = re.compile(r"\b\d+ validation errors?\b|\bInput should be a valid\b|requires --jinja")
+
+
+def _rejects_request(body: bytes) -> bool:
+    """A 500 that only reports the request failed the server's schema: permanent."""
+    return bool(_REQUEST_REJECTED.search(body[:8192].decode("utf-8", "replace")))
+
+
 class _Malformed(Exception):
     """A 2xx answer we cannot read: retried like a server error."""
 
@@ -199,8 +322,15 @@ class HTTPChatClient(ChatClient):
     `max_retries` counts retries after the first request, so a call makes at most
     ``max_retries + 1`` requests. The wait before retry n is
     ``backoff_s * 2**(n-1)`` times a jitter in [0.5, 1), capped at `max_backoff_s`,
-    unless the server sent ``Retry-After`` (capped at `max_retry_after_s`).
+    unless the server sent ``Retry-After`` (capped at `max_retry_after_s`); a call
+    sleeps at most `max_total_backoff_s` in all (the last wait is shortened to fit).
+    With the defaults a server that refuses connections fails a call after about
+    8-15 s of backoff; after such a call (no HTTP answer on any attempt) the next
+    calls make one attempt each until the server answers again.
     Tests make waiting free with ``sleep=lambda s: None`` or ``backoff_s=0``.
+
+    `probe_timeout_s` bounds each request of the probes (`context_length`,
+    `count_tokens`), which are never retried and never raise.
     """
 
     provider = "http"
@@ -214,6 +344,7 @@ class HTTPChatClient(ChatClient):
                  temperature: float | None = 0.0, max_tokens: int = 512,
                  timeout_s: float = 60.0, max_retries: int = 4,
                  backoff_s: float = 1.0, max_backoff_s: float = 30.0, max_retry_after_s: float = 60.0,
+                 max_total_backoff_s: float = 120.0, probe_timeout_s: float = 5.0,
                  sleep: Callable[[float], None] = time.sleep, rng: random.Random | None = None,
                  supports_images: bool | None = None):
         super().__init__(model, temperature=temperature, max_tokens=max_tokens,
@@ -238,6 +369,10 @@ class HTTPChatClient(ChatClient):
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
         self.max_retry_after_s = max_retry_after_s
+        self.max_total_backoff_s = max_total_backoff_s
+        self.probe_timeout_s = min(probe_timeout_s, timeout_s)
+        self._unreachable = False    # the last call got no HTTP answer at all: try once, not five times
+        self._probe_answered = False  # set by _probe when the server answered anything
         self.sleep = sleep
         self.rng = rng or random.Random()
         self.usage = {"prompt_tokens": 0, "completion_tokens": 0, "requests": 0, "attempts": 0}
@@ -275,7 +410,11 @@ class HTTPChatClient(ChatClient):
         headers = {"Content-Type": "application/json", "Accept": "application/json", **headers}
         started = time.monotonic()
         last_problem = ""
-        for attempt in range(1, self.max_retries + 2):
+        retries = 0 if self._unreachable else self.max_retries
+        slept = 0.0
+        answered = False            # any HTTP answer at all in this call
+        attempt = 0
+        for attempt in range(1, retries + 2):
             with self._usage_lock:
                 self.usage["attempts"] += 1
             request_started = time.monotonic()
@@ -285,6 +424,8 @@ class HTTPChatClient(ChatClient):
             except _NetworkProblem as problem:
                 last_problem = str(problem)
             else:
+                answered = True
+                self._unreachable = False
                 status = response.status
                 if 200 <= status < 300:
                     try:
@@ -294,20 +435,53 @@ class HTTPChatClient(ChatClient):
                     else:
                         return self._finish(text, prompt_tokens, completion_tokens, model, extra,
                                             attempt, started, request_started)
-                elif status in (408, 429) or status >= 500:
+                elif status in (408, 429):
                     last_problem = f"HTTP {status}: {_error_text(response.body)}"
                     retry_after = self._retry_after(response.headers)
                 else:
-                    raise ClientError(self._scrub(self._client_error_message(url, response)))
-            if attempt > self.max_retries:
+                    self._raise_if_permanent(url, response)
+                    last_problem = f"HTTP {status}: {_error_text(response.body)}"
+                    retry_after = self._retry_after(response.headers)
+            if attempt > retries:
                 break
             delay = retry_after if retry_after is not None else self._backoff(attempt)
+            room = self.max_total_backoff_s - slept
+            if delay > 0 and room <= 0:
+                break                # the call's waiting budget is spent
+            delay = min(delay, max(room, 0.0))
             log.info(self._scrub(f"{self.provider} {self.model}: attempt {attempt} failed "
                                  f"({last_problem}); retrying in {delay:.2f}s"))
             self.sleep(delay)
+            slept += delay
+        if not answered:
+            self._unreachable = True
+        note = "" if answered or retries else " (one attempt: the last call could not reach the server either)"
         raise TransientError(self._scrub(
-            f"{self.provider} {self.model}: gave up after {self.max_retries + 1} attempts "
-            f"to POST {url}; last problem: {last_problem}"))
+            f"{self.provider} {self.model}: gave up after {attempt} attempt{'s' * (attempt != 1)} "
+            f"to POST {url}{note}; last problem: {last_problem}"))
+
+    def _raise_if_permanent(self, url: str, response: _Response) -> None:
+        """Raise for an error answer that retrying cannot fix: a context overflow (any
+        status, llama-cpp-python sends some as 500), a 3xx/4xx, a 500 that is a request
+        validation error. Return for a server error worth retrying."""
+        status = response.status
+        overflow = context_overflow(response.body)
+        if overflow is not None:
+            limit, requested = overflow
+            sizes = ", ".join(part for part in (
+                f"{requested} tokens requested" if requested else "",
+                f"a {limit}-token context window" if limit else "") if part)
+            raise ContextOverflowError(self._scrub(
+                f"{self.provider} {self.model}: the prompt does not fit the model's context"
+                f"{f' ({sizes})' if sizes else ''}: HTTP {status} from {url}: "
+                f"{_error_text(response.body)}; shorten the prompt (less history) or lower "
+                "max_tokens"), limit=limit, requested=requested)
+        if status < 500:
+            raise ClientError(self._scrub(self._client_error_message(url, response)))
+        if status == 500 and _rejects_request(response.body):
+            raise ClientError(self._scrub(
+                self._client_error_message(url, response)
+                + " (the server rejects the request itself: retrying would send it again)"))
 
     # --- the loop's pieces
 
@@ -334,10 +508,46 @@ class HTTPChatClient(ChatClient):
         except (http.client.HTTPException, OSError) as error:
             raise _NetworkProblem(f"connection to {url} failed: {type(error).__name__}: {error}") from None
 
-    def _read_body(self, stream: Any, url: str) -> bytes:
+    def _probe(self, url: str, payload: dict[str, Any] | None = None) -> Any:
+        """The JSON of a 2xx answer to GET `url` (or POST `payload`), else None: one
+        attempt, `probe_timeout_s` for the connection and for the body, never an exception.
+        Sends the same headers as a chat request (a vLLM started with --api-key wants the
+        key on every route), to the same host only."""
+        headers = {"Accept": "application/json"}
+        if self._api_key:
+            headers.update(self._auth_headers())
+        data = None
+        if payload is not None:
+            data = json.dumps(payload).encode("utf-8")
+            headers["Content-Type"] = "application/json"
+        request = urllib.request.Request(url, data=data, headers=headers,
+                                         method="GET" if data is None else "POST")
+        try:
+            with self._opener.open(request, timeout=self.probe_timeout_s) as answer:
+                body = self._read_body(answer, url, limit_s=self.probe_timeout_s)
+                if not 200 <= answer.status < 300:
+                    return None
+        except urllib.error.HTTPError as error:   # an answer: the route is not there
+            error.close()
+            self._probe_answered = True
+            return None
+        except (urllib.error.URLError, OSError, http.client.HTTPException, ValueError,
+                _NetworkProblem, ClientError):
+            return None
+        self._probe_answered = True
+        try:
+            return json.loads(body)
+        except _JSON_ERRORS:
+            return None
+
+    def _auth_headers(self) -> dict[str, str]:
+        """The key's header(s), for probes; providers with a key override it."""
+        return {}
+
+    def _read_body(self, stream: Any, url: str, limit_s: float | None = None) -> bytes:
         """The whole body, read in chunks so that neither a server trickling bytes (each
         read alone would stay within the socket timeout) nor a huge body holds the run."""
-        deadline = time.monotonic() + self.timeout_s
+        deadline = time.monotonic() + (self.timeout_s if limit_s is None else limit_s)
         read = getattr(stream, "read1", None) or stream.read   # read1: what has arrived
         chunks: list[bytes] = []
         size = 0
@@ -480,6 +690,13 @@ class OpenAICompatibleClient(HTTPChatClient):
     refuse ``temperature`` or ``max_tokens`` (OpenAI reasoning models) pass
     ``temperature=None`` and ``max_tokens_field="max_completion_tokens"``.
     For a text-only model behind vLLM, pass ``supports_images=False``.
+
+    `context_length()` and `count_tokens()` ask the server (see the module text);
+    `context_source` then says where the window came from. `tool_message_names`
+    (default: only for a self-hosted base_url: loopback, a private address, a
+    one-label or .local/.internal/.lan host) adds ``"name"`` to tool results, which
+    the OpenAI spec lacks and strict hosted relays reject, but chat templates of
+    self-hosted servers read.
     """
 
     provider = "openai"
@@ -487,14 +704,176 @@ class OpenAICompatibleClient(HTTPChatClient):
     key_env_vars = ("OPENAI_API_KEY",)
     default_base_url = "https://api.openai.com/v1"
     base_url_env = "OPENAI_BASE_URL"
+    token_cache_size = 512      # texts whose counts are kept (the system prompt repeats every decision)
 
-    def __init__(self, model: str, *, max_tokens_field: str = "max_tokens", **kwargs: Any):
+    def __init__(self, model: str, *, max_tokens_field: str = "max_tokens",
+                 tool_message_names: bool | None = None, **kwargs: Any):
         self.max_tokens_field = max_tokens_field
         super().__init__(model, **kwargs)
+        host = urllib.parse.urlsplit(self.base_url).hostname or ""
+        self.tool_message_names = _is_self_hosted(host) if tool_message_names is None else tool_message_names
+        self.root_url = self.base_url.removesuffix("/v1")
+        self.context_source: str | None = None
+        self._probe_lock = threading.Lock()
+        self._context: int | None = None
+        self._context_state = "unprobed"    # "unprobed", "known", "ollama-default", "unknown"
+        self._context_retry_at = 0.0         # after a probe round the server never answered
+        self._counter: Callable[[str], int | None] | None = None
+        self._counter_state = "unprobed"     # "unprobed", "known", "unknown"
+        self._counter_retry_at = 0.0
+        self._counts: OrderedDict[str, int] = OrderedDict()
+        self._call_numbers = itertools.count(1)
 
     def _key_needed(self) -> bool:
+        return self._is_openai()
+
+    def _is_openai(self) -> bool:
         host = urllib.parse.urlsplit(self.base_url).hostname or ""
         return host == "api.openai.com" or host.endswith(".openai.com")
+
+    def _auth_headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self._api_key.reveal()}"} if self._api_key else {}
+
+    # --- the context window
+
+    def context_length(self) -> int | None:
+        with self._probe_lock:
+            now = time.monotonic()
+            if self._context_state == "unprobed" and now >= self._context_retry_at:
+                self._probe_answered = False
+                found = None if self._is_openai() else self._probe_context()
+                if found is not None:
+                    self._context, self.context_source, provisional = found
+                    self._context_state = "ollama-default" if provisional else "known"
+                elif self._probe_answered or self._is_openai():
+                    self._context_state = "unknown"
+                else:                        # nothing answered: the server may be starting
+                    self._context_retry_at = now + 60.0
+            elif self._context_state == "ollama-default" and self.usage["requests"]:
+                # the model has answered, so it is loaded: /api/ps now has its real context
+                self._context_state = "known"
+                loaded = self._ollama_loaded_context()
+                if loaded:
+                    self._context, self.context_source = loaded, "Ollama GET /api/ps context_length"
+            return self._context
+
+    def _probe_context(self) -> tuple[int, str, bool] | None:
+        """(window, where from, provisional) from the first server kind that says."""
+        listed = self._probe(f"{self.base_url}/models")
+        entry = self._listed_model(listed)
+        # vLLM; OpenRouter, Together; Groq
+        for field in ("max_model_len", "context_length", "context_window"):
+            value = _int_field(entry, field)
+            if value:
+                return value, f"GET /models {field}", False
+        trained = _int_field(entry.get("meta") if isinstance(entry.get("meta"), dict) else {}, "n_ctx_train")
+        if trained is None and listed is None and not self._probe_answered:
+            return None                      # nothing there: no point asking for more routes
+        props = self._probe(f"{self.root_url}/props")
+        if isinstance(props, dict):          # llama.cpp's server: the context it runs (per slot)
+            settings = props.get("default_generation_settings")
+            value = _int_field(settings if isinstance(settings, dict) else {}, "n_ctx") or _int_field(props, "n_ctx")
+            if value:
+                return value, "llama.cpp GET /props default_generation_settings.n_ctx", False
+        if trained is None:
+            loaded = self._ollama_loaded_context()
+            if loaded:
+                return loaded, "Ollama GET /api/ps context_length", False
+            shown = self._probe(f"{self.root_url}/api/show", {"model": self.model})
+            if isinstance(shown, dict) and ("model_info" in shown or "parameters" in shown):
+                return self._ollama_context(shown)
+            return None
+        # /v1/models meta.n_ctx_train is what the model was trained with: an upper bound
+        # (the server may run less), trusted only when /props said nothing
+        return trained, "GET /models meta.n_ctx_train (the training context: an upper bound)", False
+
+    def _listed_model(self, listed: Any) -> dict[str, Any]:
+        """This model's entry of a /models list (the only one when the server ignores names)."""
+        entries = listed.get("data") if isinstance(listed, dict) else None
+        if not isinstance(entries, list):
+            return {}
+        entries = [e for e in entries if isinstance(e, dict)]
+        for entry in entries:
+            if entry.get("id") == self.model:
+                return entry
+        return entries[0] if len(entries) == 1 else {}
+
+    def _ollama_names(self) -> set[str]:
+        return {self.model, self.model if ":" in self.model else f"{self.model}:latest"}
+
+    def _ollama_loaded_context(self) -> int | None:
+        running = self._probe(f"{self.root_url}/api/ps")
+        models = running.get("models") if isinstance(running, dict) else None
+        for entry in models if isinstance(models, list) else []:
+            if isinstance(entry, dict) and {entry.get("name"), entry.get("model")} & self._ollama_names():
+                return _int_field(entry, "context_length")
+        return None
+
+    def _ollama_context(self, shown: dict[str, Any]) -> tuple[int, str, bool] | None:
+        """The window Ollama will load `model` with: its num_ctx if the Modelfile sets one,
+        else Ollama's default, capped by what the model supports."""
+        parameters = shown.get("parameters")
+        found = re.search(r"^\s*num_ctx\s+(\d+)", parameters, re.MULTILINE) if isinstance(parameters, str) else None
+        if found:
+            return int(found.group(1)), "Ollama POST /api/show parameters num_ctx", False
+        info = shown.get("model_info") if isinstance(shown.get("model_info"), dict) else {}
+        trained = _int_field(info, f"{info.get('general.architecture')}.context_length")
+        window = min(OLLAMA_DEFAULT_NUM_CTX, trained) if trained else OLLAMA_DEFAULT_NUM_CTX
+        return window, (f"Ollama's default num_ctx ({OLLAMA_DEFAULT_NUM_CTX}, the smallest its docs "
+                        "give; set OLLAMA_CONTEXT_LENGTH or num_ctx and pass --context-tokens)"), True
+
+    # --- the tokenizer
+
+    def count_tokens(self, text: str) -> int | None:
+        if not text:
+            return 0
+        with self._probe_lock:
+            if text in self._counts:
+                self._counts.move_to_end(text)
+                return self._counts[text]
+            counted = self._count(text)
+            if counted is not None:
+                self._counts[text] = counted
+                if len(self._counts) > self.token_cache_size:
+                    self._counts.popitem(last=False)
+            return counted
+
+    def _count(self, text: str) -> int | None:
+        if self._counter_state == "known":
+            return self._counter(text)
+        if self._counter_state == "unknown" or time.monotonic() < self._counter_retry_at:
+            return None
+        if self._is_openai():                 # no tokenize route
+            self._counter_state = "unknown"
+            return None
+        self._probe_answered = False
+        for counter in (self._count_llama_cpp_python, self._count_llama_cpp, self._count_vllm):
+            counted = counter(text)
+            if counted is not None:
+                self._counter, self._counter_state = counter, "known"
+                return counted
+            if not self._probe_answered:       # nothing listens: try again in a minute
+                self._counter_retry_at = time.monotonic() + 60.0
+                return None
+        self._counter_state = "unknown"
+        return None
+
+    def _count_llama_cpp_python(self, text: str) -> int | None:
+        answer = self._probe(f"{self.root_url}/extras/tokenize/count", {"input": text, "model": self.model})
+        return _int_field(answer if isinstance(answer, dict) else {}, "count")
+
+    def _count_llama_cpp(self, text: str) -> int | None:
+        answer = self._probe(f"{self.root_url}/tokenize", {"content": text})
+        tokens = answer.get("tokens") if isinstance(answer, dict) else None
+        # an empty list for a non-empty text is a server that did not read "content"
+        return len(tokens) if isinstance(tokens, list) and tokens else None
+
+    def _count_vllm(self, text: str) -> int | None:
+        answer = self._probe(f"{self.root_url}/tokenize",
+                             {"model": self.model, "prompt": text, "add_special_tokens": False})
+        return _int_field(answer if isinstance(answer, dict) else {}, "count")
+
+    # --- the wire
 
     def _content(self, message: dict[str, Any]) -> Any:
         text = str(message.get("content") or "")
@@ -514,11 +893,15 @@ class OpenAICompatibleClient(HTTPChatClient):
             if role not in ("system", "user", "assistant", "tool"):
                 raise ValueError(f"message role must be system, user, assistant or tool, got {role!r}")
             if role == "tool":
-                wire_messages.append({"role": "tool", "tool_call_id": message["tool_call_id"],
-                                      "content": str(message.get("content") or "")})
+                result = {"role": "tool", "tool_call_id": message["tool_call_id"],
+                          "content": str(message.get("content") or "")}
+                if self.tool_message_names and message.get("name"):
+                    result["name"] = message["name"]
+                wire_messages.append(result)
             elif role == "assistant" and message.get("tool_calls"):
+                # "" rather than null: llama-cpp-python rejects null (500), the others take both
                 wire_messages.append({
-                    "role": "assistant", "content": message.get("content") or None,
+                    "role": "assistant", "content": str(message.get("content") or ""),
                     "tool_calls": [{"id": call["id"], "type": "function",
                                     "function": {"name": call["name"],
                                                  "arguments": json.dumps(call.get("arguments") or {})}}
@@ -531,12 +914,11 @@ class OpenAICompatibleClient(HTTPChatClient):
             payload["tools"] = [{"type": "function", "function": {
                 "name": t["name"], "description": t["description"], "parameters": t["parameters"]}}
                 for t in tools]
+            # OpenAI's default with tools, but llama.cpp's servers ignore tools without it
+            payload["tool_choice"] = "auto"
         if self.temperature is not None:
             payload["temperature"] = self.temperature
-        headers = {}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key.reveal()}"
-        return f"{self.base_url}/chat/completions", headers, payload
+        return f"{self.base_url}/chat/completions", self._auth_headers(), payload
 
     def _parse(self, data):
         choices = data.get("choices") if isinstance(data, dict) else None
@@ -557,14 +939,45 @@ class OpenAICompatibleClient(HTTPChatClient):
             if message.get(field):
                 extra[field] = message[field]
         calls = []
-        for n, call in enumerate(message.get("tool_calls") or []):
+        for call in message.get("tool_calls") or []:
             function = call["function"]
             arguments, error = _arguments(function.get("arguments"))
-            calls.append(ToolCall(str(call.get("id") or f"call_{n}"), str(function["name"]), arguments, error))
+            # Ollama may send no id: one of ours, unique within the client's chats
+            call_id = str(call.get("id") or f"call_{next(self._call_numbers)}")
+            calls.append(ToolCall(call_id, str(function["name"]), arguments, error))
         if calls:
             extra["tool_calls"] = calls
         return (content or "", int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0),
                 str(data.get("model") or ""), extra)
+
+    def _client_error_message(self, url: str, response: _Response) -> str:
+        message = super()._client_error_message(url, response)
+        text = response.body[:8192].decode("utf-8", "replace")
+        if "enable-auto-tool-choice" in text:
+            message += ("; start vLLM with --enable-auto-tool-choice --tool-call-parser <parser> "
+                        "for native tools, or play with the text protocol (--tool-protocol text)")
+        elif "--jinja" in text:
+            message += ("; start llama-server with --jinja for native tools, or play with the "
+                        "text protocol (--tool-protocol text)")
+        return message
+
+
+# Ollama's context when neither a Modelfile's num_ctx nor OLLAMA_CONTEXT_LENGTH says:
+# its docs (docs/context-length.mdx) give 4k below 24 GiB of VRAM, 32k to 48 GiB, 256k
+# above; the smallest, since Ollama cuts a longer prompt silently instead of failing
+OLLAMA_DEFAULT_NUM_CTX = 4096
+
+
+def _is_self_hosted(host: str) -> bool:
+    """A host that is this machine, a private network's, or a local name (docker's
+    "ollama", "gpu-box.lan"): a server someone runs themselves, not a hosted API."""
+    if _is_loopback(host):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return "." not in host or host.endswith((".local", ".internal", ".lan", ".home.arpa"))
+    return address.is_private or address.is_link_local
 
 
 # ----------------------------------------------------------------------------- Anthropic

@@ -3,7 +3,8 @@
 Every tool reads the battle in progress (``env.unwrapped.battle``) and changes nothing:
 no dice are rolled, no state moves (tests compare ``battle.to_dict()`` before and after).
 Creature arguments are ids as the observation shows them ("goblin_2"); an omitted
-attacker / user / creature is the creature deciding now.
+attacker / user / creature is the creature deciding now. Every string parameter has a
+"maxLength" (`MAX_STRING_CHARS`), which grammar-constrained servers enforce.
 """
 
 from __future__ import annotations
@@ -94,7 +95,12 @@ def _schema(properties: dict, required: list[str]) -> dict:
     return {"type": "object", "properties": properties, "required": required}
 
 
-_STR = {"type": "string"}
+# Every string argument is bounded: grammar-constrained servers (llama.cpp's with a
+# function-calling chat format) otherwise let a small model write one string argument
+# until the context ends, max_tokens or not (one ran 3,791 tokens). The longest id or key
+# the game has is ~30 characters ("protection-from-evil-and-good", "goblin_12").
+MAX_STRING_CHARS = 40
+_STR = {"type": "string", "maxLength": MAX_STRING_CHARS}
 _INT = {"type": "integer"}
 
 

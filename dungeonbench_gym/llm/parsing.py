@@ -2,14 +2,44 @@
 
 Models answer in many shapes: a bare label, an index, "3: go forward", markdown,
 JSON, `<action>...</action>`, a paragraph of reasoning that ends in
-"Final answer: ...". The parser looks, in order, for
+"Final answer: ...". The rule: an answer counts only when it names one option
+unambiguously; anything else is a parse failure with a reason, which the agent
+tells the model when it re-asks (and falls back after the last re-ask). The
+parser looks, in order, for
 
-1. the whole answer being an option (exact label first, then index number);
+1. the whole answer being an option (exact label first, then index number). An
+   exact label is that option even when its words negate ("do not move", "Don't
+   attack", "no" in a text adventure's yes/no question);
 2. explicit answer markers (tags, JSON keys, "Final answer:", "Action:", ...):
    the LAST one that names anything decides, so a chain of thought may mention
-   other options before its conclusion;
-3. otherwise the options the prose mentions: one option (possibly named twice,
-   or as "3: go forward") is taken, several different ones are ambiguous.
+   other options before its conclusion. A marked answer is its first mention
+   ("Action: go forward, then turn left" is go forward now, and "Final answer:
+   Dodge, not Dash" is Dodge: the marker says which words are the answer, and the
+   rest of its line is comment). If that first mention is negated ("Final answer:
+   not Dodge", "Final answer: don't dodge, dash"), the marked answer names no choice
+   and the answer fails: the parser does not guess which other option was meant;
+3. otherwise the options the prose mentions: exactly one option, named once or
+   more, none of its mentions negated, is taken. Prose that mentions several options
+   fails, and so does prose that negates any option it mentions, even beside another
+   it affirms: "I would not Dodge here." and "I will attack, not dodge" both fail,
+   since unmarked prose gives no sign of which words are the choice (issue 21's rule:
+   prose that mentions several labels or negates one is a parse failure).
+
+In a marked answer or in prose, a label outweighs a number ("3: go forward" is go
+forward). A number alone counts when stated as an option's number: "option 3",
+"action no. 3", "#3", and in a marked answer or a short one (60 characters) also
+"number 3" and "3: ..."; in long prose "a door with a number 2" is a door's number.
+
+A mention is negated when one of the four words before it, in its clause, is a
+negation or rejection: "not", "no", "never", "nor", "neither", "without", "avoid",
+"cannot", "except", "refuse", any "n't" ("don't", "won't", "shouldn't"; also
+written "dont"), or the pairs "instead of", "rather than", "other than". A clause
+ends at . , ; : ! ? or a line end, and before "but", "so", "then", "because",
+"since", "instead", "however", "yet"... : "Not now. Dodge!" and "No goblin is near,
+so dodge" choose Dodge. Index numbers are read the same way ("not option 2" fails),
+except that the "no" of "no. 2" introduces the number. The words of a label are not
+its own negation: the mention "do not move" is not negated by its "not", only by
+words before it.
 
 It never returns an option that is not legal. Passing the full command table
 (`table=`) lets it tell "far north" (a known but illegal command) from "north"
@@ -34,7 +64,8 @@ token limit) is a marker too, and markdown emphasis around a marker
 Parsing takes time linear in the answer's length: each marker's answer is read
 up to the next marker, tags are paired through an index of closing tags, typo
 repair is tried on the last `_REPAIRED_SPANS` distinct marked answers only (and
-on the prose), and answers over `_MAX_CHARS` are read from their end.
+on the prose), a negation is looked for among a fixed number of words before each
+mention, and answers over `_MAX_CHARS` are read from their end.
 `benchmarks/parser_speed.py` times the worst shapes found.
 """
 
@@ -71,6 +102,9 @@ _JSON_FIELD = re.compile(r"[\"']?(" + "|".join(JSON_KEYS) + r")[\"']?\s*:\s*[\"'
 # An index stated as such: "option 3", "#3", "action no. 3", or "3:" / "3)" / "3." before a label.
 _INDEX_WORD = re.compile(r"(?:\b(?:option|action|choice|number|index|no\.?)\s*#?\s*|#\s*)"
                          r"(\d{1,9})\b", re.IGNORECASE)
+# In long prose only an option's number counts: "a door with the number 2" is not option 2.
+_INDEX_NAMED = re.compile(r"(?:\b(?:option|action|choice)\s*(?:(?:number|index|no\.?)\s*)?#?\s*"
+                          r"|#\s*)(\d{1,9})\b", re.IGNORECASE)
 _INDEX_LEAD = re.compile(r"(?:^|\s)\[?(\d{1,9})\s*[\]:.)\-]\s+(?=\S)")
 _NEGATIVE = re.compile(r"[\s*_`'\"(\[]*(-\d+)[\s*_`'\")\].]*")
 _REFUSAL = re.compile(
@@ -86,6 +120,23 @@ _SENTENCE_PUNCT = ".,;:!?\"'`()[]{}<>“”‘’«»"
 _FUZZY_CUTOFF = 0.85
 _FUZZY_MARGIN = 0.05   # a runner-up this close makes a repair ambiguous
 _FUZZY_MAX_CHARS = 40
+# Negation: a word of `_NEGATORS` (or "n't", "instead of", "rather than", "other than")
+# among the `_NEGATION_REACH` words before a mention, with no clause break between,
+# rejects it. `words` splits "don't" into "don t", so the contractions are listed bare.
+_NEGATORS = frozenset({
+    "not", "no", "never", "nor", "neither", "without", "avoid", "avoids", "avoiding",
+    "cannot", "except", "refuse", "dont", "wont", "cant", "shouldnt", "wouldnt", "couldnt",
+    "didnt", "doesnt", "isnt", "mustnt"})
+_NEGATING_PAIRS = frozenset({("instead", "of"), ("rather", "than"), ("other", "than")})
+# Words that open a new clause: a negation before them does not reach past them.
+_CLAUSE_WORDS = frozenset({"but", "so", "then", "therefore", "thus", "hence", "because",
+                           "since", "instead", "however", "yet"})
+_NEGATION_REACH = 4
+_CONTRACTED_NOT = re.compile(r"n t(?!\S)")   # "don't" in words is "don t"
+_LOOKBACK_CHARS = 80     # raw text read before a number for its negation
+_CLAUSE_PUNCT = re.compile(r"[.,;:!?]")
+_LINE_END = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+_BREAK = "\u200b"        # a clause-break token: `_readable` removes it, so no text has one
 _REPAIRED_SPANS = 16   # marked answers, from the last, that typo repair is tried on
 _MAX_CHARS = 20_000   # a runaway answer is read from its end, where conclusions are
 
@@ -115,6 +166,7 @@ class _Found(NamedTuple):
     option: Option | None
     named_something: bool   # an index or a known label, legal or not
     reason: str
+    rejects: bool = False   # it names an option only to negate it ("not Dodge")
 
 
 def parse_choice(answer: str, options: Sequence[Option],
@@ -160,9 +212,11 @@ def parse_answer(answer: str, options: Sequence[Option],
         if found.named_something:   # the final answer names an illegal or ambiguous choice
             return ParseResult(None, found.reason)
 
+    found = _resolve(text, labels, first_wins=False)
+    if found.rejects:   # "I won't dodge": more use to the re-ask than "declined to choose"
+        return ParseResult(None, found.reason)
     if _REFUSAL.search(text):
         return ParseResult(None, "the answer declined to choose")
-    found = _resolve(text, labels, first_wins=False)
     if found.option is not None:
         return ParseResult(found.option)
     return ParseResult(None, found.reason)
@@ -364,9 +418,14 @@ def _resolve(span: str, labels: _Labels, *, first_wins: bool, repair: bool = Tru
     if not any(c.isalnum() for c in said):
         return _Found(None, False, "the answer named no option")
 
-    mentions = [m.group(0) for m in labels.pattern.finditer(said)] if labels.pattern else []
+    mentions = [(m.start(), m.group(0)) for m in labels.pattern.finditer(said)] \
+        if labels.pattern else []
     if mentions:
-        chosen = mentions[:1] if first_wins else mentions
+        rejected = _negated_mentions(span, said, mentions[:1] if first_wins else mentions) \
+            if _may_negate(said) else []
+        if rejected:
+            return _Found(None, True, _rejection(mentions, rejected), rejects=True)
+        chosen = [mention for _, mention in (mentions[:1] if first_wins else mentions)]
         distinct = list(dict.fromkeys(chosen))
         if len({d.lower() for d in distinct}) > 1:
             return _Found(None, True, "the answer named several options ("
@@ -382,13 +441,20 @@ def _resolve(span: str, labels: _Labels, *, first_wins: bool, repair: bool = Tru
     # "3: go forward" is an index; "1. The wall is ahead." in a reasoning list is not
     numbers = _index_mentions(span, leading=first_wins or len(span) <= 60)
     if said.isdecimal() and len(said) <= 9:
-        numbers = [int(said)]
+        numbers = [(0, int(said))]
     if numbers:
         chosen_numbers = numbers[:1] if first_wins else numbers
-        distinct_numbers = list(dict.fromkeys(chosen_numbers))
+        distinct_numbers = list(dict.fromkeys(n for _, n in chosen_numbers))
         if len(distinct_numbers) > 1:
             return _Found(None, True, "the answer named several option numbers ("
                           + ", ".join(str(d) for d in distinct_numbers[:4]) + "): choose one")
+        rejected_number = next((n for start, n in chosen_numbers
+                                if _negated_before(span[max(0, start - _LOOKBACK_CHARS):start],
+                                                   cut=start > _LOOKBACK_CHARS)), None) \
+            if _may_negate(said) else None
+        if rejected_number is not None:
+            return _Found(None, True, f"the answer rejects option {rejected_number} rather than "
+                          "naming one option: name the one option you choose", rejects=True)
         option = labels.by_index(distinct_numbers[0])
         if option is not None:
             return _Found(option, True, "")
@@ -401,11 +467,97 @@ def _resolve(span: str, labels: _Labels, *, first_wins: bool, repair: bool = Tru
     return _Found(None, False, "the answer named no legal option")
 
 
-def _index_mentions(span: str, leading: bool) -> list[int]:
-    found = [(m.start(), int(m.group(1))) for m in _INDEX_WORD.finditer(span)]
+def _index_mentions(span: str, leading: bool) -> list[tuple[int, int]]:
+    """(where, number) of each index the span states, in order: "option 3" from its
+    first word (so the "no" of "no. 3" is not read as a negation), "3:" from the digit.
+    `leading` (a marked answer or short prose) also reads "number 3", "no. 3" and "3: ..."
+    alone; long prose needs an option word: "option 3", "action no. 3", "#3"."""
+    found = [(m.start(), int(m.group(1)))
+             for m in (_INDEX_WORD if leading else _INDEX_NAMED).finditer(span)]
     if leading:
         found += [(m.start(1), int(m.group(1))) for m in _INDEX_LEAD.finditer(span)]
-    return [n for _, n in sorted(found)]
+    return sorted(found)
+
+
+# ------------------------------------------------------------------ negation
+def _negated_mentions(span: str, said: str, mentions: list[tuple[int, str]]) -> list[str]:
+    """The mentions (offsets in `said`, the span's words) that a negation in their clause
+    rejects, in order, each label once."""
+    negated = _clauses(span)[1]
+    rejected: dict[str, None] = {}
+    index, last = 0, 0
+    for start, mention in mentions:   # in order, so counting the words between is linear
+        index += said.count(" ", last, start)
+        last = start
+        if negated[index]:
+            rejected.setdefault(mention, None)
+    return list(rejected)
+
+
+def _may_negate(said: str) -> bool:
+    """Whether the words `said` hold any negation at all: most answers negate nothing,
+    and then their clauses need no reading."""
+    lowered = said.lower()
+    return (not _NEGATORS.isdisjoint(lowered.split())
+            or ("n t" in lowered and _CONTRACTED_NOT.search(lowered) is not None)
+            or any(f"{first} {second}" in lowered for first, second in _NEGATING_PAIRS))
+
+
+def _negated_before(text: str, cut: bool) -> bool:
+    """Whether a negation at the end of `text` reaches what follows it.
+    `cut`: `text` starts inside the answer, so its first word may be a partial one."""
+    if cut:
+        space = next((i for i, c in enumerate(text) if c.isspace()), len(text))
+        text = text[space:]
+    return _clauses(text)[1][-1]
+
+
+@functools.lru_cache(maxsize=256)   # a span and its lookback windows are read once per mention
+def _clauses(text: str) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    """The words of `text` as `words` gives them, in lower case, and for each position
+    0..len(words) whether a negation reaches it: one of the `_NEGATION_REACH` words
+    before it is a negation ("not", "don't" ("don t"), "instead of", ...) with no clause
+    break (.,;:!? or a line end) and no clause word ("but", "so", ...) between. The last
+    entry is for what would follow the text."""
+    marked = _NOT_WORD.sub(_clause_gap, _LINE_END.sub(f" {_BREAK} ", _readable(text)))
+    tokens: list[str] = []
+    negated: list[bool] = []
+    reach = 0          # how many more words the last negation reaches
+    previous = ""      # the word before, in this clause
+    for token in marked.split():
+        if token == _BREAK:
+            reach, previous = 0, ""
+            continue
+        word = token.lower()
+        tokens.append(word)
+        negated.append(reach > 0)
+        if (word in _NEGATORS or (previous, word) in _NEGATING_PAIRS
+                or (word == "t" and previous.endswith("n"))):   # "n't" is split: "don t"
+            reach = _NEGATION_REACH
+        elif word in _CLAUSE_WORDS:
+            reach = 0
+        elif reach:
+            reach -= 1
+        previous = word
+    negated.append(reach > 0)
+    return tuple(tokens), tuple(negated)
+
+
+def _clause_gap(m: re.Match) -> str:
+    """`_word_gap`, followed by a break token where the punctuation ends a clause."""
+    run, symbol = m.group(0, 1)
+    gap = f" {symbol.strip(_SENTENCE_PUNCT)} " if symbol else " "
+    return f"{gap}{_BREAK} " if _CLAUSE_PUNCT.search(run) else gap
+
+
+def _rejection(mentions: list[tuple[int, str]], rejected: list[str]) -> str:
+    """The re-ask's reason for an answer that negates an option it mentions."""
+    rejected_words = {r.lower() for r in rejected}
+    named = list(dict.fromkeys(m for _, m in mentions if m.lower() not in rejected_words))
+    reason = "the answer rejects " + ", ".join(repr(r) for r in rejected[:4])
+    if named:
+        reason += " and mentions " + ", ".join(repr(n) for n in named[:4])
+    return reason + " rather than naming one option: name the one option you choose"
 
 
 @functools.lru_cache(maxsize=64)   # the same few tables are parsed against all run long

@@ -12,6 +12,11 @@
 History keeps only the long-term text and the executed action (not the model's
 reasoning): the short-term status is current-only by the env's contract, and
 replaying reasoning would grow every prompt for little gain.
+
+When the chat must fit a context window (`PromptParts.messages` with `compact`),
+the agent first drops history, oldest first, then applies `COMPACTIONS` in
+order: each keeps what the model needs to answer (the options and their numbers)
+and gives up what repeats or can be looked up elsewhere.
 """
 
 from __future__ import annotations
@@ -56,6 +61,12 @@ FAMILY_RULES: dict[str, str] = {
         "You are playing a MiniHack task, a small NetHack level; @ is you and north is up on "
         "the map. Goal: {goal}. When the game asks a question or shows --More--, answer with "
         "the options offered; 'escape' cancels."),
+    "dnd": (
+        "You command the party in a D&D 5e tactical battle on a grid of 5-foot squares; x runs "
+        "east and y south. Each creature's turn has a move, an action and maybe a bonus action; "
+        "decisions come in steps: an action, then its target, point or direction, then where "
+        "to move. Win the objective before the round limit and keep the party alive: focus "
+        "damage, stay out of reach of many foes, heal or protect the fallen."),
     "generic": (
         "You are playing a game one decision at a time. Read the observation and choose the "
         "option that best advances your goal."),
@@ -168,25 +179,6 @@ def system_message(env: Any) -> dict[str, str]:
     return {"role": "system", "content": "\n\n".join(parts)}
 
 
-def format_options(options: Sequence[Option], with_descriptions: bool = False) -> str:
-    """The numbered legal options, "index: label", as the model must answer them."""
-    lines = []
-    for o in options:
-        line = f"{o.index}: {o.label}"
-        if with_descriptions and o.description:
-            line += f" ({o.description})"
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def options_block(env: Any, options: Sequence[Option], decision: str = "command") -> str:
-    header = "Legal options now" + (f" (the game asks for: {decision})"
-                                    if decision and decision != "command" else "") + ":"
-    # games without a fixed command list explain each option where it is offered
-    described = not getattr(_unwrapped(env), "option_table", ())
-    return header + "\n" + format_options(options, with_descriptions=described)
-
-
 def history_messages(history: Sequence[Turn]) -> list[dict[str, str]]:
     messages: list[dict[str, str]] = []
     for turn in history:
@@ -197,29 +189,30 @@ def history_messages(history: Sequence[Turn]) -> list[dict[str, str]]:
 
 def current_message(env: Any, info: dict, instructions: str,
                     note: str | None = None) -> dict[str, Any]:
-    text = info["text"]
-    observation = "\n\n".join(t for t in (text.get("long_term", ""), text.get("short_term", ""))
-                              if t)
-    parts = [note] if note else []
-    parts += ["Observation:\n" + observation,
-              options_block(env, info["options"], info.get("decision", "command")),
-              instructions]
-    return {"role": "user", "content": "\n\n".join(parts)}
+    return PromptParts(env, info, (), instructions, note).current()
 
 
 def build_messages(env: Any, info: dict, history: Sequence[Turn], instructions: str, *,
                    note: str | None = None, system: dict | None = None) -> list[dict[str, Any]]:
     """The whole chat for one decision (`system` may be passed in, cached per episode)."""
-    return [system or system_message(env), *history_messages(history),
-            current_message(env, info, instructions, note)]
+    return PromptParts(env, info, history, instructions, note, system).messages()
 
 
-def retry_message(env: Any, reason: str, options: Sequence[Option], decision: str,
-                  instructions: str) -> dict[str, str]:
-    """The re-ask after an answer that could not be used: what was wrong, then the options."""
-    return {"role": "user", "content": "\n\n".join([
-        f"Your answer could not be used: {reason}.",
-        options_block(env, options, decision), instructions])}
+def retry_message(reason: str) -> dict[str, str]:
+    """The re-ask after an answer that could not be used: only what was wrong and how to
+    answer; the options are in the prompt above it, so it is not sent again."""
+    return {"role": "user", "content": (
+        f"Your answer could not be used: {reason}. Answer again with one legal option "
+        "listed above: its number or its label exactly as listed, and nothing else.")}
+
+
+def answer_echo(answer: str, max_chars: int = 300) -> dict[str, str]:
+    """The model's unusable answer as the re-ask quotes it back: its end, where answers
+    conclude, so a rambling answer does not cost its whole length again."""
+    text = answer.strip()
+    if len(text) > max_chars:
+        text = "..." + text[-(max_chars - 3):]
+    return {"role": "assistant", "content": text}
 
 
 def fallback_note(answer: str, reason: str, executed: str) -> str:
@@ -233,7 +226,184 @@ def fallback_note(answer: str, reason: str, executed: str) -> str:
 
 
 def prompt_chars(messages: Sequence[dict]) -> int:
-    return sum(len(m.get("content", "")) for m in messages)
+    return sum(len(m.get("content") or "") for m in messages)
+
+
+# ------------------------------------------------------------------ fitting a context
+# In the order they are tried once no history is left; each applies on top of the ones
+# before it. "observation cut" is applied last and by degree (see PromptParts.messages).
+COMPACTIONS = ("repeated options", "option descriptions", "grouped options", "short labels",
+               "map", "commands", "observation cut")
+_SHORT_LABEL = 40
+_GROUP_MIN = 3
+_MAP_NOTE = "Map: left out to fit the context (the positions are listed below)."
+ABBREVIATED_HINT = "Some options are abbreviated to fit: answer with the option's number."
+
+
+class PromptParts:
+    """The pieces of one decision's chat, and the same chat made smaller.
+
+    `messages(history, compact, observation_chars)` is the chat with the last `history`
+    turns, the named `COMPACTIONS` applied, and the observation cut to
+    `observation_chars` characters (head and tail kept) when "observation cut" is
+    among them. `extra` lines (hints the agent adds: typing, tools) end the question.
+    """
+
+    def __init__(self, env: Any, info: dict, history: Sequence[Turn], instructions: str,
+                 note: str | None = None, system: dict | None = None,
+                 extra: Sequence[str] = ()):
+        self.env = env
+        self.info = info
+        self.history = list(history)
+        self.instructions = instructions
+        self.note = note
+        self.system = system or system_message(env)
+        self.extra = [e for e in extra if e]
+        text = info["text"]
+        self.long_term = text.get("long_term", "")
+        self.short_term = text.get("short_term", "")
+        self.options = list(info["options"])
+        self.decision = info.get("decision", "command")
+        self.described = not getattr(_unwrapped(env), "option_table", ())
+
+    def applicable(self) -> list[str]:
+        """The compactions that would change this chat."""
+        found = []
+        for name in COMPACTIONS:
+            if name == "repeated options" and self._without_option_lines(self.short_term) != self.short_term:
+                found.append(name)
+            elif name == "option descriptions" and self.described and any(o.description for o in self.options):
+                found.append(name)
+            elif name == "grouped options" and _grouped(self.options) is not None:
+                found.append(name)
+            elif name == "short labels" and any(len(o.label) > _SHORT_LABEL for o in self.options):
+                found.append(name)
+            elif name == "map" and getattr(_unwrapped(self.env), "family", "") == "dnd" \
+                    and _without_map(self.long_term) != self.long_term:
+                found.append(name)
+            elif name == "commands" and self.system["content"].count("\n\n") >= 2:
+                found.append(name)
+            elif name == "observation cut":
+                found.append(name)
+        return found
+
+    def messages(self, history: int | None = None, compact: Sequence[str] = (),
+                 observation_chars: int | None = None) -> list[dict[str, Any]]:
+        kept = self.history if history is None else self.history[len(self.history) - history:] \
+            if history else []
+        system = self.system
+        if "commands" in compact:   # the rules and the answer format, not the command list
+            system = {**system, "content": "\n\n".join(system["content"].split("\n\n")[:2])}
+        return [system, *history_messages(kept),
+                self.current(compact, observation_chars)]
+
+    def current(self, compact: Sequence[str] = (), observation_chars: int | None = None) -> dict[str, Any]:
+        long_term, short_term = self.long_term, self.short_term
+        if "repeated options" in compact:
+            short_term = self._without_option_lines(short_term)
+        if "map" in compact:
+            long_term = _without_map(long_term)
+        observation = "\n\n".join(t for t in (long_term, short_term) if t)
+        if "observation cut" in compact and observation_chars is not None:
+            observation = cut_middle(observation, observation_chars)
+        header = "Legal options now" + (f" (the game asks for: {self.decision})"
+                                        if self.decision and self.decision != "command" else "") + ":"
+        listing = self._options_listing(compact)
+        parts = [self.note] if self.note else []
+        parts += ["Observation:\n" + observation, header + "\n" + listing, self.instructions]
+        if "grouped options" in compact or "short labels" in compact:
+            parts.append(ABBREVIATED_HINT)
+        parts += self.extra
+        return {"role": "user", "content": "\n\n".join(parts)}
+
+    def observation_chars(self) -> int:
+        return len(self.long_term) + len(self.short_term) + 2
+
+    def _options_listing(self, compact: Sequence[str]) -> str:
+        described = self.described and "option descriptions" not in compact
+        short = "short labels" in compact
+
+        def label(o: Option) -> str:
+            text = o.label
+            if short and len(text) > _SHORT_LABEL:
+                text = text[:_SHORT_LABEL - 3].rstrip() + "..."
+            if described and o.description:
+                text += f" ({o.description})"
+            return text
+
+        if "grouped options" in compact:
+            groups = _grouped(self.options)
+            if groups is not None:
+                lines = []
+                for prefix, run in groups:
+                    if prefix is None:
+                        lines.append(f"{run[0].index}: {label(run[0])}")
+                    else:
+                        rest = [o._replace(label=o.label[len(prefix):].lstrip()) for o in run]
+                        lines.append(f"{prefix} ...: " + " | ".join(f"{o.index}: {label(o)}" for o in rest))
+                return "\n".join(lines)
+        return "\n".join(f"{o.index}: {label(o)}" for o in self.options)
+
+    def _without_option_lines(self, text: str) -> str:
+        """The text without the lines that list the options again ("3. Attack goblin_1")."""
+        if not text:
+            return text
+        listed = {f"{o.index}{sep} {o.label}".strip() for o in self.options for sep in ".:)"}
+        return "\n".join(line for line in text.split("\n") if line.strip() not in listed).rstrip()
+
+
+def cut_middle(text: str, max_chars: int) -> str:
+    """`text` in at most `max_chars` characters: its head (a third) and tail (the rest), where
+    observations put the state and the latest events."""
+    if len(text) <= max_chars:
+        return text
+    marker = "\n[...]\n"
+    room = max(0, max_chars - len(marker))
+    head = room // 3
+    tail = room - head
+    return text[:head] + marker + (text[-tail:] if tail else "")
+
+
+def _without_map(text: str) -> str:
+    """A D&D observation without its map grid: the "Map (...)" line, the rows and the legend
+    (every creature's position is listed after it)."""
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.startswith("Map (")), None)
+    if start is None:
+        return text
+    end = start + 1
+    while end < len(lines) and lines[end] and " " not in lines[end].strip():   # grid rows
+        end += 1
+    if end < len(lines) and "=" in lines[end]:                                  # the legend
+        end += 1
+    return "\n".join([*lines[:start], _MAP_NOTE, *lines[end:]])
+
+
+def _grouped(options: Sequence[Option]) -> list[tuple[str | None, list[Option]]] | None:
+    """Runs of at least `_GROUP_MIN` consecutive options whose labels start with the same
+    words, as (shared prefix, run); single options as (None, [option]). None when no run
+    would save anything."""
+    groups: list[tuple[str | None, list[Option]]] = []
+    i, saved = 0, False
+    while i < len(options):
+        first = options[i].label.split()
+        best_j, best_prefix = i, None
+        for n in range(len(first) - 1, 0, -1):
+            prefix = " ".join(first[:n])
+            j = i
+            while j + 1 < len(options) and options[j + 1].label.startswith(prefix + " "):
+                j += 1
+            if j - i + 1 >= _GROUP_MIN and len(prefix) >= 4:
+                best_j, best_prefix = j, prefix
+                break
+        if best_prefix is None:
+            groups.append((None, [options[i]]))
+            i += 1
+        else:
+            groups.append((best_prefix, list(options[i:best_j + 1])))
+            saved = True
+            i = best_j + 1
+    return groups if saved else None
 
 
 def _template(option: Option) -> tuple[str, str] | None:

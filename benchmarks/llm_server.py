@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,8 @@ def main() -> int:
     parser.add_argument("--out", default=None, help="results folder (default: a fresh temporary one)")
     parser.add_argument("extra", nargs="*", help="more eval flags, after --")
     args = parser.parse_args()
+    # SIGTERM unwinds like Ctrl-C, so the server and the eval are stopped, not orphaned
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     out = Path(args.out or tempfile.mkdtemp(prefix="llm-server-"))
     with running_server() as server:
         print(f"server: llama-cpp-python at {server.base_url}, started in {server.start_s:.1f} s, "
@@ -63,9 +66,15 @@ def main() -> int:
         if args.kill_after is not None:
             threading.Timer(args.kill_after, server.kill).start()
         started = time.monotonic()
-        finished = subprocess.run(command, cwd=ROOT)
+        evaluation = subprocess.Popen(command, cwd=ROOT)
+        try:
+            code = evaluation.wait()
+        finally:            # stopped early (Ctrl-C, SIGTERM): the eval goes with the server
+            if evaluation.poll() is None:
+                evaluation.terminate()
+                evaluation.wait()
         seconds = time.monotonic() - started
-    print(f"eval: exit {finished.returncode}, {seconds:.0f} s; results in {out}")
+    print(f"eval: exit {code}, {seconds:.0f} s; results in {out}")
     return report(out, args)
 
 

@@ -221,3 +221,14 @@ def test_llm_options_of_a_spec_made_in_code_are_checked_before_any_episode():
         assert key in str(err.value)
     check(AgentSpec.create("llm", client="fake", on_client_error="fallback", tool_protocol="auto",
                            context_tokens=256, timeout_s=0.5))
+
+
+def test_history_defaults_to_balrogs_16_and_to_2_for_the_bundled_model():
+    from dungeonbench_gym.agents.spec import AgentSpec, make_llm_agent
+
+    fake = make_llm_agent(AgentSpec.create("llm", client="fake", model="first"))
+    assert fake.history == 16
+    local = make_llm_agent(AgentSpec.create("llm", client="local"))
+    assert local.history == 2 and local.client.max_tokens == 48
+    given = make_llm_agent(AgentSpec.create("llm", client="local", history=5, max_tokens=20))
+    assert given.history == 5 and given.client.max_tokens == 20

@@ -497,3 +497,29 @@ def test_fail_mode_raises_the_cause(babyai):
     with pytest.raises(TransientError, match="connection refused"):
         list(play(babyai, agent, 1))
     assert agent.trajectory == [] and LLMAgent(_DiesAfter(0), on_client_error="raise").on_client_error == "fail"
+
+
+def test_without_a_tokenizer_the_estimate_learns_from_reported_counts(goblins):
+    # a dense tokenizer (2 characters a token, denser than the cautious start of 2.5): the
+    # reported prompt_tokens teach the ratio, and no request after the first overflows
+    class Dense(_Window):
+        def count_tokens(self, text):
+            return None
+
+        def complete(self, messages, tools=None):
+            completion = ScriptedClient.complete(self, messages, tools)
+            completion.prompt_tokens = sum(len(str(m.get("content", ""))) for m in messages) // 2
+            self.requests.append(completion.prompt_tokens)
+            if completion.prompt_tokens + self.max_tokens > self.window:
+                from dungeonbench_gym.llm.base import ContextOverflowError
+                raise ContextOverflowError("too long", limit=self.window,
+                                           requested=completion.prompt_tokens)
+            return completion
+
+    client = Dense(["1"], 1500, max_tokens=32)
+    agent = LLMAgent(client, history=16)
+    records = [record for _, _, record in play(goblins, agent, 20)]
+    assert not agent.budget.exact and agent.budget.tokens_per_char >= 0.5
+    assert sum(r["client_errors"] for r in records) <= 1
+    assert all(n + 32 <= 1500 for n in client.requests[2:])
+    assert any(r["compaction"] for r in records)

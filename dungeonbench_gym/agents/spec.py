@@ -125,14 +125,21 @@ def strategy_name(value: str) -> str:
     return name
 
 
+# History replayed by default: BALROG's 16 steps, but 2 for the bundled 135M model, which
+# reads long prompts slowly on a CPU and gains nothing from them (docs/local-llm.md).
+DEFAULT_HISTORY = 16
+LOCAL_HISTORY = 2
+
+
 def make_llm_agent(spec: AgentSpec):
     from ..llm.agent import LLMAgent
 
     o = spec.opts
+    history = o.get("history", LOCAL_HISTORY if o.get("client") == "local" else DEFAULT_HISTORY)
     # given only when set, so LLMAgent's own defaults apply otherwise
     optional = {k: o[k] for k in ("on_client_error", "context_tokens", "tool_protocol") if k in o}
     return LLMAgent(make_client(spec), strategy=strategy_name(o.get("strategy", "direct")),
-                    history=int(o.get("history", 16)), vision=bool(o.get("vision", False)),
+                    history=int(history), vision=bool(o.get("vision", False)),
                     tools=bool(o.get("tools", False)), max_tool_calls=int(o.get("max_tool_calls", 4)),
                     **optional)
 

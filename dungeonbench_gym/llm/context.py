@@ -31,6 +31,7 @@ SAFETY_TOKENS = 32
 # nearer 2; start below both and learn upwards from the server's counts.
 START_TOKENS_PER_CHAR = 0.4
 MIN_CONTEXT_TOKENS = 256
+_COUNTS_KEPT = 4096     # texts whose exact counts are remembered (system, history repeat)
 
 
 def content_text(message: dict[str, Any]) -> str:
@@ -67,6 +68,7 @@ class ContextBudget:
         self.tokens_per_char = START_TOKENS_PER_CHAR
         self.slack = {False: 0, True: 0}          # learned shortfall, without / with tools
         self.source = "flag" if context_tokens is not None else None
+        self._taught = False         # has a reply's prompt_tokens been folded in yet?
 
     # ------------------------------------------------------------ the window
     @property
@@ -91,7 +93,10 @@ class ContextBudget:
         limit = self.limit
         if limit is None:
             return None
-        return (limit - self.answer_tokens() - SAFETY_TOKENS
+        # until a reply has shown the template's cost, keep a wider margin (llama-cpp-python's
+        # function-calling format added ~150 tokens to a 300-token chat, measured)
+        unknown = 0 if self._taught else min(256, limit // 10)
+        return (limit - self.answer_tokens() - SAFETY_TOKENS - unknown
                 - (self.reserve_tokens if reserved else 0))
 
     # ------------------------------------------------------------ counting
@@ -110,6 +115,8 @@ class ContextBudget:
         if count is None:
             count = math.ceil(len(text) * self.tokens_per_char)
         else:
+            if len(self._counts) >= _COUNTS_KEPT:   # a long-lived agent: start again
+                self._counts.clear()
             self._counts[text] = count    # exact counts only: estimates follow the ratio
         return count
 
@@ -147,6 +154,7 @@ class ContextBudget:
         """Fold a server's prompt_tokens for this chat into later counts."""
         if reported_prompt_tokens <= 0:
             return      # servers that do not report usage teach nothing
+        self._taught = True
         tools = bool(specs)
         if not self._exact:
             chars = sum(len(content_text(m)) for m in messages)

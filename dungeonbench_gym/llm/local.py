@@ -147,7 +147,7 @@ class LocalLlamaClient(ChatClient):
     supports_images = False
 
     def __init__(self, model: str = DEFAULT_MODEL, *, model_path: str | os.PathLike | None = None,
-                 temperature: float = 0.0, max_tokens: int = 256, n_ctx: int = 4096,
+                 temperature: float = 0.0, max_tokens: int = 48, n_ctx: int = 4096,
                  n_threads: int | None = None, seed: int = 0, reuse_prefix: bool = True,
                  timeout_s: float = 60.0, max_retries: int = 0):
         super().__init__(model, temperature=temperature, max_tokens=max_tokens,

@@ -257,7 +257,7 @@ def test_workers_busy_in_an_episode_end_with_their_driver(tmp_path, signum, code
     hung = {int(p.name) for p in started.iterdir()}
     assert hung <= set(_marked(marker))
     proc.send_signal(signum)
-    assert proc.wait(timeout=30) == code
+    assert proc.wait(timeout=90) == code   # seconds when quiet; the bound is for a loaded 2-core CI
     _assert_none_survive(marker, within=3.0)
 
 

@@ -1118,7 +1118,7 @@ def test_base_client_knows_neither():
 def test_llama_cpp_python_server_tokens_and_a_tool_round_trip(llama_server):
     """Against llama-cpp-python's own server (tests/llama_server.py): it does not tell its
     context, its tokenizer agrees with its usage figures, and a tool call goes there and back."""
-    client = OpenAICompatibleClient("smollm2", base_url=llama_server, max_tokens=32, timeout_s=60,
+    client = OpenAICompatibleClient("smollm2", base_url=llama_server, max_tokens=32, timeout_s=240,
                                     max_retries=0)
     assert client.context_length() is None      # no max_model_len, /props or /api/*: --context-tokens
     chat = [{"role": "system", "content": "Reply with the number of one option only."},

@@ -29,15 +29,17 @@ keeps a step near 50 ms; other games try every template.
 
 from __future__ import annotations
 
+import re
 import time
 import warnings
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
-from .zmachine import Story, ZObject
+from .zmachine import INFORM_NOUN, Story, ZObject
 
 ALWAYS = ("look", "inventory", "wait")
 
@@ -54,10 +56,10 @@ SCENERY, STATIC, SUPPORTER, SWITCHABLE, TRANSPARENT, WORN = 17, 19, 20, 21, 23, 
 
 @dataclass(frozen=True, slots=True)
 class Template:
-    """A command shape: `{o}` an object in reach, `{h}` a held one."""
+    """A command shape: `{o}` an object in reach, `{h}` a held one, `{t}` a topic."""
     text: str
     first: str = ""          # role of {o}/{h} in the first slot: "near", "held", "any"
-    second: str = ""         # role of the second object, if any
+    second: str = ""         # role of the second object, if any ("topic": a word)
     needs: tuple = ()        # Inform 6 attribute tests on the first object: (attr, present)
     needs2: tuple = ()       # ... and on the second
     generic: bool = False    # the library's default never changes the world
@@ -80,8 +82,15 @@ TEMPLATES: tuple[Template, ...] = (
     T("drop {h}", "held"),
     T("open {o}", "any", needs=((OPENABLE, True), (OPEN, False), (LOCKED, False))),
     T("close {o}", "any", needs=((OPENABLE, True), (OPEN, True))),
+    T("take all"), T("drop all"),
+    T("take all from {o}", "near", needs=((CONTAINER, True), (OPEN, True)), strict=True),
+    T("take all from {o}", "near", needs=((SUPPORTER, True),), strict=True),
+    T("put all in {o}", "any", needs=((CONTAINER, True), (OPEN, True)), strict=True),
+    T("put all on {o}", "any", needs=((SUPPORTER, True),), strict=True),
     T("unlock {o} with {h}", "near", "held", needs=((LOCKABLE, True), (LOCKED, True)),
       strict=True),
+    # the key left for the game to infer, as classic games do ("unlock car")
+    T("unlock {o}", "near", needs=((LOCKABLE, True), (LOCKED, True)), strict=True),
     T("lock {o} with {h}", "near", "held", needs=((LOCKABLE, True), (LOCKED, False),
                                                     (OPEN, False)), strict=True),
     T("put {h} in {o}", "held", "any", needs2=((CONTAINER, True),)),
@@ -93,6 +102,9 @@ TEMPLATES: tuple[Template, ...] = (
     T("switch on {o}", "any", needs=((SWITCHABLE, True), (ON, False)), strict=True),
     T("switch off {o}", "any", needs=((SWITCHABLE, True), (ON, True)), strict=True),
     T("give {h} to {o}", "held", "near", needs2=((ANIMATE, True),), strict2=True),
+    # topics: what is in reach and the nouns the game has just printed
+    T("ask {o} about {t}", "near", "topic", needs=((ANIMATE, True),), strict=True),
+    T("tell {o} about {t}", "near", "topic", needs=((ANIMATE, True),), strict=True),
     T("show {h} to {o}", "held", "near", needs2=((ANIMATE, True),), strict2=True),
     T("fill {o} with {h}", "any", "held", generic=True),
     T("light {o}", "any", generic=True), T("fill {o}", "any", generic=True),
@@ -102,6 +114,7 @@ TEMPLATES: tuple[Template, ...] = (
     T("drink {o}", "any", generic=True),
     T("wake {o}", "near", needs=((ANIMATE, True),)),
     T("throw {h} at {o}", "held", "near", needs2=((ANIMATE, True),), strict2=True),
+    T("yes"), T("no"),                 # answers, when the game has asked something
     T("get out"), T("stand up"), T("jump"), T("pray"), T("sleep"), T("swim"), T("dig"),
 )
 
@@ -167,7 +180,13 @@ class ActionDetector:
         self._pool = None
         self._interpreters: list = []
         self._library_globals: np.ndarray | None = None
-        self.prune = story.inform_version.startswith("6") if prune is None else prune
+        # Inform 7 compiles through Inform 6 but with its own library: other attribute
+        # numbers (no pruning), names given by routines (read from the text instead),
+        # and globals that are mostly the library's scratch (effects are the tree's).
+        self.inform7 = is_inform7(story)
+        self.prune = (story.inform_version.startswith("6") and not self.inform7) \
+            if prune is None else prune
+        self._heard: tuple[str, ...] = ()   # nouns the game printed last (topics)
         self._cache: OrderedDict[bytes, ActionSet] = OrderedDict()
         self._cache_size = cache_size
         words = story.words
@@ -189,7 +208,8 @@ class ActionDetector:
         ram = state[0]
         # memory, the top of the stack and the random-number generator: what the
         # candidates' effects depend on
-        key = ram.tobytes() + state[1].tobytes()[:64] + repr(state[7]).encode()
+        key = ram.tobytes() + state[1].tobytes()[:64] + repr(state[7]).encode() + \
+            " ".join(self._heard).encode()
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
@@ -205,6 +225,17 @@ class ActionDetector:
         if len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
         return result
+
+    def hear(self, text: str) -> None:
+        """What the game printed last: its nouns are topics for ask/tell."""
+        self._heard = tuple(dict.fromkeys(self._nouns(text)))
+
+    def _nouns(self, text: str) -> list[str]:
+        """Words of `text` the game's dictionary knows as nouns (not articles)."""
+        flags = self._flags
+        n = self.story.word_length
+        return [t for t in _TOKEN.findall(text.lower())
+                if flags.get(t[:n], 0) & INFORM_NOUN and t not in _STOP]
 
     def effect_of(self, command: str, noise: np.ndarray | None = None) -> tuple:
         """The effect key of one command from the current state (state kept)."""
@@ -229,12 +260,21 @@ class ActionDetector:
                 return i
         return None
 
+    def always_for(self, command: str, actions: ActionSet) -> int | None:
+        """The index of look, inventory or wait when `command` does just what it does
+        (nothing, or what a turn passing does): they are offered whatever they do."""
+        effect = _without(self.effect_of(" ".join(command.lower().split())), actions.scratch)
+        for i, always in enumerate(ALWAYS):
+            if effect == _without(self.effect_of(always), actions.scratch):
+                return i
+        return None
+
     # ------------------------------------------------------------ internals
     def _detect(self, state, ram: np.ndarray) -> ActionSet:
         scope, held, names, room = self._scope(ram)
         noise = self._noise(state, ram, scope)
         by_effect: dict[tuple, list[str]] = {}
-        candidates = list(self._candidates(scope, held, names, room))
+        candidates = list(dict.fromkeys(self._candidates(scope, held, names, room)))
         tried = len(candidates)
         raw_effects = self._effects(state, ram, candidates, noise)
         scratch = self._scratch(raw_effects)
@@ -360,6 +400,12 @@ class ActionDetector:
             a = names[obj.number]
             out += [c for c, need in ((f"examine {a}", "examine"), (f"tie {a} to {a}", "tie"),
                                       (f"look under {a}", "under")) if knows(need)]
+        # a question about nothing the game knows: the parser's topic variables
+        # (where the topic starts, how many words) change and nothing else does
+        if knows("ask") and knows("about"):
+            for obj in [o for o in scope if o.number in names and ANIMATE in o.attributes][:1]:
+                a = names[obj.number]
+                out += [f"ask {a} about {_JUNK}", f"ask {a} about {_JUNK} {_JUNK}"]
         if self.prune:
             for verb, attr in (("wake", ANIMATE), ("switch on", SWITCHABLE),
                                ("eat", EDIBLE), ("wear", CLOTHING)):
@@ -401,9 +447,16 @@ class ActionDetector:
                     else:
                         end += 1 + (2 if size & 0x40 else 1)
                 region[low:end + 1] = True
+            if story.inform_version.startswith("6"):
+                objects = story.objects(raw)
+                game_objects = [n for n in range(1, count + 1)
+                                if objects[n].name not in _LIBRARY_OBJECTS]
+                for start_, end_ in _individual_tables(story, raw, game_objects):
+                    region[start_:end_] = True
             self._tree = region.copy()
             g = story.globals_address
-            region[g:g + 480] = True
+            if not self.inform7:
+                region[g:g + 480] = True
             self._region = region
             self._globals = np.zeros(len(ram), bool)
             self._globals[g:g + 480] = True
@@ -416,6 +469,8 @@ class ActionDetector:
     def _scope_in(self, frotz, ram: np.ndarray):
         """The objects in reach, the held ones, each one's shortest distinct name and
         the room (None when the player cannot be found)."""
+        if self.inform7:
+            return self._text_scope(frotz, ram)
         raw = ram.tobytes()
         self._raw = raw
         objects = self.story.objects(raw)
@@ -450,6 +505,70 @@ class ActionDetector:
         walk(room, False)
         scope.sort(key=lambda o: o.number)
         return scope, held, self._names(scope), objects[room]
+
+    def _text_scope(self, frotz, ram: np.ndarray):
+        """Inform 7 names its objects with routines, so the names come from what the game
+        prints: runs of noun words in `look` (in reach) and `inventory` (held), each a
+        stand-in object (negative number), named by its last word when no other run
+        has it, else by the whole run. The room is the player's parent in the tree."""
+        state = frotz.get_state()
+        texts = []
+        for probe in ("look", "inventory"):
+            frotz.set_state(state)
+            texts.append(frotz.step(probe)[0])
+        frotz.set_state(state)
+        flags, n = self._flags, self.story.word_length
+        runs: dict[tuple[str, ...], bool] = {}           # phrase -> held
+        for held_text, text in enumerate(texts):
+            run: list[str] = []
+            for token in _TOKEN.findall(text.lower()) + [""]:
+                if token and flags.get(token[:n], 0) & INFORM_NOUN and token not in _STOP \
+                        and token not in _DIRECTION_WORDS:
+                    run.append(token)
+                    continue
+                if run:
+                    phrase = tuple(run[-4:])
+                    runs[phrase] = runs.get(phrase, False) or bool(held_text)
+                run = []
+        scope, held, names = [], set(), {}
+        heads = [p[-1] for p in runs]
+        for k, (phrase, is_held) in enumerate(runs.items(), start=1):
+            obj = ZObject(-k, " ".join(phrase), 0, 0, 0, frozenset(), phrase, frozenset())
+            scope.append(obj)
+            names[-k] = phrase[-1] if heads.count(phrase[-1]) == 1 else " ".join(phrase)
+            if is_held:
+                held.add(-k)
+        objects = self.story.objects(ram.tobytes())
+        player = self._find_player(objects)
+        room = objects.get(objects[player].parent) if player is not None else None
+        return scope, held, names, room
+
+    @cached_property
+    def _object_topics(self) -> list[str]:
+        """One word for each object of the game that has a name (its noun: the last word
+        of its printed name it answers to): the things one can ask a character about."""
+        out = []
+        for obj in self.story.objects(self.story.data[:self.story.static_base]).values():
+            words = [w for w in obj.words if w.isalpha() and w not in _DIRECTION_WORDS]
+            spoken = [w for w in reversed(obj.name.lower().split())
+                      if w[:self.story.word_length] in words]
+            if words:
+                out.append(spoken[0] if spoken else words[0])
+        return list(dict.fromkeys(out))
+
+    @cached_property
+    def _topic_words(self) -> list[str]:
+        """The game's nouns that name no object ("weather", a character's surname): the
+        words its conversation rules listen for. The library's own nouns are left out."""
+        named = {w for o in self.story.objects(self.story.data[:self.story.static_base]).values()
+                 for w in o.words}
+        return sorted(w for w, flags in self.story.dictionary.values()
+                      if flags & INFORM_NOUN and w.isalpha() and w not in named
+                      and w not in _LIBRARY_NOUNS and w not in _DIRECTION_WORDS)
+
+    @cached_property
+    def _flags(self) -> dict[str, int]:
+        return {word: flags for word, flags in self.story.dictionary.values()}
 
     def _opens_to_view(self, obj: ZObject) -> bool:
         if not self.prune:
@@ -512,9 +631,14 @@ class ActionDetector:
         else:
             yield from self.directions
         objects = [o for o in scope if o.number in names]
-        near = [o for o in objects if o.number not in held]
+        # a thing inside a held bag is both: it can be taken out ("get notebook from bag")
+        near = [o for o in objects if o.number not in held or
+                o.number > 0 and o.parent != self._player]
         mine = [o for o in objects if o.number in held]
         pools = {"any": objects, "near": near, "held": mine}
+        # topics: what is in reach, the game's objects anywhere, the nouns just printed
+        topics = list(dict.fromkeys([names[o.number] for o in objects] + self._object_topics
+                                    + list(self._heard) + self._topic_words))
         if layout is None:
             ruled = {o.number for o in objects}          # no pruning: try everything
         elif room is not None and room.properties & layout.room_rules or \
@@ -530,7 +654,8 @@ class ActionDetector:
             slot1 = "{h}" if t.first == "held" else "{o}"
             slot2 = "{h}" if t.second == "held" else "{o}"
             for a in pools[t.first]:
-                ok1 = not t.generic and _fits(a, t.needs) or \
+                # unpruned (attribute numbers unknown): every object in every slot
+                ok1 = layout is None or not t.generic and _fits(a, t.needs) or \
                     a.number in ruled and not t.strict
                 if not t.second:
                     if ok1:
@@ -539,12 +664,17 @@ class ActionDetector:
                 if not ok1 and not t.generic:
                     continue
                 text = t.text.replace(slot1, names[a.number], 1)
+                if t.second == "topic":
+                    yield from (text.replace("{t}", topic, 1) for topic in topics)
+                    continue
                 key = _key_of(a, keys, self.story, self._raw) \
                     if t.words[0] in ("unlock", "lock") else 0
                 for b in pools[t.second]:
                     if b.number == a.number or key and b.number != key:
                         continue
-                    if t.generic:     # both must have rules (e.g. "pour can on orchids")
+                    if layout is None:
+                        ok = True
+                    elif t.generic:   # both must have rules (e.g. "pour can on orchids")
                         ok = a.number in ruled and b.number in ruled
                     elif t.needs2:    # the library's condition, or rules of its own
                         ok = _fits(b, t.needs2) or b.number in ruled and not t.strict2
@@ -552,10 +682,16 @@ class ActionDetector:
                         ok = True
                     if ok:
                         yield text.replace(slot2, names[b.number], 1)
+        joins = [w for w in ("with", "on", "in") if self.story.knows(w)]
         for verb in self.own_verbs:
             yield verb
             for a in objects:
                 yield f"{verb} {names[a.number]}"
+                if self.inform7:      # e.g. TextWorld's "cook X with oven", "slice X with knife"
+                    for b in mine:
+                        if b.number != a.number:
+                            yield from (f"{verb} {names[a.number]} {w} {names[b.number]}"
+                                        for w in joins[:1])
 
 
 @dataclass(frozen=True)
@@ -597,6 +733,29 @@ def inform_layout(story: Story, objects: dict[int, ZObject], raw: bytes) -> Info
                         frozenset({base + 19}), base + 13)
 
 
+# The Inform 6 library's own objects: their individual properties are its scratch.
+_LIBRARY_OBJECTS = frozenset({"(Inform Parser)", "(Inform Library)", "(Library Extensions)"})
+
+
+def _individual_tables(story: Story, raw: bytes, numbers: list[int]):
+    """(start, end) of each object's table of individual properties (Inform 6: common
+    property 3 holds its address; entries are a 2-byte identifier, a length byte and
+    the data, up to a zero identifier). Inform puts these tables after the common
+    ones, next to the globals, so a property such as a character's `stage` lives there."""
+    dynamic = len(raw)
+    for number in numbers:
+        data = story.property(raw, number, 3)
+        if len(data) != 2:
+            continue
+        a = start = (data[0] << 8) | data[1]
+        if not 64 <= a < dynamic:
+            continue
+        while a + 3 <= dynamic and (raw[a] or raw[a + 1]):
+            a += 3 + raw[a + 2]
+        if a + 2 <= dynamic:
+            yield start, a + 2
+
+
 def _key_of(obj: ZObject, with_key: int, story: Story, raw: bytes) -> int:
     """The object number in a lock's with_key property (0: none or not a constant)."""
     if not with_key or with_key not in obj.properties:
@@ -606,6 +765,31 @@ def _key_of(obj: ZObject, with_key: int, story: Story, raw: bytes) -> int:
 
 
 _LIBRARY_WORDS = frozenset(w for group in LIBRARY_VERBS for w in group)
+# The library's out-of-world verbs (its groups before "answer" in LIBRARY_VERBS, the
+# debugging verbs included), as the dictionary holds them: cut to 6 or 9 letters.
+_META_WORDS = frozenset(w for group in LIBRARY_VERBS[:[g[0] for g in LIBRARY_VERBS
+                                                          if g].index("answer")]
+                        for w in group) | META_VERBS
+_OUT_OF_WORLD = {n: frozenset(w[:n] for w in _META_WORDS) for n in (6, 9)}
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9'-]*")
+# Words Inform 7 files as nouns that never name an object by themselves.
+_STOP = frozenset("a an the and some of in on to with from at into onto it them him her "
+                  "all here there nothing you your yourself me myself".split())
+# The nouns the Inform 6 library (6.12) puts in every game's dictionary: articles,
+# pronouns, number words and its parser's and verbs' own words.
+_LIBRARY_NOUNS = frozenset("""a again all amusing an and another both brief but each eight
+eighteen eleven every everythin except fifteen five former four fourteen full fullscore g go
+her him his i inv inventory it its l leave lie lighted lit long look me my myself nine nineteen
+no normal o one oops other push q quit restart restore run self seven seventeen short sit six
+sixteen some stand ten that the their them then these thirteen this those three to twelve
+twenty two undo unlit verbose walk x y yes z""".split())
+_DIRECTION_WORDS = frozenset(w for names in DIRECTIONS for w in names)
+
+
+def is_inform7(story: Story) -> bool:
+    """Inform 7's compiled library leaves its kinds in the object tree (K0_kind, ...)."""
+    objects = story.objects(story.data[:story.static_base])
+    return any(o.name == "K0_kind" for o in objects.values())
 
 
 def _without(effect: tuple, scratch: frozenset[int]) -> tuple:
@@ -631,9 +815,12 @@ def own_verbs(story: Story) -> list[str]:
             library_numbers[present[0]] = data[present[0]]
             for w in present[1:]:
                 library_numbers[w] = data[present[0]]
+    # A verb that is out of the story's world (quit, transcript, nouns, score, ...) is
+    # never tried under any of its words: trying "transcript" would write a file.
+    out_of_world = {data[w] for w in data if w in _OUT_OF_WORLD[story.word_length]}
     taken: dict[int, str] = {}
     for word in sorted(data, key=lambda w: (len(w), w)):
-        if word in OTHER_VERBS or not word.isalpha():
+        if word in OTHER_VERBS or not word.isalpha() or data[word] in out_of_world:
             continue
         if word in library_numbers and data[word] == library_numbers[word]:
             continue       # the library's own verb (or a synonym of it)

@@ -347,6 +347,7 @@ class TextAdventureEnv(DecisionEnv):
         if self._over:
             self._actions = ActionSet(list(ALWAYS), [(c,) for c in ALWAYS], [()] * len(ALWAYS))
         else:
+            self._detector.hear(self._output)     # its nouns are topics for ask/tell
             self._actions = self._detector.detect()
         self._path = []
         self._menu = self._build_menu()

@@ -1,0 +1,95 @@
+"""Valid-action recall (issue 22): every walkthrough step has an option that does the same
+to the world, on our games, on games written in the classic style, and on games TextWorld
+makes; and the options alone finish each game."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("jericho")
+
+from dungeonbench_gym.games.textadventure import recall  # noqa: E402
+from dungeonbench_gym.games.textadventure.actions import (  # noqa: E402
+    _META_WORDS, ActionDetector, own_verbs)
+from dungeonbench_gym.games.textadventure.check import read_walkthrough  # noqa: E402
+from dungeonbench_gym.games.textadventure.zmachine import Story  # noqa: E402
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "textadventures"
+SOURCES = sorted(p.stem for p in SCENARIOS.glob("*/*.inf"))
+
+
+def files(game):
+    folder = SCENARIOS / game
+    return (folder / f"{game}.z5", folder / f"{game}.walkthrough",
+            folder / f"{game}.achievements")
+
+
+def test_the_classic_style_games_are_there():
+    # the issue's measuring set: our two games and three written in the classic style
+    assert {"lighthouse", "greenhouse", "boathouse", "clearance", "ferry"} <= set(SOURCES)
+
+
+@pytest.mark.parametrize("game", SOURCES)
+def test_walkthrough_steps_are_options_and_the_options_earn_every_achievement(game):
+    report = recall.measure(*files(game))
+    assert report.recall >= 0.95, [s.command for s in report.misses]    # the issue's bar
+    assert report.walkthrough_earned and report.lost == []
+    assert len(report.replay_earned) == report.achievements      # the game is won
+
+
+def _jericho(path):
+    import warnings
+
+    import jericho
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frotz = jericho.FrotzEnv(str(path), seed=1)
+    frotz.reset()
+    return frotz
+
+
+@pytest.mark.parametrize("game", SOURCES)
+def test_no_two_options_of_a_state_have_the_same_effect(game):
+    story, walkthrough, _ = files(game)
+    frotz = _jericho(story)
+    detector = ActionDetector(frotz, Story(story))
+    for command in read_walkthrough(walkthrough):
+        actions = detector.detect()
+        effects = [e for e in actions.effects if e]
+        assert len(effects) == len(set(effects)), actions.labels
+        assert len(set(actions.labels)) == len(actions.labels)
+        frotz.step(command)
+    frotz.close()
+
+
+# Quest lengths 3 and 6; the house and basic grammars; names with and without adjectives.
+TEXTWORLD = [2, 5, 7]
+
+
+@pytest.mark.parametrize("index", TEXTWORLD)
+def test_textworld_games_are_covered_by_the_detector(index):
+    name, story, walkthrough, achievements = recall.textworld_game(index)
+    settings = recall.textworld_settings(index)
+    assert story.suffix == ".z8" and len(read_walkthrough(walkthrough)) >= settings["quest_length"]
+    report = recall.measure(story, walkthrough, achievements)
+    assert [s.command for s in report.misses] == []
+    assert set(report.replay_earned) == {"quest_done", "full_score"}
+
+
+def test_out_of_world_verbs_are_never_tried(tmp_path, monkeypatch):
+    """Trying `transcript` would write a file and `quit` would end the game: no verb of
+    the library's out-of-world groups is ever a candidate, under any of its words."""
+    _, story, walkthrough, _ = recall.textworld_game(TEXTWORLD[0])
+    cut = {w[:Story(story).word_length] for w in _META_WORDS}
+    for path in [story, *(files(g)[0] for g in SOURCES)]:
+        assert not set(own_verbs(Story(path))) & cut, path
+    monkeypatch.chdir(tmp_path)
+    frotz = _jericho(story)
+    detector = ActionDetector(frotz, Story(story))
+    for command in read_walkthrough(walkthrough):
+        labels = detector.detect().labels
+        assert not {label.split()[0] for label in labels} & cut
+        frotz.step(command)
+    frotz.close()
+    assert os.listdir(tmp_path) == []

@@ -93,3 +93,30 @@ def test_out_of_world_verbs_are_never_tried(tmp_path, monkeypatch):
         frotz.step(command)
     frotz.close()
     assert os.listdir(tmp_path) == []
+
+
+def test_the_grammar_table_reads_as_the_inform_library_declares_it():
+    """Inform 6 library 6.12 grammar.h: Verb 'put' * multiexcept 'in'/'inside'/'into' noun
+    -> Insert; Verb 'unlock' * noun 'with' held -> Unlock; 'ask' creature 'about' topic.
+    Tokens (Technical Manual 8.2): noun 0, held 1, multi 2, multiexcept 4, creature 6."""
+    grammar = Story(files("greenhouse")[0]).grammar
+    put = [line.slots for line in grammar["put"]]
+    assert (("object", 4), ("prep", ("in", "inside", "into")), ("object", 0)) in put
+    assert [line.slots for line in grammar["unlock"]] == [
+        (("object", 0), ("prep", ("with",)), ("object", 1))]
+    assert (("object", 6), ("prep", ("about",)), ("topic",)) in \
+        [line.slots for line in grammar["ask"]]
+    # the story's own `Extend only 'feed'` lines are its own verb's
+    assert (("object", 0),) in [line.slots for line in grammar["feed"]]
+
+
+def test_templates_follow_the_grammar_of_each_game():
+    """The stock library's 'fill' takes `noun` and `noun 'from' noun` only, so "fill X
+    with Y" is not tried in ferry; greenhouse extends 'fill' with a 'with' line. A line's
+    beginning up to a preposition stays: the parser can infer the rest ("unlock van")."""
+    def templates(game):
+        return [t.text for t in ActionDetector(_jericho(files(game)[0]),
+                                               Story(files(game)[0])).templates]
+    assert "fill {o} with {h}" not in templates("ferry")
+    assert "fill {o} with {h}" in templates("greenhouse")
+    assert {"unlock {o}", "ask {o} about {t}", "take all from {o}"} <= set(templates("ferry"))

@@ -192,8 +192,15 @@ class ActionDetector:
         words = story.words
         self.directions = [next((w for w in names if w in words), None) for names in DIRECTIONS]
         self.directions = [d for d in self.directions if d]
-        self.templates = [t for t in TEMPLATES if all(story.knows(w) for w in t.words)]
-        # The game's own verbs, tried alone and with each object.
+        # Where the game's grammar can be read, a template is tried only when one of its
+        # verb's lines takes that shape (or begins with it and leaves the parser the
+        # rest to infer: "unlock van" for "unlock * noun 'with' held").
+        self.grammar = story.grammar
+        self.templates = [t for t in TEMPLATES if all(story.knows(w) for w in t.words)
+                          and (self.grammar is None or _in_grammar(t.text, self.grammar,
+                                                                   story.word_length))]
+        # The game's own verbs: in the shapes of their grammar lines where it is known,
+        # else alone and with each object.
         self.own_verbs = own_verbs(story) if story.inform_version.startswith("6") else []
         self._region: np.ndarray | None = None
         self._player: int | None = None
@@ -641,11 +648,20 @@ class ActionDetector:
                                     + list(self._heard) + self._topic_words))
         if layout is None:
             ruled = {o.number for o in objects}          # no pruning: try everything
-        elif room is not None and room.properties & layout.room_rules or \
-                any(o.properties & layout.reacts for o in objects):
-            ruled = {o.number for o in objects}          # rules that see every action
+            paired = ruled
         else:
-            ruled = {o.number for o in objects if o.properties & layout.rules}
+            own = {o.number for o in objects if o.properties & layout.rules}
+            if room is not None and room.properties & layout.room_rules:
+                ruled = paired = {o.number for o in objects}   # the room sees every action
+            elif any(o.properties & layout.reacts for o in objects):
+                # A react_before (a character listening for "yes", a phone) sees every
+                # action too, but such rules answer a few verbs, seldom one the library
+                # never lets do anything or a pair of objects it would refuse: every
+                # object for the library's own verbs, but generic verbs and pairs only
+                # where an object has rules of its own.
+                ruled, paired = {o.number for o in objects}, own
+            else:
+                ruled = paired = own
         keys = layout.with_key if layout is not None else 0
         for t in self.templates:
             if not t.first:
@@ -655,8 +671,10 @@ class ActionDetector:
             slot2 = "{h}" if t.second == "held" else "{o}"
             for a in pools[t.first]:
                 # unpruned (attribute numbers unknown): every object in every slot
+                # a verb the library never lets change anything (push, light, climb)
+                # changes something only under an object's own rules, or a room's
                 ok1 = layout is None or not t.generic and _fits(a, t.needs) or \
-                    a.number in ruled and not t.strict
+                    a.number in (paired if t.generic else ruled) and not t.strict
                 if not t.second:
                     if ok1:
                         yield t.text.replace(slot1, names[a.number], 1)
@@ -675,23 +693,32 @@ class ActionDetector:
                     if layout is None:
                         ok = True
                     elif t.generic:   # both must have rules (e.g. "pour can on orchids")
-                        ok = a.number in ruled and b.number in ruled
-                    elif t.needs2:    # the library's condition, or rules of its own
-                        ok = _fits(b, t.needs2) or b.number in ruled and not t.strict2
+                        ok = a.number in paired and b.number in paired
+                    elif t.needs2:    # the library's condition, or the second's own rules
+                        ok = _fits(b, t.needs2) or not t.strict2 and b.number in paired
                     else:
                         ok = True
                     if ok:
                         yield text.replace(slot2, names[b.number], 1)
-        joins = [w for w in ("with", "on", "in") if self.story.knows(w)]
         for verb in self.own_verbs:
-            yield verb
-            for a in objects:
-                yield f"{verb} {names[a.number]}"
-                if self.inform7:      # e.g. TextWorld's "cook X with oven", "slice X with knife"
-                    for b in mine:
-                        if b.number != a.number:
-                            yield from (f"{verb} {names[a.number]} {w} {names[b.number]}"
-                                        for w in joins[:1])
+            lines = self.grammar.get(verb[:self.story.word_length]) if self.grammar else None
+            if lines is None:
+                yield verb
+                yield from (f"{verb} {names[a.number]}" for a in objects)
+                continue
+            animate = [o for o in objects if self.prune is False or ANIMATE in o.attributes]
+            fills = {"held": [names[o.number] for o in mine],
+                     "object": [names[o.number] for o in objects],
+                     "creature": [names[o.number] for o in animate],
+                     "topic": list(dict.fromkeys([names[o.number] for o in objects]
+                                                 + list(self._heard)))}
+            seen = set()
+            for line in lines:
+                # "cast off X" and "cast X off": one action, the same words in another order
+                same = (line.action, tuple(sorted(map(repr, line.slots))))
+                if same not in seen:
+                    seen.add(same)
+                    yield from _commands(verb, line.slots, fills, pairs=self.inform7)
 
 
 @dataclass(frozen=True)
@@ -735,6 +762,69 @@ def inform_layout(story: Story, objects: dict[int, ZObject], raw: bytes) -> Info
 
 # The Inform 6 library's own objects: their individual properties are its scratch.
 _LIBRARY_OBJECTS = frozenset({"(Inform Parser)", "(Inform Library)", "(Library Extensions)"})
+
+
+def _template_slots(text: str) -> tuple[tuple, ...]:
+    """A template's words after its verb as grammar slots: {o}/{h} objects, "all" a
+    multiple-object token, {t} a topic, any other word a preposition."""
+    out = []
+    for word in text.split()[1:]:
+        out.append(("object",) if word in ("{o}", "{h}") else ("all",) if word == "all"
+                   else ("topic",) if word == "{t}" else ("prep", word))
+    return tuple(out)
+
+
+def _slot_fits(mine: tuple, theirs: tuple, n: int) -> bool:
+    kind = mine[0]
+    if kind == "object":
+        return theirs[0] == "object"
+    if kind == "all":       # the multiple-object tokens (Inform 7 also lists "all" as a word)
+        return theirs[0] == "object" and theirs[1] in (2, 3, 4, 5) or \
+            theirs[0] == "prep" and "all" in theirs[1]
+    if kind == "topic":
+        return theirs[0] == "topic"
+    return theirs[0] == "prep" and mine[1][:n] in theirs[1]
+
+
+def _in_grammar(text: str, grammar: dict, n: int) -> bool:
+    verb = text.split()[0][:n]
+    slots = _template_slots(text)
+    for line in (g.slots for g in grammar.get(verb, ())):
+        if len(line) < len(slots) or len(line) > len(slots) and line[len(slots)][0] != "prep":
+            continue
+        if all(_slot_fits(a, b, n) for a, b in zip(slots, line)):
+            return True
+    return False
+
+
+def _commands(verb: str, line: tuple, fills: dict[str, list[str]], pairs: bool = False):
+    """The commands one grammar line of a game's own verb can make from what is in
+    reach: an object slot filled with each object (a held one, a creature where the
+    token asks for one), each topic slot with what is in reach and the nouns just
+    printed, a preposition by its first word; also the line's beginning up to a
+    preposition (the parser infers the rest). A second object costs objects squared:
+    it is filled only where its token asks for a held object, or with `pairs` (Inform
+    7, where "cook X with oven" has a plain second noun and the prefix never works)."""
+    cut = next((i for i, slot in enumerate(line) if slot[0] == "prep" and i), None)
+    shapes = [line] + ([line[:cut]] if cut is not None else [])
+    for shape in shapes:
+        if any(slot[0] == "special" for slot in shape):
+            continue
+        objects = [slot for slot in shape if slot[0] == "object"]
+        if len(objects) > 1 and not pairs and all(s[1] not in (1, 3) for s in objects[1:]):
+            continue
+        partial = [[verb]]
+        for slot in shape:
+            if slot[0] == "prep":
+                words = [slot[1][0]]
+            elif slot[0] == "topic":
+                words = fills["topic"]
+            elif slot[1] in (1, 3):
+                words = fills["held"]
+            else:
+                words = fills["creature"] if slot[1] == 6 else fills["object"]
+            partial = [p + [w] for p in partial for w in words if w not in p[1:]]
+        yield from (" ".join(p) for p in partial)
 
 
 def _individual_tables(story: Story, raw: bytes, numbers: list[int]):

@@ -44,6 +44,12 @@ class ZObject:
 _FIX_STORY = "give an intact .z3/.z5/.z8 story file (copy or download it again)"
 
 
+@dataclass(frozen=True, slots=True)
+class GrammarLine:
+    action: int                   # the action number (the line's routine, e.g. Take)
+    slots: tuple[tuple, ...]      # ("prep", words), ("object", token), ("topic",), ...
+
+
 def _word(data: bytes, address: int) -> int:
     return (data[address] << 8) | data[address + 1]
 
@@ -229,6 +235,68 @@ class Story:
     def knows(self, word: str) -> bool:
         """Would the game's parser recognise this word (it truncates long words)?"""
         return word.lower()[:self.word_length] in self.words
+
+    # ------------------------------------------------------------- grammar
+    @cached_property
+    def grammar(self) -> dict[str, tuple[GrammarLine, ...]] | None:
+        """Each verb word's grammar lines, read from an Inform grammar table of version 2
+        (Inform 6 and Inform 7 both write it; Inform Technical Manual, section 8): the table
+        starts static memory, one word per verb number (a verb's dictionary entry holds
+        255 - its number) pointing at a count of lines; a line is an action word, then
+        3-byte tokens up to the end byte 15. A line comes back as its action number and
+        its slots: ("prep",
+        words) for a preposition with its alternatives, ("object", code) for an object
+        token (code: the elementary token, or -type for filters, scopes and parsing
+        routines), ("topic",) and ("special",). None when the table does not read as
+        version 2 (older Inform, Infocom): then no grammar is known."""
+        data, base = self.data, self.static_base
+        text_bytes = 4 if self.version <= 3 else 6
+        words: dict[int, list[str]] = {}
+        for address, (word, flags) in self.dictionary.items():
+            if flags & 0x01:
+                words.setdefault(255 - data[address + text_bytes + 1], []).append(word)
+        if not words or self.inform_version[:1] != "6":
+            return None
+        out: dict[str, tuple] = {}
+        try:
+            for number, verb_words in words.items():
+                a = self.word(base + 2 * number)
+                if not base <= a < len(data):
+                    return None
+                count, a = data[a], a + 1
+                lines = []
+                for _ in range(count):
+                    action = self.word(a)
+                    if action >> 11:                # action numbers fit in 10 bits
+                        return None
+                    a += 2
+                    slots: list = []
+                    while data[a] != 15:
+                        kind, value = data[a], self.word(a + 1)
+                        a += 3
+                        typ = kind & 15
+                        if typ == 2:
+                            if value not in self.dictionary:
+                                return None
+                            prep = self.dictionary[value][0]
+                            if kind & 0x10 and slots and slots[-1][0] == "prep":
+                                slots[-1] = ("prep", slots[-1][1] + (prep,))   # 'in'/'into'
+                            else:
+                                slots.append(("prep", (prep,)))
+                        elif typ == 1:
+                            slots.append(("topic",) if value == 9 else
+                                         ("special",) if value in (7, 8) else ("object", value))
+                        elif typ in (3, 4, 5, 6):
+                            slots.append(("object", -typ))
+                        else:
+                            return None
+                    a += 1
+                    lines.append(GrammarLine(action & 0x3FF, tuple(slots)))
+                for word in verb_words:
+                    out[word] = tuple(lines)
+        except IndexError:
+            return None
+        return out
 
     # ------------------------------------------------------------- objects
     def object_count(self, ram: bytes) -> int:

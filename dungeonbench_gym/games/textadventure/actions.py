@@ -34,7 +34,7 @@ import time
 import warnings
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
@@ -420,6 +420,8 @@ class ActionDetector:
                 for target in targets if every_object else targets[:1]:
                     if knows(verb.split()[0]):
                         out.append(f"{verb} {names[target.number]}")
+            if every_object:     # the multiple-object lists, where the opening has nothing to move
+                out += [c for c in ("drop all", "take all") if knows(c.split()[0]) and knows("all")]
             if every_object and len(plain) > 1 and knows("give") and knows("to"):
                 a, b = names[plain[0].number], names[plain[1].number]
                 out += [f"give {a} to {b}", f"show {a} to {b}"]
@@ -499,6 +501,8 @@ class ActionDetector:
             while child and child in objects:
                 obj = objects[child]
                 if child != player:
+                    if not obj.words:          # named by a parse_name routine only
+                        obj = replace(obj, words=self._spoken_words(obj))
                     if obj.words:
                         scope.append(obj)
                         if inside_player:
@@ -572,6 +576,13 @@ class ActionDetector:
         return sorted(w for w, flags in self.story.dictionary.values()
                       if flags & INFORM_NOUN and w.isalpha() and w not in named
                       and w not in _LIBRARY_NOUNS and w not in _DIRECTION_WORDS)
+
+    def _spoken_words(self, obj: ZObject) -> tuple[str, ...]:
+        """The words of an object's printed name that the dictionary knows, for objects
+        whose vocabulary lives in a parse_name routine (a horse with no name property)."""
+        n = self.story.word_length
+        return tuple(dict.fromkeys(w[:n] for w in _TOKEN.findall(obj.name.lower())
+                                   if w[:n] in self._flags and w not in _STOP))
 
     @cached_property
     def _flags(self) -> dict[str, int]:
@@ -700,6 +711,15 @@ class ActionDetector:
                         ok = True
                     if ok:
                         yield text.replace(slot2, names[b.number], 1)
+        # pushing a heavy thing from room to room (the library's PushDir, which only the
+        # thing's own rules make work): things that cannot be taken, towards the exits
+        if layout is not None and room is not None and self.story.knows("push") and \
+                (self.grammar is None or _in_grammar("push {o} {o}", self.grammar,
+                                                     self.story.word_length)):
+            exits = [word for prop, word in layout.exits if prop in room.properties]
+            for a in near:
+                if a.number in paired and STATIC in a.attributes and SCENERY not in a.attributes:
+                    yield from (f"push {names[a.number]} {d}" for d in exits)
         for verb in self.own_verbs:
             lines = self.grammar.get(verb[:self.story.word_length]) if self.grammar else None
             if lines is None:
@@ -710,6 +730,9 @@ class ActionDetector:
             fills = {"held": [names[o.number] for o in mine],
                      "object": [names[o.number] for o in objects],
                      "creature": [names[o.number] for o in animate],
+                     # a scope= token reaches past the room (spells in one's memory)
+                     "scope": list(dict.fromkeys([names[o.number] for o in objects]
+                                                 + self._object_topics + list(self._heard))),
                      "topic": list(dict.fromkeys([names[o.number] for o in objects]
                                                  + list(self._heard)))}
             seen = set()
@@ -822,7 +845,8 @@ def _commands(verb: str, line: tuple, fills: dict[str, list[str]], pairs: bool =
             elif slot[1] in (1, 3):
                 words = fills["held"]
             else:
-                words = fills["creature"] if slot[1] == 6 else fills["object"]
+                words = fills["creature"] if slot[1] == 6 else \
+                    fills["scope"] if slot[1] == -5 else fills["object"]
             partial = [p + [w] for p in partial for w in words if w not in p[1:]]
         yield from (" ".join(p) for p in partial)
 

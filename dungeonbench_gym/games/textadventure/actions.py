@@ -6,14 +6,17 @@ second a call. Ours works on any story file:
 1. Candidates. The objects in reach come from the object tree in memory (the
    player's room and everything in it, the inventory; not the contents of closed
    opaque containers), each named by the shortest words of its name property
-   that tell it apart. Verb templates (below) are kept when the game's
-   dictionary knows their words; verbs the dictionary has that the templates do
-   not (a game's own, e.g. "wind") are tried alone and with each object.
+   that tell it apart (Inform 7 games: from the nouns `look` and `inventory`
+   print). Verb templates (below) are kept when the game's dictionary knows their
+   words and its grammar table has a line of that shape; the game's own verbs
+   are tried in the shapes of their grammar lines. Topics for ask/tell are the
+   objects, the nouns just printed and the game's nouns that name no object.
 2. Effects. Each candidate is played from a snapshot of the interpreter and
    the snapshot restored. Its effect is what changed in the object tree, the
-   property tables and the global variables, less "noise": what changes when
-   nothing happens (waiting, a command the parser rejects, examining each
-   object), such as the turn counter, the parser's variables and pronouns.
+   property tables (common and individual) and the global variables, less
+   "noise": what changes when nothing happens (waiting, a command the parser
+   rejects, examining each object), such as the turn counter, the parser's
+   variables and pronouns.
 3. Merging. Candidates with an empty effect are dropped; those with the same
    effect are one option, labelled by its shortest command, the first in
    template order among equals ("fill can" rather than "put can in pool").
@@ -23,8 +26,9 @@ player needs them, and they keep the mask from being empty).
 
 For Inform 6 games (the library's attribute numbers are known) templates whose
 object cannot qualify are skipped before they are tried: "open" needs an
-openable, closed object; "put X in Y" a container; etc. That pruning is what
-keeps a step near 50 ms; other games try every template.
+openable, closed object; "put X in Y" a container; etc., unless rules of the
+object's own could make it do something. Other games try every template.
+docs/textadventures.md has the whole account and the measured recall.
 """
 
 from __future__ import annotations

@@ -120,3 +120,13 @@ def test_templates_follow_the_grammar_of_each_game():
     assert "fill {o} with {h}" not in templates("ferry")
     assert "fill {o} with {h}" in templates("greenhouse")
     assert {"unlock {o}", "ask {o} about {t}", "take all from {o}"} <= set(templates("ferry"))
+
+
+def test_dictionary_words_are_cut_by_z_characters_not_letters():
+    """Z-machine Standard 3.7 and 13.3: a version 5 dictionary word holds 9 Z-characters;
+    a lower-case letter is one, a character of alphabet A2 (digits, '-') two."""
+    story = Story(files("greenhouse")[0])
+    assert story.cut("photography") == "photograp"
+    assert story.cut("non-euclidean") == "non-eucl"      # n,o,n 3 + '-' 2 + e,u,c,l 4
+    assert story.cut("room11") == "room11" and story.cut("room111") == "room11"
+    assert story.knows("watering") and not story.knows("zqxvzqxv")

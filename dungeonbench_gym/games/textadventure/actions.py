@@ -244,9 +244,9 @@ class ActionDetector:
     def _nouns(self, text: str) -> list[str]:
         """Words of `text` the game's dictionary knows as nouns (not articles)."""
         flags = self._flags
-        n = self.story.word_length
+        cut = self.story.cut
         return [t for t in _TOKEN.findall(text.lower())
-                if flags.get(t[:n], 0) & INFORM_NOUN and t not in _STOP]
+                if flags.get(cut(t), 0) & INFORM_NOUN and t not in _STOP]
 
     def effect_of(self, command: str, noise: np.ndarray | None = None) -> tuple:
         """The effect key of one command from the current state (state kept)."""
@@ -532,12 +532,12 @@ class ActionDetector:
             frotz.set_state(state)
             texts.append(frotz.step(probe)[0])
         frotz.set_state(state)
-        flags, n = self._flags, self.story.word_length
+        flags, cut = self._flags, self.story.cut
         runs: dict[tuple[str, ...], bool] = {}           # phrase -> held
         for held_text, text in enumerate(texts):
             run: list[str] = []
             for token in _TOKEN.findall(text.lower()) + [""]:
-                if token and flags.get(token[:n], 0) & INFORM_NOUN and token not in _STOP \
+                if token and flags.get(cut(token), 0) & INFORM_NOUN and token not in _STOP \
                         and token not in _DIRECTION_WORDS:
                     run.append(token)
                     continue
@@ -566,7 +566,7 @@ class ActionDetector:
         for obj in self.story.objects(self.story.data[:self.story.static_base]).values():
             words = [w for w in obj.words if w.isalpha() and w not in _DIRECTION_WORDS]
             spoken = [w for w in reversed(obj.name.lower().split())
-                      if w[:self.story.word_length] in words]
+                      if self.story.cut(w) in words]
             if words:
                 out.append(spoken[0] if spoken else words[0])
         return list(dict.fromkeys(out))
@@ -584,9 +584,9 @@ class ActionDetector:
     def _spoken_words(self, obj: ZObject) -> tuple[str, ...]:
         """The words of an object's printed name that the dictionary knows, for objects
         whose vocabulary lives in a parse_name routine (a horse with no name property)."""
-        n = self.story.word_length
-        return tuple(dict.fromkeys(w[:n] for w in _TOKEN.findall(obj.name.lower())
-                                   if w[:n] in self._flags and w not in _STOP))
+        cut = self.story.cut
+        return tuple(dict.fromkeys(cut(w) for w in _TOKEN.findall(obj.name.lower())
+                                   if cut(w) in self._flags and w not in _STOP))
 
     @cached_property
     def _flags(self) -> dict[str, int]:
@@ -621,20 +621,20 @@ class ActionDetector:
                 continue
             spoken = obj.name.lower().split()
             # prefer the words of the printed name, last (the noun) first
-            ordered = [w for w in reversed(spoken) if w[:self.story.word_length] in words]
-            ordered += [w for w in words if w not in (s[:self.story.word_length]
+            ordered = [w for w in reversed(spoken) if self.story.cut(w) in words]
+            ordered += [w for w in words if w not in (self.story.cut(s)
                                                        for s in ordered)]
             others = [set(o.words) for o in scope if o.number != obj.number]
             choice = None
             for w in ordered:
-                key = w[:self.story.word_length]
+                key = self.story.cut(w)
                 if not any(key in other for other in others):
                     choice = w
                     break
             if choice is None:
                 for a in ordered:
                     for b in ordered:
-                        ka, kb = a[:self.story.word_length], b[:self.story.word_length]
+                        ka, kb = self.story.cut(a), self.story.cut(b)
                         if a != b and not any(ka in o and kb in o for o in others):
                             in_order = a in spoken and b in spoken and \
                                 spoken.index(b) < spoken.index(a)

@@ -232,9 +232,23 @@ class Story:
         """How many letters of a typed word the parser reads (6 before version 4, else 9)."""
         return 6 if self.version <= 3 else 9
 
+    def cut(self, word: str) -> str:
+        """The word as the dictionary holds it: its first 6 (version 1-3) or 9 Z-characters
+        (Standard 3.7, 13.3). A lower-case letter is one Z-character, a digit or a mark of
+        alphabet A2 ('-', an apostrophe) two, anything else four, so "non-euclidean" is
+        "non-eucl", not "non-eucli"."""
+        room, out = self.word_length, []
+        for ch in word.lower():
+            cost = 1 if ch in self._alphabets[0] else 2 if ch in self._alphabets[2] else 4
+            if cost > room:
+                break
+            room -= cost
+            out.append(ch)
+        return "".join(out)
+
     def knows(self, word: str) -> bool:
         """Would the game's parser recognise this word (it truncates long words)?"""
-        return word.lower()[:self.word_length] in self.words
+        return self.cut(word) in self.words
 
     # ------------------------------------------------------------- grammar
     @cached_property

@@ -130,3 +130,44 @@ def test_dictionary_words_are_cut_by_z_characters_not_letters():
     assert story.cut("non-euclidean") == "non-eucl"      # n,o,n 3 + '-' 2 + e,u,c,l 4
     assert story.cut("room11") == "room11" and story.cut("room111") == "room11"
     assert story.knows("watering") and not story.knows("zqxvzqxv")
+
+
+BODIES = r"""
+Constant Story "BODIES";
+Constant Headline "^A test of ChangePlayer.^";
+Include "Parser";
+Include "VerbLib";
+Object Kitchen "Kitchen"
+  with description "A kitchen. The garden is east.", e_to Garden,
+  has  light;
+Object Garden "Garden"
+  with description "A garden. The kitchen is west.", w_to Kitchen,
+  has  light;
+Object -> cat "tabby cat"
+  with name 'tabby' 'cat', number 0,
+  has  animate;
+[ SwapSub; ChangePlayer(cat); "You are the cat now."; ];
+Verb 'swap' * -> Swap;
+[ Initialise; location = Kitchen; ];
+Include "Grammar";
+"""
+
+
+def test_the_player_is_followed_into_another_body(tmp_path):
+    """Inform's ChangePlayer(obj) makes obj the player (DM4 section 21): the exits
+    offered are then those of the new body's room, not those of the old body's."""
+    import shutil
+    import subprocess
+    if shutil.which("inform6") is None:
+        pytest.skip("inform6 is not installed (scripts/setup installs inform6-compiler)")
+    source, story = tmp_path / "bodies.inf", tmp_path / "bodies.z5"
+    source.write_text(BODIES)
+    subprocess.run(["inform6", "-v5", "+include_path=/usr/share/inform6/library",
+                    str(source), str(story)], check=True, capture_output=True)
+    frotz = _jericho(story)
+    detector = ActionDetector(frotz, Story(story))
+    assert "east" in detector.detect().labels and "west" not in detector.detect().labels
+    assert "You are the cat now." in frotz.step("swap")[0]
+    labels = detector.detect().labels
+    assert "west" in labels and "east" not in labels
+    frotz.close()

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 import time
 import warnings
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -207,7 +207,9 @@ class ActionDetector:
         # else alone and with each object.
         self.own_verbs = own_verbs(story) if story.inform_version.startswith("6") else []
         self._region: np.ndarray | None = None
-        self._player: int | None = None
+        self._player: int | None = None         # the self object
+        self._player_globals: list[int] | None = None
+        self._current_player: int | None = None  # the body the player has now
         self._raw = b""
         self._layout: InformLayout | None | bool = None   # False: not an Inform library game
 
@@ -489,7 +491,7 @@ class ActionDetector:
         objects = self.story.objects(raw)
         if self._layout is None:
             self._layout = inform_layout(self.story, objects, raw) if self.prune else False
-        player = self._find_player(objects)
+        player = self._current_player = self._find_player(objects)
         if player is None:
             return [], set(), {}, None
         room = player
@@ -554,7 +556,7 @@ class ActionDetector:
             if is_held:
                 held.add(-k)
         objects = self.story.objects(ram.tobytes())
-        player = self._find_player(objects)
+        player = self._current_player = self._find_player(objects)
         room = objects.get(objects[player].parent) if player is not None else None
         return scope, held, names, room
 
@@ -599,6 +601,22 @@ class ActionDetector:
         return not (CONTAINER in a and OPEN not in a and TRANSPARENT not in a)
 
     def _find_player(self, objects: dict[int, ZObject]) -> int | None:
+        """The object the player is now. First the self object; then, where the game
+        hands the player another body (Inform's ChangePlayer), the animate object that
+        most of the globals holding the self object in the first state now hold (the
+        library's `player` and `actor`)."""
+        self_object = self._self_object(objects)
+        if self_object is None or not self.prune:
+            return self_object
+        raw, g = self._raw, self.story.globals_address
+        if self._player_globals is None:
+            self._player_globals = [g + 2 * i for i in range(240)
+                                    if self.story.word(g + 2 * i, raw) == self_object]
+        now = Counter(v for v in (self.story.word(a, raw) for a in self._player_globals)
+                      if v in objects and ANIMATE in objects[v].attributes)
+        return now.most_common(1)[0][0] if now else self_object
+
+    def _self_object(self, objects: dict[int, ZObject]) -> int | None:
         if self._player in objects:
             return self._player
         number = 0
@@ -655,7 +673,7 @@ class ActionDetector:
         objects = [o for o in scope if o.number in names]
         # a thing inside a held bag is both: it can be taken out ("get notebook from bag")
         near = [o for o in objects if o.number not in held or
-                o.number > 0 and o.parent != self._player]
+                o.number > 0 and o.parent != self._current_player]
         mine = [o for o in objects if o.number in held]
         pools = {"any": objects, "near": near, "held": mine}
         # topics: what is in reach, the game's objects anywhere, the nouns just printed

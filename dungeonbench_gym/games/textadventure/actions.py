@@ -201,8 +201,7 @@ class ActionDetector:
         # rest to infer: "unlock van" for "unlock * noun 'with' held").
         self.grammar = story.grammar
         self.templates = [t for t in TEMPLATES if all(story.knows(w) for w in t.words)
-                          and (self.grammar is None or _in_grammar(t.text, self.grammar,
-                                                                   story.word_length))]
+                          and (self.grammar is None or _in_grammar(t.text, story))]
         # The game's own verbs: in the shapes of their grammar lines where it is known,
         # else alone and with each object.
         self.own_verbs = own_verbs(story) if story.inform_version.startswith("6") else []
@@ -245,10 +244,10 @@ class ActionDetector:
 
     def _nouns(self, text: str) -> list[str]:
         """Words of `text` the game's dictionary knows as nouns (not articles)."""
-        flags = self._flags
-        cut = self.story.cut
-        return [t for t in _TOKEN.findall(text.lower())
-                if flags.get(cut(t), 0) & INFORM_NOUN and t not in _STOP]
+        return [t for t in _TOKEN.findall(text.lower()) if self._is_noun(t)]
+
+    def _is_noun(self, token: str) -> bool:
+        return bool(self._flags.get(self.story.cut(token), 0) & INFORM_NOUN) and token not in _STOP
 
     def effect_of(self, command: str, noise: np.ndarray | None = None) -> tuple:
         """The effect key of one command from the current state (state kept)."""
@@ -534,13 +533,11 @@ class ActionDetector:
             frotz.set_state(state)
             texts.append(frotz.step(probe)[0])
         frotz.set_state(state)
-        flags, cut = self._flags, self.story.cut
         runs: dict[tuple[str, ...], bool] = {}           # phrase -> held
         for held_text, text in enumerate(texts):
             run: list[str] = []
             for token in _TOKEN.findall(text.lower()) + [""]:
-                if token and flags.get(cut(token), 0) & INFORM_NOUN and token not in _STOP \
-                        and token not in _DIRECTION_WORDS:
+                if token and self._is_noun(token) and token not in _DIRECTION_WORDS:
                     run.append(token)
                     continue
                 if run:
@@ -565,7 +562,7 @@ class ActionDetector:
         """One word for each object of the game that has a name (its noun: the last word
         of its printed name it answers to): the things one can ask a character about."""
         out = []
-        for obj in self.story.objects(self.story.data[:self.story.static_base]).values():
+        for obj in self.story.initial_objects.values():
             words = [w for w in obj.words if w.isalpha() and w not in _DIRECTION_WORDS]
             spoken = [w for w in reversed(obj.name.lower().split())
                       if self.story.cut(w) in words]
@@ -577,8 +574,7 @@ class ActionDetector:
     def _topic_words(self) -> list[str]:
         """The game's nouns that name no object ("weather", a character's surname): the
         words its conversation rules listen for. The library's own nouns are left out."""
-        named = {w for o in self.story.objects(self.story.data[:self.story.static_base]).values()
-                 for w in o.words}
+        named = {w for o in self.story.initial_objects.values() for w in o.words}
         return sorted(w for w, flags in self.story.dictionary.values()
                       if flags & INFORM_NOUN and w.isalpha() and w not in named
                       and w not in _LIBRARY_NOUNS and w not in _DIRECTION_WORDS)
@@ -736,27 +732,24 @@ class ActionDetector:
         # pushing a heavy thing from room to room (the library's PushDir, which only the
         # thing's own rules make work): things that cannot be taken, towards the exits
         if layout is not None and room is not None and self.story.knows("push") and \
-                (self.grammar is None or _in_grammar("push {o} {o}", self.grammar,
-                                                     self.story.word_length)):
+                (self.grammar is None or _in_grammar("push {o} {o}", self.story)):
             exits = [word for prop, word in layout.exits if prop in room.properties]
             for a in near:
                 if a.number in paired and STATIC in a.attributes and SCENERY not in a.attributes:
                     yield from (f"push {names[a.number]} {d}" for d in exits)
+        in_reach = [names[o.number] for o in objects]
+        fills = {"held": [names[o.number] for o in mine], "object": in_reach,
+                 "creature": [names[o.number] for o in objects
+                              if not self.prune or ANIMATE in o.attributes],
+                 # a scope= token reaches past the room (spells in one's memory)
+                 "scope": list(dict.fromkeys(in_reach + self._object_topics + list(self._heard))),
+                 "topic": list(dict.fromkeys(in_reach + list(self._heard)))}
         for verb in self.own_verbs:
-            lines = self.grammar.get(verb[:self.story.word_length]) if self.grammar else None
+            lines = self.grammar.get(self.story.cut(verb)) if self.grammar else None
             if lines is None:
                 yield verb
-                yield from (f"{verb} {names[a.number]}" for a in objects)
+                yield from (f"{verb} {name}" for name in in_reach)
                 continue
-            animate = [o for o in objects if self.prune is False or ANIMATE in o.attributes]
-            fills = {"held": [names[o.number] for o in mine],
-                     "object": [names[o.number] for o in objects],
-                     "creature": [names[o.number] for o in animate],
-                     # a scope= token reaches past the room (spells in one's memory)
-                     "scope": list(dict.fromkeys([names[o.number] for o in objects]
-                                                 + self._object_topics + list(self._heard))),
-                     "topic": list(dict.fromkeys([names[o.number] for o in objects]
-                                                 + list(self._heard)))}
             seen = set()
             for line in lines:
                 # "cast off X" and "cast X off": one action, the same words in another order
@@ -819,7 +812,7 @@ def _template_slots(text: str) -> tuple[tuple, ...]:
     return tuple(out)
 
 
-def _slot_fits(mine: tuple, theirs: tuple, n: int) -> bool:
+def _slot_fits(mine: tuple, theirs: tuple, cut) -> bool:
     kind = mine[0]
     if kind == "object":
         return theirs[0] == "object"
@@ -828,16 +821,17 @@ def _slot_fits(mine: tuple, theirs: tuple, n: int) -> bool:
             theirs[0] == "prep" and "all" in theirs[1]
     if kind == "topic":
         return theirs[0] == "topic"
-    return theirs[0] == "prep" and mine[1][:n] in theirs[1]
+    return theirs[0] == "prep" and cut(mine[1]) in theirs[1]
 
 
-def _in_grammar(text: str, grammar: dict, n: int) -> bool:
-    verb = text.split()[0][:n]
+def _in_grammar(text: str, story: Story) -> bool:
+    """Has the verb of `text` a grammar line of the template's shape, or one that begins
+    with it and goes on with a preposition (the parser can infer the rest)?"""
     slots = _template_slots(text)
-    for line in (g.slots for g in grammar.get(verb, ())):
+    for line in (g.slots for g in story.grammar.get(story.cut(text.split()[0]), ())):
         if len(line) < len(slots) or len(line) > len(slots) and line[len(slots)][0] != "prep":
             continue
-        if all(_slot_fits(a, b, n) for a, b in zip(slots, line)):
+        if all(_slot_fits(a, b, story.cut) for a, b in zip(slots, line)):
             return True
     return False
 
@@ -902,11 +896,10 @@ def _key_of(obj: ZObject, with_key: int, story: Story, raw: bytes) -> int:
 
 _LIBRARY_WORDS = frozenset(w for group in LIBRARY_VERBS for w in group)
 # The library's out-of-world verbs (its groups before "answer" in LIBRARY_VERBS, the
-# debugging verbs included), as the dictionary holds them: cut to 6 or 9 letters.
+# debugging verbs included).
 _META_WORDS = frozenset(w for group in LIBRARY_VERBS[:[g[0] for g in LIBRARY_VERBS
                                                           if g].index("answer")]
                         for w in group) | META_VERBS
-_OUT_OF_WORLD = {n: frozenset(w[:n] for w in _META_WORDS) for n in (6, 9)}
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9'-]*")
 # Words Inform 7 files as nouns that never name an object by themselves.
 _STOP = frozenset("a an the and some of in on to with from at into onto it them him her "
@@ -924,8 +917,7 @@ _DIRECTION_WORDS = frozenset(w for names in DIRECTIONS for w in names)
 
 def is_inform7(story: Story) -> bool:
     """Inform 7's compiled library leaves its kinds in the object tree (K0_kind, ...)."""
-    objects = story.objects(story.data[:story.static_base])
-    return any(o.name == "K0_kind" for o in objects.values())
+    return any(o.name == "K0_kind" for o in story.initial_objects.values())
 
 
 def _without(effect: tuple, scratch: frozenset[int]) -> tuple:
@@ -943,17 +935,18 @@ def _fits(obj: ZObject, needs: tuple) -> bool:
 def own_verbs(story: Story) -> list[str]:
     """The game's own verbs: one word per verb number, the library's groups left out
     unless the game split a word off into a verb of its own."""
-    data = _verb_numbers(story)
+    data = story.verb_numbers
     library_numbers = {}
     for group in LIBRARY_VERBS:
-        present = [w[:story.word_length] for w in group if w[:story.word_length] in data]
+        present = [story.cut(w) for w in group if story.cut(w) in data]
         if present:
             library_numbers[present[0]] = data[present[0]]
             for w in present[1:]:
                 library_numbers[w] = data[present[0]]
     # A verb that is out of the story's world (quit, transcript, nouns, score, ...) is
     # never tried under any of its words: trying "transcript" would write a file.
-    out_of_world = {data[w] for w in data if w in _OUT_OF_WORLD[story.word_length]}
+    meta = {story.cut(w) for w in _META_WORDS}
+    out_of_world = {data[w] for w in data if w in meta}
     taken: dict[int, str] = {}
     for word in sorted(data, key=lambda w: (len(w), w)):
         if word in OTHER_VERBS or not word.isalpha() or data[word] in out_of_world:
@@ -962,16 +955,6 @@ def own_verbs(story: Story) -> list[str]:
             continue       # the library's own verb (or a synonym of it)
         taken.setdefault(data[word], word)
     return sorted(taken.values())
-
-
-def _verb_numbers(story: Story) -> dict[str, int]:
-    """Verb word -> its verb number (Inform: the entry's second data byte)."""
-    text_bytes = 4 if story.version <= 3 else 6
-    out = {}
-    for address, (word, flags) in story.dictionary.items():
-        if flags & 0x01:
-            out[word] = story.data[address + text_bytes + 1]
-    return out
 
 
 def _order(command: str, directions: list[str]) -> tuple:

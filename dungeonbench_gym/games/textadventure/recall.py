@@ -38,7 +38,7 @@ from . import achievements as ach
 from .actions import ActionDetector
 from .check import check_walkthrough, read_walkthrough
 from .env import clean_output
-from .zmachine import Story, validate_story
+from .zmachine import Story
 
 TEXTWORLD_FORMAT = 1      # bump when the made games' files or settings change
 
@@ -97,9 +97,8 @@ def measure(story_file: str | Path, walkthrough: str | Path | list[str],
 
     commands = read_walkthrough(walkthrough) if isinstance(walkthrough, (str, Path)) \
         else list(walkthrough)
-    spec = ach.load(achievements_file)
-    validate_story(story_file)
     walked = check_walkthrough(story_file, achievements_file, commands, seed=seed)
+    spec = walked.achievements     # loaded and the story checked by check_walkthrough
     report = Recall(str(story_file), walkthrough_earned=dict(walked.earned),
                     achievements=len(spec.achievements))
     tracker = ach.Tracker(spec)

@@ -252,6 +252,14 @@ class Story:
 
     # ------------------------------------------------------------- grammar
     @cached_property
+    def verb_numbers(self) -> dict[str, int]:
+        """Verb word -> its verb number: Inform stores 255 minus the number in the
+        entry's second data byte (synonyms share one number)."""
+        text_bytes = 4 if self.version <= 3 else 6
+        return {word: 255 - self.data[address + text_bytes + 1]
+                for address, (word, flags) in self.dictionary.items() if flags & 0x01}
+
+    @cached_property
     def grammar(self) -> dict[str, tuple[GrammarLine, ...]] | None:
         """Each verb word's grammar lines, read from an Inform grammar table of version 2
         (Inform 6 and Inform 7 both write it; Inform Technical Manual, section 8): the table
@@ -264,11 +272,9 @@ class Story:
         routines), ("topic",) and ("special",). None when the table does not read as
         version 2 (older Inform, Infocom): then no grammar is known."""
         data, base = self.data, self.static_base
-        text_bytes = 4 if self.version <= 3 else 6
         words: dict[int, list[str]] = {}
-        for address, (word, flags) in self.dictionary.items():
-            if flags & 0x01:
-                words.setdefault(255 - data[address + text_bytes + 1], []).append(word)
+        for word, number in self.verb_numbers.items():
+            words.setdefault(number, []).append(word)
         if not words or self.inform_version[:1] != "6":
             return None
         out: dict[str, tuple] = {}
@@ -313,6 +319,11 @@ class Story:
         return out
 
     # ------------------------------------------------------------- objects
+    @cached_property
+    def initial_objects(self) -> dict[int, ZObject]:
+        """The object tree as the story file starts it (its dynamic memory's first values)."""
+        return self.objects(self.data[:self.static_base])
+
     def object_count(self, ram: bytes) -> int:
         """Objects run until the lowest property table (Standard 12.1 gives no count)."""
         first = self.object_table + 2 * self._defaults

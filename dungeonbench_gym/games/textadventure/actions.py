@@ -26,8 +26,9 @@ player needs them, and they keep the mask from being empty).
 
 For Inform 6 games (the library's attribute numbers are known) templates whose
 object cannot qualify are skipped before they are tried: "open" needs an
-openable, closed object; "put X in Y" a container; etc., unless rules of the
-object's own could make it do something. Other games try every template.
+openable, closed object; "put X in Y" a container; etc., unless a rule answers
+the action: the rule routines are decoded (`zcode.py`) for the actions they name,
+and a character's for the topic words they name. Other games try every template.
 docs/textadventures.md has the whole account and the measured recall.
 """
 
@@ -43,6 +44,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .zcode import action_cases, decode, routine_start, routine_words
 from .zmachine import INFORM_NOUN, Story, ZObject
 
 ALWAYS = ("look", "inventory", "wait")
@@ -69,6 +71,7 @@ class Template:
     generic: bool = False    # the library's default never changes the world
     strict: bool = False     # the first object must meet needs (rules do not count)
     strict2: bool = False    # the second object must meet needs2 (rules do not count)
+    rules_only: bool = False  # tried only where rules are read, never on every object
 
     # With pruning (Inform 6 games), a candidate is tried when the library's own
     # action could change something (`needs` hold), or when an object involved, the
@@ -116,6 +119,11 @@ TEMPLATES: tuple[Template, ...] = (
     T("pull {o}", "near", generic=True), T("turn {o}", "near", generic=True),
     T("climb {o}", "near", generic=True), T("attack {o}", "near", generic=True),
     T("drink {o}", "any", generic=True),
+    # the library only describes: worth trying where rules answer them (a rug hiding
+    # a trapdoor, a coat with something in its pocket)
+    T("examine {o}", "any", generic=True, rules_only=True),
+    T("search {o}", "near", generic=True, rules_only=True),
+    T("look under {o}", "near", generic=True, rules_only=True),
     T("wake {o}", "near", needs=((ANIMATE, True),)),
     T("throw {h} at {o}", "held", "near", needs2=((ANIMATE, True),), strict2=True),
     T("yes"), T("no"),                 # answers, when the game has asked something
@@ -202,6 +210,11 @@ class ActionDetector:
         self.grammar = story.grammar
         self.templates = [t for t in TEMPLATES if all(story.knows(w) for w in t.words)
                           and (self.grammar is None or _in_grammar(t.text, story))]
+        # the action numbers each template can parse to (None: the grammar is unknown)
+        self._template_actions = {t.text: _grammar_actions(t.text, story) if self.grammar
+                                  else None for t in self.templates}
+        self._rule_cases: dict[int, frozenset[int] | None] = {}   # routine -> its actions
+        self._routine_words: dict[int, frozenset[int] | None] = {}   # routine -> words named
         # The game's own verbs: in the shapes of their grammar lines where it is known,
         # else alone and with each object.
         self.own_verbs = own_verbs(story) if story.inform_version.startswith("6") else []
@@ -413,11 +426,13 @@ class ActionDetector:
             out += [c for c, need in ((f"examine {a}", "examine"), (f"tie {a} to {a}", "tie"),
                                       (f"look under {a}", "under")) if knows(need)]
         # a question about nothing the game knows: the parser's topic variables
-        # (where the topic starts, how many words) change and nothing else does
+        # (where the topic starts, how many words) change and nothing else does; the
+        # character named twice over moves where the topic starts
         if knows("ask") and knows("about"):
             for obj in [o for o in scope if o.number in names and ANIMATE in o.attributes][:1]:
                 a = names[obj.number]
-                out += [f"ask {a} about {_JUNK}", f"ask {a} about {_JUNK} {_JUNK}"]
+                out += [f"ask {a} about {_JUNK}", f"ask {a} about {_JUNK} {_JUNK}",
+                        f"ask {a} {a} about {_JUNK}"]
         if self.prune:
             for verb, attr in (("wake", ANIMATE), ("switch on", SWITCHABLE),
                                ("eat", EDIBLE), ("wear", CLOTHING)):
@@ -659,6 +674,153 @@ class ActionDetector:
             names[obj.number] = choice or ordered[0]
         return names
 
+    # ------------------------------------------------------------- rules
+    def _cases(self, obj: ZObject | None, prop: int) -> frozenset[int] | None:
+        """The actions one rule property of `obj` answers (empty: none, or no such
+        property; None: any, as far as its code can be read). An additive property
+        holds a routine per class as well as the object's own: their actions together."""
+        if obj is None or obj.number <= 0 or prop not in obj.properties:
+            return frozenset()
+        data = self.story.property(self._raw, obj.number, prop)
+        out: set[int] = set()
+        for i in range(0, len(data) - 1, 2):
+            packed = data[i] << 8 | data[i + 1]
+            if packed in (0, 0xFFFF):          # NULL: no rule
+                continue
+            cases = self._rule_cases.get(packed, False)
+            if cases is False:
+                cases = self._rule_cases[packed] = action_cases(
+                    self.story.data, packed, self.story.version, self._action_variables)
+            if cases is None:
+                return None
+            out |= cases
+        return frozenset(out) if len(data) >= 2 else None
+
+    @cached_property
+    def _action_variables(self) -> frozenset[int]:
+        """The variable Inform's rule routines test the action in (the library's
+        sw__var): the one that most of them compare first."""
+        layout = self._layout or None
+        if layout is None:
+            return frozenset()
+        votes: Counter = Counter()
+        data, version = self.story.data, self.story.version
+        for obj in self.story.initial_objects.values():
+            for prop in (layout.before, layout.life, layout.react_before):
+                raw = self.story.property(data[:self.story.static_base], obj.number, prop)
+                for i in range(0, len(raw) - 1, 2):
+                    start = routine_start(data, raw[i] << 8 | raw[i + 1], version)
+                    try:
+                        ins = decode(data, start, version) if start else None
+                    except (IndexError, ValueError):
+                        ins = None
+                    if ins is not None and (ins.kind, ins.number) == ("2OP", 1) and \
+                            ins.operands[0][0] == "var" and ins.operands[0][1] >= 16:
+                        votes[ins.operands[0][1]] += 1
+        return frozenset({votes.most_common(1)[0][0]}) if votes else frozenset()
+
+    def _topics_for(self, obj: ZObject, actions, topics: list[str], objects: list[ZObject],
+                    room: ZObject | None) -> list[str]:
+        """The topics worth asking `obj` about: those whose words the rules that hear
+        the question name in their code (the character's own rules and the routines
+        they call, the room's, every react_before in reach), and two other topics for
+        whatever those rules say to the rest; none when no rule hears the question.
+        All of them where a rule that hears it names no word or cannot be read (its
+        words may then live in an array)."""
+        layout = self._layout or None
+        if layout is None or actions is None:
+            return topics
+        listeners = [(obj, layout.before), (obj, layout.life), (room, layout.before)] + \
+            [(o, layout.react_before) for o in objects]
+        words: set[str] = set()
+        heard = False
+        for listener, prop in listeners:
+            cases = self._cases(listener, prop)
+            if cases is not None and not cases & actions:
+                continue
+            heard = True
+            named = self._words_named(listener, prop)
+            if not named:
+                return topics
+            words |= named
+        if not heard:
+            return []       # the library's answer ("There is no reply") changes nothing
+        cut = self.story.cut
+        keep = [t for t in topics if any(cut(w) in words for w in t.split())]
+        # two of the rest: what the rules say to any other topic, and a second word so
+        # that the parser's topic variables show up as scratch (two values)
+        return keep + [t for t in topics if t not in keep][:2]
+
+    def _words_named(self, obj: ZObject, prop: int) -> frozenset[str] | None:
+        """The dictionary words named by the code of one rule property of `obj` and of
+        the object's other routines (its own methods, which its rules call through
+        the property veneer); None when the rule's code cannot be read."""
+        story = self.story
+        data = story.property(self._raw, obj.number, prop)
+        rule = [data[i] << 8 | data[i + 1] for i in range(0, len(data) - 1, 2)]
+        others = [v for _, d in story._properties(self._raw, obj.number) if len(d) % 2 == 0
+                  for v in (d[i] << 8 | d[i + 1] for i in range(0, len(d), 2))]
+        for start_, end_ in _individual_tables(story, self._raw, [obj.number]):
+            a = start_
+            while a + 3 <= end_ - 2:
+                length = self._raw[a + 2]
+                chunk = self._raw[a + 3:a + 3 + length]
+                others += [chunk[i] << 8 | chunk[i + 1] for i in range(0, len(chunk) - 1, 2)]
+                a += 3 + length
+        out: set[int] = set()
+        for packed in dict.fromkeys(rule + others):
+            if packed in (0, 0xFFFF):
+                continue
+            words = self._routine_words.get(packed, False)
+            if words is False:
+                words = self._routine_words[packed] = routine_words(
+                    story.data, packed, story.version, story.dictionary)
+            if words is None:
+                if packed in rule:
+                    return None
+                continue             # not a routine after all (a string, a number)
+            out |= words
+        return frozenset(story.dictionary[a][0] for a in out)
+
+    def _reaches(self, objects: list[ZObject], room: ZObject | None):
+        """A test (object, actions, generic) -> may rules make that action on that object
+        do something the library alone would not? The object's own before and life,
+        the room's before and every react_before in reach are read for the actions
+        they answer; rules that cannot be read count as answering every action."""
+        layout = self._layout or None
+        if layout is None:
+            return lambda obj, actions, generic: True
+        room_cases = self._cases(room, layout.before)
+        reacts: set[int] | None = set()
+        for o in objects:
+            cases = self._cases(o, layout.react_before)
+            if cases is None:
+                reacts = None
+                break
+            reacts |= cases
+        own = {o.number: _union(self._cases(o, layout.before), self._cases(o, layout.life))
+               for o in objects}
+
+        def hits(cases, actions) -> bool:
+            return cases is None or bool(cases) and (actions is None or bool(cases & actions))
+
+        def reaches(obj: ZObject, actions, generic: bool, second: bool = False) -> bool:
+            cases = own.get(obj.number, frozenset())
+            # the second object's before hears the library's fake actions (Receive
+            # when something is put in or on it, LetGo, ThrownAt: numbered from 4096)
+            if second and cases and any(c >= _FAKE_ACTIONS for c in cases):
+                return True
+            if hits(cases, actions) or hits(room_cases, actions):
+                return True
+            if reacts is None:
+                # A react_before that cannot be read (a character listening for "yes",
+                # a phone): such rules answer a few verbs, seldom one the library never
+                # lets do anything: the library's own verbs on every object, generic
+                # verbs only where an object has rules of its own.
+                return not generic
+            return hits(frozenset(reacts), actions)
+        return reaches
+
     def _candidates(self, scope: list[ZObject], held: set[int], names: dict[int, str],
                     room: ZObject | None):
         layout = self._layout or None
@@ -675,35 +837,24 @@ class ActionDetector:
         # topics: what is in reach, the game's objects anywhere, the nouns just printed
         topics = list(dict.fromkeys([names[o.number] for o in objects] + self._object_topics
                                     + list(self._heard) + self._topic_words))
-        if layout is None:
-            ruled = {o.number for o in objects}          # no pruning: try everything
-            paired = ruled
-        else:
-            own = {o.number for o in objects if o.properties & layout.rules}
-            if room is not None and room.properties & layout.room_rules:
-                ruled = paired = {o.number for o in objects}   # the room sees every action
-            elif any(o.properties & layout.reacts for o in objects):
-                # A react_before (a character listening for "yes", a phone) sees every
-                # action too, but such rules answer a few verbs, seldom one the library
-                # never lets do anything or a pair of objects it would refuse: every
-                # object for the library's own verbs, but generic verbs and pairs only
-                # where an object has rules of its own.
-                ruled, paired = {o.number for o in objects}, own
-            else:
-                ruled = paired = own
+        reaches = self._reaches(objects, room)
         keys = layout.with_key if layout is not None else 0
         for t in self.templates:
             if not t.first:
                 yield t.text
                 continue
+            if t.rules_only and layout is None:
+                continue
             slot1 = "{h}" if t.first == "held" else "{o}"
             slot2 = "{h}" if t.second == "held" else "{o}"
+            actions = self._template_actions[t.text]
             for a in pools[t.first]:
-                # unpruned (attribute numbers unknown): every object in every slot
-                # a verb the library never lets change anything (push, light, climb)
-                # changes something only under an object's own rules, or a room's
+                # unpruned (attribute numbers unknown): every object in every slot;
+                # else the library's condition, or rules that answer this action (a
+                # verb the library never lets change anything, such as push, light or
+                # climb, changes something only under such rules)
                 ok1 = layout is None or not t.generic and _fits(a, t.needs) or \
-                    a.number in (paired if t.generic else ruled) and not t.strict
+                    not t.strict and reaches(a, actions, t.generic)
                 if not t.second:
                     if ok1:
                         yield t.text.replace(slot1, names[a.number], 1)
@@ -712,7 +863,8 @@ class ActionDetector:
                     continue
                 text = t.text.replace(slot1, names[a.number], 1)
                 if t.second == "topic":
-                    yield from (text.replace("{t}", topic, 1) for topic in topics)
+                    yield from (text.replace("{t}", topic, 1)
+                                for topic in self._topics_for(a, actions, topics, objects, room))
                     continue
                 key = _key_of(a, keys, self.story, self._raw) \
                     if t.words[0] in ("unlock", "lock") else 0
@@ -721,10 +873,12 @@ class ActionDetector:
                         continue
                     if layout is None:
                         ok = True
-                    elif t.generic:   # both must have rules (e.g. "pour can on orchids")
-                        ok = a.number in paired and b.number in paired
-                    elif t.needs2:    # the library's condition, or the second's own rules
-                        ok = _fits(b, t.needs2) or not t.strict2 and b.number in paired
+                    elif t.generic:   # rules that hear it ("pour can on orchids")
+                        ok = ok1 or reaches(b, actions, True, second=True)
+                    elif t.needs2:    # the library's condition, or rules that hear it
+                        ok = _fits(b, t.needs2) or not t.strict2 and (
+                            reaches(a, actions, False) or
+                            reaches(b, actions, False, second=True))
                     else:
                         ok = True
                     if ok:
@@ -734,8 +888,10 @@ class ActionDetector:
         if layout is not None and room is not None and self.story.knows("push") and \
                 (self.grammar is None or _in_grammar("push {o} {o}", self.story)):
             exits = [word for prop, word in layout.exits if prop in room.properties]
+            actions = _grammar_actions("push {o} {o}", self.story)
             for a in near:
-                if a.number in paired and STATIC in a.attributes and SCENERY not in a.attributes:
+                if STATIC in a.attributes and SCENERY not in a.attributes and \
+                        reaches(a, actions, True):
                     yield from (f"push {names[a.number]} {d}" for d in exits)
         in_reach = [names[o.number] for o in objects]
         fills = {"held": [names[o.number] for o in mine], "object": in_reach,
@@ -763,10 +919,14 @@ class ActionDetector:
 class InformLayout:
     """Property numbers of an Inform 6 library game, found from its compass."""
     exits: tuple[tuple[int, str], ...]   # (n_to's number, "north"), ... in library order
-    rules: frozenset[int]                # before, life: an object's own rules
-    room_rules: frozenset[int]           # a room's before
-    reacts: frozenset[int]               # react_before: rules for actions on anything
+    before: int                          # an object's (or a room's) rules for actions on it
+    life: int                            # a character's rules for actions on it
+    react_before: int                    # rules for actions on anything in reach
     with_key: int                        # the property naming a lock's key
+
+    @property
+    def rules(self) -> frozenset[int]:
+        return frozenset({self.before, self.life})
 
 
 def inform_layout(story: Story, objects: dict[int, ZObject], raw: bytes) -> InformLayout | None:
@@ -794,9 +954,11 @@ def inform_layout(story: Story, objects: dict[int, ZObject], raw: bytes) -> Info
         return None
     words = [next((w for w in names if story.knows(w)), names[0]) for names in DIRECTIONS]
     exits = tuple((base + i, words[i]) for i in range(len(DIRECTIONS)))
-    return InformLayout(exits, frozenset({base - 3, base - 1}), frozenset({base - 3}),
-                        frozenset({base + 19}), base + 13)
+    return InformLayout(exits, base - 3, base - 1, base + 19, base + 13)
 
+
+# Inform numbers fake actions (Receive, LetGo, ThrownAt, ...) from 4096 up.
+_FAKE_ACTIONS = 4096
 
 # The Inform 6 library's own objects: their individual properties are its scratch.
 _LIBRARY_OBJECTS = frozenset({"(Inform Parser)", "(Inform Library)", "(Library Extensions)"})
@@ -827,13 +989,22 @@ def _slot_fits(mine: tuple, theirs: tuple, cut) -> bool:
 def _in_grammar(text: str, story: Story) -> bool:
     """Has the verb of `text` a grammar line of the template's shape, or one that begins
     with it and goes on with a preposition (the parser can infer the rest)?"""
+    return bool(_grammar_actions(text, story))
+
+
+def _grammar_actions(text: str, story: Story) -> frozenset[int]:
+    """The actions of the grammar lines of `text`'s verb that take the template's shape
+    (or begin with it and go on with a preposition)."""
     slots = _template_slots(text)
-    for line in (g.slots for g in story.grammar.get(story.cut(text.split()[0]), ())):
-        if len(line) < len(slots) or len(line) > len(slots) and line[len(slots)][0] != "prep":
+    out = set()
+    for line in story.grammar.get(story.cut(text.split()[0]), ()):
+        shape = line.slots
+        if len(shape) < len(slots) or len(shape) > len(slots) and \
+                shape[len(slots)][0] != "prep":
             continue
-        if all(_slot_fits(a, b, story.cut) for a, b in zip(slots, line)):
-            return True
-    return False
+        if all(_slot_fits(a, b, story.cut) for a, b in zip(slots, shape)):
+            out.add(line.action)
+    return frozenset(out)
 
 
 def _commands(verb: str, line: tuple, fills: dict[str, list[str]], pairs: bool = False):
@@ -922,6 +1093,10 @@ def is_inform7(story: Story) -> bool:
 
 def _without(effect: tuple, scratch: frozenset[int]) -> tuple:
     return tuple(pair for pair in effect if pair[0] not in scratch) if scratch else effect
+
+
+def _union(a: frozenset | None, b: frozenset | None) -> frozenset | None:
+    return None if a is None or b is None else a | b
 
 
 def _library_verb(word: str) -> bool:

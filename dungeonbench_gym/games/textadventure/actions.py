@@ -883,15 +883,18 @@ class ActionDetector:
                         ok = True
                     if ok:
                         yield text.replace(slot2, names[b.number], 1)
-        # pushing a heavy thing from room to room (the library's PushDir, which only the
-        # thing's own rules make work): things that cannot be taken, towards the exits
+        # pushing a thing from room to room (the library's PushDir, which only the
+        # thing's own rules make work), towards the exits: things whose rules name
+        # PushDir, and where rules cannot be read, things that cannot be taken
         if layout is not None and room is not None and self.story.knows("push") and \
                 (self.grammar is None or _in_grammar("push {o} {o}", self.story)):
             exits = [word for prop, word in layout.exits if prop in room.properties]
             actions = _grammar_actions("push {o} {o}", self.story)
             for a in near:
-                if STATIC in a.attributes and SCENERY not in a.attributes and \
-                        reaches(a, actions, True):
+                cases = _union(self._cases(a, layout.before), self._cases(a, layout.life))
+                named = cases is not None and bool(cases & actions)
+                heavy = STATIC in a.attributes and SCENERY not in a.attributes
+                if named or heavy and reaches(a, actions, True):
                     yield from (f"push {names[a.number]} {d}" for d in exits)
         in_reach = [names[o.number] for o in objects]
         fills = {"held": [names[o.number] for o in mine], "object": in_reach,

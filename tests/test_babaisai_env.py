@@ -7,8 +7,8 @@ import pytest
 import dungeonbench_gym
 from dungeonbench_gym.games.babaisai.agent import BabaSolverAgent
 from dungeonbench_gym.games.babaisai.env import BabaIsAIEnv, level_size
-from dungeonbench_gym.games.babaisai.levels import LEVELS
-from dungeonbench_gym.games.babaisai.rules import from_ascii, step
+from dungeonbench_gym.games.babaisai.levels import LEVELS, make_level
+from dungeonbench_gym.games.babaisai.rules import from_ascii, rules, step
 
 
 def test_forty_ids_registered_with_balrog_settings():
@@ -135,14 +135,34 @@ def test_solver_agent_wins_in_the_shortest_number_of_steps():
     assert t + 1 == 4  # right 3, down 1
 
 
-def test_losing_you_ends_the_episode_unsolved():
-    env = _env_on("""
+BROKEN_YOU = """
 . . . .
 B = @ .
 . . b .
-""")
-    _, _, terminated, _, info = env.step(1)  # baba pushes YOU up: "baba is you" breaks
+"""
+
+
+def test_breaking_you_resets_the_level_and_the_episode_goes_on():
+    """BALROG's BabaIsAIWrapper: when no object IS YOU, it calls reset (a new
+    layout) and the episode continues within the same step budget."""
+    env = _env_on(BROKEN_YOU, text=True)
+    _, _, terminated, truncated, info = env.step(1)  # baba pushes YOU up: "baba is you" breaks
+    assert not terminated and not truncated and not info["success"]
+    assert info["metrics"]["you_resets"] == 1 and not info["metrics"]["lost"]
+    assert env.board.width == 8 and ("baba", "you") in rules(env.board)
+    assert env.board != make_level("goto_win", 0)  # a fresh layout, not the first one
+    assert "started again" in info["text"]["short_term"]
+    assert env._steps == 1  # the step budget keeps counting
+    _, _, _, _, info = env.step(0)
+    assert info["metrics"]["you_resets"] == 1
+
+
+def test_breaking_you_can_end_the_episode_lost_instead():
+    env = _env_on(BROKEN_YOU, on_no_you="lose")
+    _, _, terminated, _, info = env.step(1)
     assert terminated and not info["success"] and info["metrics"]["lost"]
+    with pytest.raises(ValueError, match="on_no_you"):
+        BabaIsAIEnv("goto_win", on_no_you="ignore")
 
 
 @pytest.mark.parametrize("mode", ["ansi", "rgb_array"])
@@ -174,3 +194,17 @@ def test_solver_agent_searches_an_unsolvable_board_once(monkeypatch):
         assert action == 0
         obs, _, _, _, info = env.step(action)
     assert len(calls) == 1
+
+
+def test_solver_agent_plays_the_certificate_when_the_search_is_capped():
+    """With a search cap too small for a two-room make_win board, the agent
+    falls back to the generator's certified plan for the layout and still wins."""
+    env = BabaIsAIEnv("two_room-break_stop-make_win")
+    obs, info = env.reset(seed=3)
+    agent = BabaSolverAgent(max_states=50)
+    agent.reset(env, 3)
+    for _ in range(100):
+        obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+        if terminated or truncated:
+            break
+    assert info["success"]

@@ -7,17 +7,18 @@ import pytest
 from dungeonbench_gym.games.babaisai.levels import (
     LEVELS,
     MAX_PLAN,
+    RIGHT_UNPUSHABLE,
+    SINGLE_DISTRACTOR_CELLS,
+    SPECS,
     WALL_X,
     level_size,
     make_level,
     make_level_with_plan,
 )
 from dungeonbench_gym.games.babaisai.rules import (
-    IS,
     NOUNS,
     TEXT_BASE,
-    WIN,
-    outcome,
+    kind_name,
     rules,
     step,
 )
@@ -67,12 +68,13 @@ BALROG_LEVELS = [
     "two_room-make_wall_win",
 ]
 
-SEEDS = range(50)  # every level, generation + certificate replay
+SEEDS = range(40)  # every level, generation + certificate replay
 # exact shortest-plan search (slow in pure Python on 13x9 boards; the full
-# 50-seed sweep is benchmarks/babaisai_solve_all.py)
-SOLVE_SEEDS_SINGLE = range(10)
+# sweep is benchmarks/babaisai_solve_all.py)
+SOLVE_SEEDS_SINGLE = range(6)
 SOLVE_SEEDS_TWO_ROOM = range(1)
 GOALS = {"door", "key", "ball"}
+WORDS = {"IS", "YOU", "WIN", "STOP", "PUSH"}
 
 
 def objects(board):
@@ -91,6 +93,15 @@ def positions(board, name):
 
 def walls_in_column(board):
     return sorted(y for x, y in positions(board, "wall") if x == WALL_X)
+
+
+def names_at(board):
+    """(x, y) -> the entity there, by name: objects lower case, words upper case."""
+    cells = {}
+    for kind, x, y in board.entities():
+        assert (x, y) not in cells, "a start cell holds one entity"
+        cells[(x, y)] = kind_name(kind)
+    return cells
 
 
 def test_level_names_match_balrog():
@@ -121,105 +132,166 @@ def test_deterministic_and_seed_dependent(name):
     assert make_level_with_plan(name, 7) == make_level_with_plan(name, 7)
     boards = {make_level(name, s).state for s in range(12)}
     assert len(boards) >= 10
+    # a redraw within an episode (BALROG's reset when nothing IS YOU) is another board
+    assert make_level(name, 7, redraw=1) != make_level(name, 7)
 
 
-def _check_semantics(name, board):
+def _in(cell, x_range, y_range):
+    return cell[0] in x_range and cell[1] in y_range
+
+
+def _rule_at(cells, left, noun, prop):
+    x, y = left
+    return (cells.get((x, y)), cells.get((x + 1, y)), cells.get((x + 2, y))) == (noun, "IS", prop)
+
+
+def _check_single(name, board):
+    """baba/envs.py MakeWinEnv on an 8x8 board."""
     parts = set(name.split("-"))
-    r = set(rules(board))
+    cells = names_at(board)
     objs = objects(board)
-    present = {n for n in objs if n not in ("baba", "wall")}
-    win_nouns = {n for n, p in r if p == "win"}
-    ws = words(board)
-
-    assert ("baba", "you") in r and objs["baba"] == 1
-    assert outcome(board) == (False, False)
-
-    if "make_you" in parts:
-        goal_objs = present - {"key"}
-        assert objs["key"] == 1 and ("key", "you") not in r
-        assert ws[TEXT_BASE + NOUNS.index("key")] >= 1
+    assert _rule_at(cells, (1, 6), "BABA", "YOU")
+    goal_words = [n for (x, y), n in cells.items() if n.lower() in GOALS and n.isupper()]
+    if name.startswith("make_win"):
+        assert (1, 1) not in cells and cells[(2, 1)] == "IS" and cells[(3, 1)] == "WIN"
     else:
-        goal_objs = present
-    # exactly one goal object; distr_obj levels add one distractor object kind
-    n_distr_obj = (
-        1 if ({"distr_obj", "distr_obj_rule", "irrelevant_rule"} & parts) else 0
-    )
-    if "make_wall_win" in parts:
-        assert not present
+        assert cells[(1, 1)].lower() in GOALS and _rule_at(cells, (1, 1), cells[(1, 1)], "WIN")
+    win_nouns = {n for n, p in rules(board) if p == "win"}
+    goal = next(iter(win_nouns)) if win_nouns else None
+    if goal is None:  # make_win: the goal noun lies in x, y 2..5
+        (displaced,) = [(c, n) for c, n in cells.items()
+                        if n.lower() in GOALS and n.isupper() and _in(c, range(2, 6), range(2, 6))]
+        goal = displaced[1].lower()
+    assert objs[goal] == 1 and objs["baba"] == 1
+    distr_obj = bool(parts & {"distr_obj", "distr_obj_rule"})
+    others = set(objs) - {"baba", goal}
+    assert len(others) == (1 if distr_obj else 0)
+    for n in objs:
+        ((x, y),) = positions(board, n)
+        assert y >= 2
+    lone = [(c, n) for c, n in cells.items() if n.isupper() and n.lower() in GOALS
+            and c not in ((1, 1),) and n.lower() != goal]
+    if parts & {"distr_rule", "distr_obj_rule", "irrelevant_rule"}:
+        ((cell, noun),) = lone
+        assert cell in SINGLE_DISTRACTOR_CELLS
+        if "irrelevant_rule" in parts:
+            assert noun.lower() not in objs  # a third noun
+        elif distr_obj:
+            assert noun.lower() in others  # the distractor object's noun
+        else:
+            assert noun.lower() not in objs
     else:
-        assert len(goal_objs) == 1 + n_distr_obj
-        assert all(objs[n] == 1 for n in present)
+        assert not lone
+    assert len(goal_words) == 1 + len(lone)
 
-    if "goto_win" in parts or ("make_you" in parts and "make_win" not in parts):
-        assert len(win_nouns & present) == 1  # X IS WIN formed, one X object
-    if "make_win" in parts or "make_wall_win" in parts:
-        assert not win_nouns & (present | {"wall"})  # no usable WIN rule yet
-        assert ws[WIN] >= 1 and ws[IS] >= 2
-        target = (present - {"key"}) if "make_you" in parts else present
-        if "make_wall_win" in parts:
-            target = {"wall"}
-        assert any(ws[TEXT_BASE + NOUNS.index(n)] for n in target)
 
-    absent_rules = {(n, p) for n, p in r if n not in objs}
-    if {"distr_rule", "distr_obj_rule", "distr_win_rule"} & parts:
-        assert len(absent_rules) == 1
-        if "distr_win_rule" in parts:
-            assert next(iter(absent_rules))[1] == "win"
+def _check_two_room(name, board):
+    """baba/envs.py TwoRoomEnv on a 13x9 board."""
+    spec = SPECS[name]
+    cells = names_at(board)
+    assert walls_in_column(board) == list(range(1, 8))  # no gap
+    assert _rule_at(cells, (1, 7), "BABA", "YOU")
+    ((bx, by),) = positions(board, "baba")
+    assert _in((bx, by), range(2, 6), range(3, 6))
+    stop_words = [cells.get((x, 2)) for x in (1, 2, 3)]
+    if spec.break_stop:
+        # IS or STOP moved into x 2..5, y 3..5
+        assert ("wall", "stop") not in rules(board)
+        # (an object may since have been placed on the freed cell)
+        left_in_line = [w if w and w.isupper() else None for w in stop_words]
+        assert left_in_line[0] == "WALL" and left_in_line.count(None) == 1
+        missing = ("IS", "STOP")[left_in_line.index(None) - 1]
+        assert any(n == missing and _in(c, range(2, 6), range(3, 6)) for c, n in cells.items())
     else:
-        assert not absent_rules
-    if "irrelevant_rule" in parts:
-        irr = {(n, p) for n, p in r if n in present and p in ("push", "stop")}
-        assert len(irr) == 1
-        assert not ({n for n, _ in irr} & win_nouns)
-
-    if "two_room" in parts:
-        assert ("wall", "stop") in r
-        col = walls_in_column(board)
-        closed = len(col) == 7
-        assert len(col) in (6, 7)
-        if {"break_stop", "make_you", "make_wall_win"} & parts:
-            assert closed
-        elif "maybe_break_stop" not in parts:
-            assert not closed
-        ((bx, _),) = positions(board, "baba")
-        if goal_objs - {"key"} and "make_wall_win" not in parts:
-            # the goal (the WIN noun, or for make_win any present noun whose
-            # word lies on the board) is in the other room
-            for n in goal_objs:
-                if n in win_nouns or "make_win" in parts and "distr_obj" not in name:
-                    ((gx, _),) = positions(board, n)
-                    assert (gx < WALL_X) != (bx < WALL_X)
-        if "make_you" in parts:
-            ((kx, _),) = positions(board, "key")
-            assert (kx < WALL_X) != (bx < WALL_X)
-        return closed
-    return None
+        assert stop_words == ["WALL", "IS", "STOP"]
+    goal_word = cells.get((9, 1))
+    assert cells[(10, 1)] == "IS" and cells[(11, 1)] == "WIN"
+    if spec.break_win:
+        assert goal_word is None
+        # the goal's noun, moved into x 7..10, y 3..5 (distractor words name
+        # nouns with no object there, or lie on the border cells)
+        ((cell, goal),) = [(c, n.lower()) for c, n in cells.items()
+                           if n.isupper() and n.lower() in GOALS
+                           and _in(c, range(7, 11), range(3, 6))
+                           and n.lower() in objects(board)]
+    else:
+        goal = goal_word.lower()
+    objs = objects(board)
+    ((gx, gy),) = positions(board, goal)
+    area = {"left_anywhere": (range(1, 5), range(1, 8)),
+            "right_anywhere": (range(7, 11), range(2, 8)),
+            "anywhere": (range(1, 12), range(2, 8))}[spec.goal_area]
+    assert _in((gx, gy), *area)
+    others = set(objs) - {"baba", "wall", goal}
+    assert len(others) == (1 if spec.distractor_obj else 0)
+    for n in others:
+        assert _in(positions(board, n)[0], *area)
+    if spec.distractor_win_rule:
+        z = cells[(9, 4)]
+        assert _rule_at(cells, (9, 4), z, "WIN") and z.lower() not in objs
+    return gx > WALL_X
 
 
 @pytest.mark.parametrize("name", LEVELS)
-def test_level_semantics_and_certified_plan(name):
-    closed_counts = Counter()
+def test_level_construction_follows_baba_is_ai(name):
+    layout = SPECS[name].layout
+    sides = Counter()
     for seed in SEEDS:
         board, plan = make_level_with_plan(name, seed)
-        closed = _check_semantics(name, board)
-        closed_counts[closed] += 1
+        cells = names_at(board)
+        if layout == "single":
+            _check_single(name, board)
+        elif layout == "two_room":
+            sides[_check_two_room(name, board)] += 1
+        elif layout == "make_you":
+            assert walls_in_column(board) == list(range(1, 8))
+            assert _rule_at(cells, (1, 6), "BABA", "YOU") and _rule_at(cells, (1, 1), "WALL", "STOP")
+            ((bx, by),) = positions(board, "baba")
+            assert _in((bx, by), range(2, 5), range(3, 6))
+            objs = set(objects(board)) - {"baba", "wall"}
+            assert len(objs) == 2
+            for n in objs:
+                assert _in(positions(board, n)[0], range(7, 11), range(2, 8))
+            # the noun word of the object to make YOU lies in baba's room
+            (you_word,) = [n for c, n in cells.items() if n.isupper() and n.lower() in objs
+                           and _in(c, range(2, 5), range(3, 6))]
+            goal = (objs - {you_word.lower()}).pop()
+            if "make_win" in name:
+                assert (9, 1) not in cells
+                assert any(n == goal.upper() and _in(c, range(8, 11), range(3, 6))
+                           for c, n in cells.items())
+            else:
+                assert cells[(9, 1)] == goal.upper()
+        else:  # make_wall_win
+            assert _rule_at(cells, (1, 7), "BABA", "YOU") and _rule_at(cells, (2, 2), "WALL", "STOP")
+            assert (9, 1) not in cells and cells[(10, 1)] == "IS" and cells[(11, 1)] == "WIN"
+            assert any(c in RIGHT_UNPUSHABLE and n.isupper() for c, n in cells.items())
+            objs = set(objects(board)) - {"baba", "wall"}
+            assert len(objs) == 2
         assert 0 < len(plan) <= MAX_PLAN
         _final, won, lost = replay(board, plan)
         assert won and not lost, (name, seed)
-        if closed:
-            # a closed wall column can only be crossed by breaking WALL IS STOP
-            b = board
-            broke = False
-            for a in plan:
-                b, _, _ = step(b, a)
-                broke = broke or ("wall", "stop") not in rules(b)
-            if "make_you" not in name:
-                assert broke, (name, seed)
     if "maybe_break_stop" in name:
-        assert closed_counts[True] and closed_counts[False]
+        assert sides[True] and sides[False]  # the goal falls in either room
+    if layout == "two_room" and "maybe" not in name:
+        assert len(sides) == 1
 
 
-@pytest.mark.parametrize("name", LEVELS)
+def test_single_room_positions_are_drawn_from_upstreams_areas():
+    """The goal object lands anywhere free with y >= 2; over many seeds every
+    such column and row turns up (a narrower area would be a construction bug)."""
+    seen = set()
+    for seed in range(300):
+        board = make_level("goto_win", seed)
+        goal = next(n for n, p in rules(board) if p == "win")
+        seen.add(positions(board, goal)[0])
+    assert {x for x, _ in seen} == set(range(1, 7)) and {y for _, y in seen} == set(range(2, 7))
+
+
+# the unrestricted search is too slow for the two-room make_win boards in pure
+# Python (over 300,000 states); the staged certificate covers those
+@pytest.mark.parametrize("name", [lv for lv in LEVELS if not (
+    lv.startswith("two_room") and "make_win" in lv)])
 def test_solver_finds_shortest_plans(name):
     seeds = SOLVE_SEEDS_TWO_ROOM if name.startswith("two_room") else SOLVE_SEEDS_SINGLE
     for seed in seeds:
@@ -229,9 +301,9 @@ def test_solver_finds_shortest_plans(name):
         assert 0 < len(plan) <= len(cert) <= MAX_PLAN
         final, won, lost = replay(board, plan)
         assert won and not lost
-        if "break_stop" in name and len(walls_in_column(board)) == 7:
-            # crossing a closed column needs WALL IS STOP broken, unless the
-            # shortest plan found a shortcut such as BABA IS WIN
+        if "-break_stop-" in name:
+            # the goal is across the closed column: WALL IS STOP must be broken,
+            # unless the shortest plan found a shortcut such as BABA IS WIN
             b = board
             broke = False
             for a in plan:

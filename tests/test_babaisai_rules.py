@@ -261,7 +261,11 @@ def test_win_on_reaching_win_object():
     assert outcome(b) == (False, False)
 
 
-def test_you_and_win_object_wins_immediately():
+def test_becoming_win_is_not_a_win_but_a_blocked_move_is():
+    """baba-is-ai's BabaIsYouEnv.move: a win is tested on the cell a YOU object
+    moves to, or the cell it stays on when blocked; its own cell's top object
+    is itself. So forming BABA IS WIN, or standing on a WIN object when the rule
+    forms, does not win; a blocked move of a YOU-and-WIN object does."""
     b = from_ascii(
         """
         B = @ . .
@@ -273,8 +277,43 @@ def test_you_and_win_object_wins_immediately():
     c, won, lost = step(b, UP)
     assert not won and not lost
     c, won, lost = step(c, LEFT)  # pushes WIN into BABA IS _ : baba is you and win
-    assert won and not lost
     assert ("baba", "win") in rules(c) and ("baba", "you") in rules(c)
+    assert not won and not lost
+    c, won, lost = step(c, DOWN)  # a free move: still not a win
+    assert not won and not lost
+    c, won, lost = step(c, RIGHT)  # a free move to the last column
+    assert not won and not lost
+    c, won, lost = step(c, RIGHT)  # into the border: blocked, and baba IS WIN
+    assert won and not lost
+
+
+def test_an_object_becoming_win_under_you_is_not_a_win():
+    # the key IS YOU too and stands on the door while baba pushes WIN into place
+    b = from_ascii(
+        """
+        B = @ . . .
+        K = @ . . .
+        D = . $ b .
+        . . . . . .
+        kd . . . . .
+        """
+    )
+    c, won, _ = step(b, LEFT)  # the key is blocked by the border; DOOR IS WIN forms
+    assert ("door", "win") in rules(c) and not won
+    c, won, _ = step(c, RIGHT)
+    assert not won
+    c, won, _ = step(c, LEFT)  # the key steps back onto the door: that move wins
+    assert won
+
+
+def test_idle_never_wins():
+    b = from_ascii("B = @ .\nD = $ .\nbd . . .")
+    assert ("door", "win") in rules(b)
+    assert step(b, 0) == (b, False, False)
+    c, won, _ = step(b, RIGHT)  # step off the door ...
+    assert not won
+    c, won, _ = step(c, LEFT)   # ... and back onto it: that move wins
+    assert won
 
 
 def test_text_pushed_onto_non_stop_object():
@@ -334,8 +373,10 @@ def test_solver_go_to_win_known_length():
 
 
 def test_solver_already_won_and_lost():
-    won_board = from_ascii("B = @\nB = $\n. b .")
-    assert solve(won_board) == []
+    # baba stands on the door that IS WIN: a win needs a move onto it
+    on_goal = from_ascii("B = @\nD = $\nbd . .")
+    plan = solve(on_goal)
+    assert len(plan) == 2 and replay(on_goal, plan)[1]
     lost_board = from_ascii("B . @\n. b .\nD = $")
     assert solve(lost_board) is None
 

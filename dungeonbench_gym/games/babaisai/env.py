@@ -22,8 +22,13 @@ Text (`text=True`), BALROG's form: long_term = the active rules, then every
 object and rule block by its offset from the object that IS YOU; short_term =
 which object you control.
 
-Progress and success: 1 / True once a YOU object stands on a WIN object.
-The episode also ends, lost, when nothing IS YOU.
+Progress and success: 1 / True once a YOU object moves onto a WIN object
+(baba-is-ai's rule, see `rules.step`).
+
+When nothing IS YOU any more, BALROG resets the level and the episode goes on
+with the steps it has left (`on_no_you="reset"`, the default): a fresh layout
+of the same level is drawn, the text says so once, and `info["you_resets"]`
+counts it. `on_no_you="lose"` ends the episode, lost, instead.
 """
 
 from __future__ import annotations
@@ -35,9 +40,9 @@ from gymnasium import spaces
 
 from ...core.env import DecisionEnv
 from ...core.options import option_table
-from .levels import LEVELS, level_size, make_level
+from .levels import LEVELS, level_size, make_level_with_plan
 from .rules import (IS, N_NOUNS, NOUNS, PROPERTIES, PUSH, STOP, TEXT_BASE, WIN, YOU, Board,
-                    is_text, kind_name, legal_actions, outcome, rules, step, you_kinds)
+                    is_text, kind_name, legal_actions, rules, step, you_kinds)
 
 ACTIONS = ("idle", "up", "right", "down", "left")
 IDLE = 0
@@ -69,6 +74,7 @@ class BabaIsAIEnv(DecisionEnv):
     Args:
         level: one of `levels.LEVELS`, e.g. "goto_win" or "two_room-break_stop-make_win".
         view: "you" (observation grid centred on the YOU object) or "board".
+        on_no_you: "reset" (BALROG: a new layout, the episode goes on) or "lose".
         text, on_invalid, render_mode, max_steps: as in `DecisionEnv` (BALROG: 100 steps).
     """
 
@@ -79,7 +85,10 @@ class BabaIsAIEnv(DecisionEnv):
 
     def __init__(self, level: str = "goto_win", *, view: str = "you", text: bool = False,
                  on_invalid: str = "fallback", render_mode: str | None = None,
-                 max_steps: int | None = None):
+                 max_steps: int | None = None, on_no_you: str = "reset"):
+        if on_no_you not in ("reset", "lose"):
+            raise ValueError(f"on_no_you={on_no_you!r}: use 'reset' (BALROG's) or 'lose'")
+        self.on_no_you = on_no_you
         if level not in LEVELS:
             raise ValueError(f"level={level!r}: use one of {', '.join(LEVELS)}")
         if view not in VIEWS:
@@ -97,16 +106,33 @@ class BabaIsAIEnv(DecisionEnv):
             },
             text=text, on_invalid=on_invalid, render_mode=render_mode, max_steps=max_steps)
         self.board: Board | None = None
+        # the layout this episode started from (or was redrawn to) and the
+        # generator's winning plan for it (levels.make_level_with_plan)
+        self.start_board: Board | None = None
+        self.certificate: list[int] = []
         self._borders: dict[tuple[int, int], np.ndarray] = {}
         self._won = self._lost = False
+        self._seed = 0
+        self._you_resets = 0
+        self._just_reset = False
 
     # ------------------------------------------------------------------ hooks
     def _game_reset(self, seed: int, options: dict | None) -> None:
-        self.board = make_level(self.level, seed)
-        self._won, self._lost = outcome(self.board)
+        self.board, self.certificate = make_level_with_plan(self.level, seed)
+        self.start_board = self.board
+        self._seed = seed
+        self._won = self._lost = self._just_reset = False
+        self._you_resets = 0
 
     def _game_step(self, action: int) -> tuple[float, bool, bool]:
         self.board, self._won, self._lost = step(self.board, action)
+        self._just_reset = False
+        if self._lost and self.on_no_you == "reset":
+            self._you_resets += 1
+            self.board, self.certificate = make_level_with_plan(
+                self.level, self._seed, redraw=self._you_resets)
+            self.start_board = self.board
+            self._lost, self._just_reset = False, True
         return float(self._won), self._won or self._lost, False
 
     def _game_mask(self) -> np.ndarray:
@@ -171,6 +197,9 @@ class BabaIsAIEnv(DecisionEnv):
             lines.append(f"{name} {_offset(x, y, you)}")
         controls = [NOUNS[k] for k in you_kinds(self.board)]
         short = f"You control: {', '.join(controls)}." if controls else "Nothing is YOU."
+        if self._just_reset:
+            short = ("Your last move left nothing that IS YOU, so the level started again "
+                     "with a new layout. " + short)
         return "\n".join(lines), short
 
     def _game_progress(self) -> float:
@@ -180,7 +209,8 @@ class BabaIsAIEnv(DecisionEnv):
         return self._won
 
     def _game_metrics(self) -> dict[str, Any]:
-        return {"level": self.level, "won": self._won, "lost": self._lost}
+        return {"level": self.level, "won": self._won, "lost": self._lost,
+                "you_resets": self._you_resets}
 
     # -------------------------------------------------------------- rendering
     def _render_ansi(self) -> str:

@@ -296,10 +296,15 @@ def step(board: Board, action: int) -> tuple[Board, bool, bool]:
     the chain (and the mover) stays put if it would hit the border or a STOP
     entity that is not PUSH.  Entities that are neither STOP nor PUSH are
     walked over.  Rules are re-parsed after the move.
+
+    Winning is baba-is-ai's (``BabaIsYouEnv.move``): a move wins when a YOU
+    object steps into a cell holding a WIN object, or is blocked while it is
+    itself WIN (upstream then tests the cell it stands on). Standing on a
+    WIN object, or making the object underneath WIN, does not win; idling
+    never does. ``lost`` is True when nothing on the new board IS YOU.
     """
     if action == 0:
-        won, lost = outcome(board)
-        return board, won, lost
+        return board, False, is_lost(board)
     if not 1 <= action <= 4:
         raise ValueError(f"action must be in 0..4, got {action}")
     props = board.props()
@@ -331,7 +336,7 @@ def step(board: Board, action: int) -> tuple[Board, bool, bool]:
     elif len(movers) > 1:
         movers.sort(key=pos.__getitem__)
 
-    moved = False
+    moved = won = False
     for m in movers:
         q = pos[m] + dpos
         # check phase: walk the chain of PUSH cells
@@ -358,6 +363,7 @@ def step(board: Board, action: int) -> tuple[Board, bool, bool]:
                 break
             t += dpos
         if not ok:
+            won = won or bool(bits[m] & P_WIN)
             continue
         # move phase: from the far end of the chain back to the mover
         moved = True
@@ -391,11 +397,13 @@ def step(board: Board, action: int) -> tuple[Board, bool, bool]:
         if dst is None:
             cell[q] = [m]
         else:
+            for j in dst:
+                if kinds[j] < TEXT_BASE and bits[j] & P_WIN:
+                    won = True
             dst.append(m)
 
     if not moved:
-        won, lost = outcome(board)
-        return board, won, lost
+        return board, won, not won and is_lost(board)
 
     new_state = [(kinds[i] << 16) | pos[i] for i in range(n)]
     new_state.sort()
@@ -404,8 +412,7 @@ def step(board: Board, action: int) -> tuple[Board, bool, bool]:
     nb.height = board.height
     nb.state = tuple(new_state)
     nb._props = None
-    won, lost = outcome(nb)
-    return nb, won, lost
+    return nb, won, not won and is_lost(nb)
 
 
 def _can_move(cellbits: dict[int, list[int]], p: int, dpos: int, xmax: int, ymax: int) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .rules import Board, outcome, step
+from .rules import Board, is_lost, step
 
 MOVES = (1, 2, 3, 4)
 
@@ -12,15 +12,13 @@ MOVES = (1, 2, 3, 4)
 def solve(board: Board, max_states: int = 200_000) -> list[int] | None:
     """Shortest action list (actions 1-4) that wins from ``board``.
 
-    Returns ``[]`` if ``board`` is already won, ``None`` if the board is lost,
-    unsolvable, or more than ``max_states`` distinct states would need to be
-    visited.  Breadth-first search over canonical states, so the returned
-    plan has minimal length.
+    Returns ``None`` if the board is lost, unsolvable, or more than
+    ``max_states`` distinct states would need to be visited.  Breadth-first
+    search over canonical states, so the returned plan has minimal length.
+    A win is a move that wins (see :func:`.rules.step`), so standing on a WIN
+    object at the start is not a win yet.
     """
-    won, lost = outcome(board)
-    if won:
-        return []
-    if lost:
+    if is_lost(board):
         return None
     start = board.state
     # state -> (parent state, action); the start maps to None
@@ -31,12 +29,12 @@ def solve(board: Board, max_states: int = 200_000) -> list[int] | None:
         cs = cur.state
         for a in MOVES:
             nb, won, lost = step(cur, a)
+            if won:  # a win is a move, not a state: it may return to a seen board
+                return plan_to(parent, cs) + [a]
             ns = nb.state
             if ns in parent:
                 continue
             parent[ns] = (cs, a)
-            if won:
-                return plan_to(parent, ns)
             if lost:
                 continue
             if len(parent) > max_states:
@@ -60,7 +58,7 @@ def plan_to(parent, s) -> list[int]:
 
 def replay(board: Board, plan: list[int]) -> tuple[Board, bool, bool]:
     """Play ``plan`` from ``board``; stops at the first win/loss."""
-    won, lost = outcome(board)
+    won, lost = False, is_lost(board)
     for a in plan:
         if won or lost:
             break

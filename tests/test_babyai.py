@@ -28,9 +28,9 @@ DOOR = r"(the|a) (red|green|blue|purple|yellow|grey) door"
 MISSION_PATTERNS = {
     "goto": rf"go to {OBJ}",
     "pickup": rf"pick up {OBJ}",
-    "open": rf"open {DOOR}",
+    "open": r"open the ((yellow|green|blue|purple) )?door",
     "putnext": rf"put {OBJ} next to {OBJ}",
-    "pick_up_seq_go_to": rf"pick up {OBJ}, then go to {OBJ}",
+    "pick_up_seq_go_to": rf"pick up {OBJ}, then go to {OBJ}|go to {OBJ} after you pick up {OBJ}",
 }
 
 
@@ -94,8 +94,8 @@ def test_different_seeds_vary_layout_and_mission(task):
         missions.add(env.mission)
         layouts.add(layout(env))
     assert len(layouts) == 20
-    # "open" has only six missions (one per door color); the others have 18 or more
-    assert len(missions) >= (6 if task == "open" else 8)
+    # "open" has five missions ("the door" or one of four door colours); the others 15 or more
+    assert len(missions) >= (4 if task == "open" else 8)
 
 
 def test_same_seed_same_layout_in_another_process():
@@ -133,18 +133,56 @@ def test_putnext_objects_distinct_and_apart():
         assert not instr.objs_next()
 
 
-def test_open_door_is_in_the_wall_and_reachable():
+def test_open_is_two_rooms_joined_by_a_locked_door_with_its_key_on_the_agents_side():
+    """MixedTrainLocal's open: two 8x8 rooms (15x8), one locked door on the shared
+    wall in yellow, green, blue or purple, its key and the agent in the other room;
+    "open the door" or "open the <colour> door"; 64 steps per room."""
     env = BabyAIEnv("open")
-    for seed in range(20):
+    sides, named = set(), set()
+    for seed in range(30):
         env.reset(seed=seed)
-        grid = env.level.grid
-        doors = [(x, y) for x in range(grid.width) for y in range(grid.height)
+        grid, lv = env.level.grid, env.level
+        assert (grid.width, grid.height) == (15, 8) and lv.max_steps == 128
+        doors = [grid.get(x, y) for x in range(15) for y in range(8)
                  if grid.get(x, y) is not None and grid.get(x, y).type == "door"]
-        assert len(doors) == 1
-        x, y = doors[0]
-        assert x in (0, grid.width - 1) or y in (0, grid.height - 1)
-        door = grid.get(x, y)
-        assert not door.is_open and not door.is_locked
+        assert len(doors) == 1 and doors[0].is_locked and doors[0].cur_pos[0] == 7
+        door = doors[0]
+        assert door.color in ("yellow", "green", "blue", "purple")
+        keys = [grid.get(x, y) for x in range(15) for y in range(8)
+                if grid.get(x, y) is not None and grid.get(x, y).type == "key"]
+        assert len(keys) == 1 and keys[0].color == door.color
+        agent_side = lv.agent_pos[0] > 7
+        assert (keys[0].cur_pos[0] > 7) == agent_side
+        sides.add(agent_side)
+        named.add(env.mission == "open the door")
+    assert sides == {True, False} and named == {True, False}
+
+
+def test_held_out_pairs_never_appear_and_nothing_starts_next_to_the_agent():
+    """Upstream keeps yellow box, red key, red door, green ball and grey door out of
+    every mission, and places the agent before the objects (never beside it)."""
+    for task in ("goto", "pickup", "putnext", "pick_up_seq_go_to"):
+        env = BabyAIEnv(task)
+        for seed in range(60):
+            env.reset(seed=seed)
+            assert not any(pair in env.mission for pair in
+                           ("yellow box", "red key", "red door", "green ball", "grey door"))
+            ax, ay = env.level.agent_pos
+            grid = env.level.grid
+            for x in range(1, grid.width - 1):
+                for y in range(1, grid.height - 1):
+                    if grid.get(x, y) is not None:
+                        assert abs(x - ax) + abs(y - ay) >= 2, (task, seed)
+
+
+def test_sequence_missions_take_both_forms():
+    env = BabyAIEnv("pick_up_seq_go_to")
+    forms = set()
+    for seed in range(30):
+        env.reset(seed=seed)
+        forms.add("after you pick up" in env.mission)
+        assert env.level.max_steps == 128
+    assert forms == {True, False}
 
 
 def test_unknown_task_is_a_clear_error():
@@ -286,7 +324,7 @@ def test_on_invalid_raise():
 
 # ---------------------------------------------------------------------- text
 def test_text_after_picking_up():
-    env = constructed(front=Ball("red"), text=True, task="open")
+    env = constructed(front=Ball("red"), text=True, task="goto")
     _, _, _, _, info = refresh(env)
     assert "a red ball 1 step forward" in info["text"]["long_term"].splitlines()
     assert "You carry" not in info["text"]["long_term"]
@@ -298,17 +336,33 @@ def test_text_after_picking_up():
 
 
 def test_text_positions_and_walls():
-    env = constructed(text=True, task="open", pos=(3, 3), direction=0)
+    """BabyAI-Text's order (the fork's gen_graph): the walls straight ahead, left
+    and right where nothing stands between, then objects column by column from
+    the left, far to near; doors read "a <state> <colour> door"."""
+    env = constructed(text=True, task="goto", pos=(3, 3), direction=0)
+    env.level.grid.set(5, 0, Door("grey"))   # in the outer wall: 2 ahead, 3 to the left
     env.level.grid.set(5, 2, Key("blue"))    # 2 ahead, 1 to the left (facing +x, left is -y)
-    env.level.grid.set(4, 4, Door("green"))  # not a wall cell, but it is drawn as a door
+    env.level.grid.set(4, 4, Door("green"))  # 1 ahead, 1 to the right
     _, _, _, _, info = refresh(env)
-    lines = info["text"]["long_term"].splitlines()
-    assert "a wall 4 steps forward" in lines      # x = 7
-    assert "a wall 3 steps left" in lines         # y = 0, at the view's edge
-    assert not any(line.startswith("a wall") and "right" in line for line in lines)  # y = 7: 4 away
-    assert "a closed grey door 3 steps left and 2 steps forward" in lines  # the level's door (5, 0)
-    assert "a blue key 1 step left and 2 steps forward" in lines
-    assert "a closed green door 1 step right and 1 step forward" in lines
+    assert info["text"]["long_term"].splitlines() == [
+        "a wall 4 steps forward",             # x = 7
+        "a wall 3 steps left",                # y = 0, at the view's edge; right: y = 7 is 4 away
+        "a closed grey door 3 steps left and 2 steps forward",
+        "a blue key 1 step left and 2 steps forward",
+        "a closed green door 1 step right and 1 step forward",
+    ]
+    open_door = Door("green", is_open=True)
+    env.level.grid.set(4, 4, open_door)
+    _, _, _, _, info = refresh(env)
+    assert "a open green door 1 step right and 1 step forward" in info["text"]["long_term"]
+
+
+def test_carried_object_comes_first():
+    env = constructed(front=Ball("red"), text=True, task="goto")
+    env.level.grid.set(6, 3, Key("blue"))
+    refresh(env)
+    _, _, _, _, info = env.step(PICKUP)
+    assert info["text"]["long_term"].splitlines()[0] == "You carry a red ball"
 
 
 def test_text_is_absent_in_tensor_mode():
@@ -367,7 +421,10 @@ def test_render_modes():
     env = BabyAIEnv("open", render_mode="rgb_array")
     env.reset(seed=2)
     frame = env.render()
-    assert frame.shape == (256, 256, 3) and frame.dtype == np.uint8
+    assert frame.shape == (256, 480, 3) and frame.dtype == np.uint8   # two 8x8 rooms, 32 px
+    env = BabyAIEnv("goto", render_mode="rgb_array")
+    env.reset(seed=2)
+    assert env.render().shape == (256, 256, 3)
 
 
 def test_pickled_env_continues_identically():
@@ -444,3 +501,26 @@ def test_random_agent_is_worse_than_the_bot_on_putnext():
             done = term or trunc
         wins += info["success"]
     assert wins <= 5
+
+
+def test_passthrough_runs_a_masked_action_as_a_wasted_step():
+    """BALROG's BabyAI has no mask: a useless action is executed (a no-op step).
+    on_invalid="passthrough" does the same instead of running the fallback."""
+    env = constructed(front=Ball("red"), on_invalid="passthrough")
+    refresh(env)
+    before = (tuple(env.level.agent_pos), env.level.agent_dir)
+    assert env.action_masks()[FORWARD] == 0           # the ball blocks the way
+    _, _, _, _, info = env.step(FORWARD)
+    assert info["invalid_action"]                      # still reported as masked out
+    assert (tuple(env.level.agent_pos), env.level.agent_dir) == before   # not turned, not moved
+    fallback = constructed(front=Ball("red"))
+    refresh(fallback)
+    fallback.step(FORWARD)                             # the fallback turns left instead
+    assert fallback.level.agent_dir != before[1]
+
+
+def test_passthrough_is_refused_where_a_game_cannot_execute_any_index():
+    import gymnasium as gym
+    with pytest.raises(ValueError, match="passthrough"):
+        gym.make("dungeonbench_gym:DungeonBench/DnD-Encounter-GoblinAmbush-v0",
+                 on_invalid="passthrough")

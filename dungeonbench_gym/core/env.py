@@ -27,7 +27,10 @@ from .errors import ActionOutOfRange, EpisodeOver, IllegalAction
 from .options import Option, OptionList
 
 INFO_KEYS = ("options", "decision", "progress", "success", "metrics", "invalid_action")
-ON_INVALID = ("fallback", "raise", "terminate")
+# What a masked-out index does: run the family's fallback, raise, end the episode,
+# or (families with `executes_any_action`) run the index itself, as the upstream
+# game would: a blocked move is a wasted step there, not another action.
+ON_INVALID = ("fallback", "raise", "terminate", "passthrough")
 
 
 class DecisionEnv(gym.Env):
@@ -43,6 +46,10 @@ class DecisionEnv(gym.Env):
     option_table: ClassVar[Sequence[Option]] = ()
     fallback_index: ClassVar[int] = 0  # BALROG's per-family default for bad output
     accepts_text: bool = False  # step() also takes a typed command (str): text adventures
+    # every index of the action space can be executed as the upstream game executes
+    # it, masked or not (on_invalid="passthrough"); the mask then only says which
+    # actions change something
+    executes_any_action: ClassVar[bool] = False
     # The one option offered when a reset finds the game already over (see `_game_over`)
     ended_label: ClassVar[str] = "The game ended before the first decision (continue)"
 
@@ -51,6 +58,9 @@ class DecisionEnv(gym.Env):
                  render_mode: str | None = None, max_steps: int | None = None):
         if on_invalid not in ON_INVALID:
             raise ValueError(f"on_invalid={on_invalid!r}: use one of {ON_INVALID}")
+        if on_invalid == "passthrough" and not self.executes_any_action:
+            raise ValueError(f"on_invalid='passthrough': {type(self).__name__} cannot execute a "
+                             "masked-out option; use 'fallback', 'raise' or 'terminate'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: {type(self).__name__} supports "
                              f"{self.metadata['render_modes']}")
@@ -168,7 +178,8 @@ class DecisionEnv(gym.Env):
             if self.on_invalid == "terminate":
                 self._done = True
                 return self._observation(), 0.0, True, False, self._info(True)
-            action = self.fallback_action()
+            if self.on_invalid != "passthrough":
+                action = self.fallback_action()
         if self._ended_at_reset:   # nothing left to play: no decision of the agent earned a reward
             return self._after_step(0.0, True, False, invalid)
         reward, terminated, truncated = self._game_step(action)

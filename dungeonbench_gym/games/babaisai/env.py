@@ -82,6 +82,7 @@ class BabaIsAIEnv(DecisionEnv):
     family = "babaisai"
     option_table = option_table(ACTIONS)
     fallback_index = IDLE
+    executes_any_action = True   # a blocked move runs as upstream runs it (passthrough)
 
     def __init__(self, level: str = "goto_win", *, view: str = "you", text: bool = False,
                  on_invalid: str = "fallback", render_mode: str | None = None,

@@ -1,11 +1,13 @@
-"""BabyAIEnv: BALROG's five BabyAI-Text tasks on minigrid's BabyAI engine.
+"""BabyAIEnv: BALROG's five BabyAI-Text tasks on minigrid's BabyAI engine (levels.py).
 
 Actions (Discrete(6), index i is always the same command, minigrid's action i):
 
     0 turn left   1 turn right   2 go forward   3 pick up   4 drop   5 toggle
 
 minigrid's seventh action, "done", is not offered. A masked-out index runs
-"go forward" if that is legal, else the first legal action (BALROG's fallback).
+"go forward" if that is legal, else the first legal action; with
+`on_invalid="passthrough"` it runs as BALROG runs it, a wasted step (minigrid
+executes any action).
 
 Mask rule (computed from the cell in front of the agent and what it carries):
 
@@ -24,9 +26,10 @@ indices, bounded by their true maxima so SB3 flattens it instead of trying a
 CNN), `direction` the agent's heading 0..3, `mission` the mission as token ids
 (see `text.VOCAB`), computed once per episode, and `action_mask`.
 
-Text (`text=True`): long_term = what the agent sees now, BabyAI-Text style
-("a wall 2 steps forward", "a red ball 1 step left and 2 steps forward",
-"You carry a blue key"); short_term = "Your goal: <mission>".
+Text (`text=True`): long_term = what the agent sees now, BabyAI-Text's lines
+("You carry a blue key", "a wall 2 steps forward", "a red ball 1 step left
+and 2 steps forward"; see `text.describe_view`); short_term = "Your goal:
+<mission>".
 
 Progress and success: 1 / True once minigrid's verifier reports the mission
 done (a step with reward > 0), else 0 / False.
@@ -43,7 +46,7 @@ from minigrid.core.world_object import Key
 
 from ...core.env import DecisionEnv
 from ...core.options import option_table
-from .levels import TASKS, SingleRoomLevel, make_level
+from .levels import TASKS, TaskLevel, make_level
 from .text import MISSION_LENGTH, VOCAB_SIZE, describe_view, tokenize
 
 ACTIONS = ("turn left", "turn right", "go forward", "pick up", "drop", "toggle")
@@ -59,7 +62,7 @@ _MASKS = tuple(np.array([1, 1, k & 1, k >> 1 & 1, k >> 2 & 1, k >> 3 & 1], np.in
                for k in range(16))
 
 
-def legal_mask(level: SingleRoomLevel) -> np.ndarray:
+def legal_mask(level: TaskLevel) -> np.ndarray:
     """The mask rule of the module docstring, as a fresh int8 array of length 6."""
     x, y = level.agent_pos
     dx, dy = _HEADING[level.agent_dir]
@@ -84,7 +87,7 @@ def legal_mask(level: SingleRoomLevel) -> np.ndarray:
 
 
 class BabyAIEnv(DecisionEnv):
-    """One BabyAI task in a single 8x8 room; see the module docstring for the contract.
+    """One BabyAI task (8x8 rooms: one, or two for "open"); see the module docstring.
 
     Args:
         task: "goto", "pickup", "open", "putnext" or "pick_up_seq_go_to".
@@ -99,6 +102,7 @@ class BabyAIEnv(DecisionEnv):
     family = "babyai"
     option_table = option_table(ACTIONS)
     fallback_index = FORWARD
+    executes_any_action = True
 
     def __init__(self, task: str = "goto", num_dists: int = 0, room_size: int = 8, *,
                  text: bool = False, on_invalid: str = "fallback",
@@ -176,7 +180,7 @@ _COLOR_CHAR = {"red": "r", "green": "g", "blue": "b", "purple": "p", "yellow": "
 _AGENT_CHAR = ">v<^"
 
 
-def render_grid(level: SingleRoomLevel) -> str:
+def render_grid(level: TaskLevel) -> str:
     """The room as text, two characters per cell: kind then color.
 
     `##` wall, `K`/`O`/`B` key/ball/box, doors `D` closed, `L` locked, `_` open,

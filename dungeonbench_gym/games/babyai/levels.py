@@ -1,55 +1,80 @@
-"""Seeded single-room BabyAI levels, one class per task.
+"""Seeded BabyAI levels, one class per task, built as BALROG's BabyAI-MixedTrainLocal builds them.
 
-BALROG draws its BabyAI episodes from a mixed level and re-samples until the
-mission is of the wanted kind, so a seed does not pin a layout. Here each task
-has its own level: `reset(seed=s)` always builds the same room and mission for
-the same `s`, and the task is fixed by the class.
+BALROG plays `BabyAI-MixedTrainLocal-v0` from its Minigrid fork
+(BartekCupial/Minigrid, `minigrid/envs/babyai/mixed_seq_levels.py`): the level
+draws its task when it is constructed, from an unseeded generator, and BALROG
+constructs it again until the task is the one it wants. Here each task has its
+own class, so `reset(seed=s)` always builds the same layout and mission for the
+same `s`; the layouts and missions follow upstream's construction:
 
-Every level is one 8x8 room (a 1x1 room grid, 6x6 free cells inside the walls)
-holding the objects its mission names, plus `num_dists` random distractors
-(0 by default, like BALROG). Missions are built from minigrid's verifier
-classes, so success is judged by minigrid itself.
+- goto, pickup: one 8x8 room; the agent is placed first (never facing an
+  object), then `num_dists + 1` random objects (key, ball or box of any
+  colour; none next to the agent); the target is one of them.
+- putnext, pick_up_seq_go_to: the same with `num_dists + 2` objects; the
+  second object may only share the first one's colour and type when two such
+  objects exist. pick_up_seq_go_to says "pick up A, then go to B" or "go to B
+  after you pick up A", half and half.
+- open: two 8x8 rooms side by side (15x8) joined by one locked door on the
+  shared wall, yellow, green, blue or purple; a key of its colour, the
+  distractors and the agent in the other room. The mission is "open the door"
+  or "open the <colour> door", half and half.
+- every task: a layout is redrawn until every object is reachable and the
+  mission names none of the pairs upstream keeps out of its training missions
+  (yellow box, red key, red door, green ball, grey door); minigrid's
+  `validate_instrs` then rejects, e.g., putnext objects that already touch.
+
+`num_dists` is 0 by default, BALROG's setting. Missions are minigrid's
+verifier classes, so success is judged by minigrid itself, and the step limit
+is minigrid's: 64 per navigation the mission needs, per room (goto and pickup
+64, the others 128).
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from minigrid.core.constants import COLOR_NAMES
 from minigrid.core.roomgrid import RoomGrid
-from minigrid.core.world_object import Door
 from minigrid.envs.babyai.core.roomgrid_level import RejectSampling, RoomGridLevel
-from minigrid.envs.babyai.core.verifier import (BeforeInstr, GoToInstr, ObjDesc, OpenInstr,
-                                                PickupInstr, PutNextInstr)
+from minigrid.envs.babyai.core.verifier import (AfterInstr, BeforeInstr, GoToInstr, ObjDesc,
+                                                OpenInstr, PickupInstr, PutNextInstr)
 
-OBJECT_KINDS = ("key", "ball", "box")
 MAX_GENERATION_TRIES = 1000
+# pairs upstream's MixedTrainLocal keeps out of every mission (held out for its test split)
+EXCLUDED_PAIRS = ("yellow box", "red key", "red door", "green ball", "grey door")
+OPEN_DOOR_COLORS = ("yellow", "green", "blue", "purple")
 
 
-class SingleRoomLevel(RoomGridLevel):
-    """Base of the task levels: one room, a mission of one kind, quiet re-sampling.
+class TaskLevel(RoomGridLevel):
+    """Base of the task levels: a room grid, a mission of one kind, quiet re-sampling.
 
-    Subclasses implement `gen_mission`, which places the mission's objects, the
-    distractors and the agent, and sets `self.instrs`.
+    Subclasses set `num_cols` and implement `gen_mission`, which places the
+    mission's objects, the distractors and the agent, and sets `self.instrs`;
+    it raises `RejectSampling` for a layout upstream would draw again.
     """
 
     task: ClassVar[str] = ""
+    num_cols_of_task: ClassVar[int] = 1
 
     def __init__(self, num_dists: int = 0, room_size: int = 8, max_steps: int | None = None,
                  **kwargs):
         if num_dists < 0:
             raise ValueError(f"num_dists={num_dists}: must be 0 or more")
         self.num_dists = int(num_dists)
-        super().__init__(room_size=room_size, num_rows=1, num_cols=1, max_steps=max_steps,
-                         **kwargs)
+        super().__init__(room_size=room_size, num_rows=1, num_cols=self.num_cols_of_task,
+                         max_steps=max_steps, **kwargs)
 
     def _gen_grid(self, width, height):
-        # minigrid's loop prints every rejected sample; this one retries silently
-        # and gives up loudly if a configuration can never be satisfied.
+        # one rejection loop for upstream's two (its per-task redraw and minigrid's
+        # validate_instrs), silent, and loud if a setting can never be satisfied
         for _ in range(MAX_GENERATION_TRIES):
             RoomGrid._gen_grid(self, width, height)
             try:
                 self.gen_mission()
+                if not self.check_objs_reachable(raise_exc=False):
+                    raise RejectSampling("an object cannot be reached")
+                surface = self.instrs.surface(self)
+                if any(pair in surface for pair in EXCLUDED_PAIRS):
+                    raise RejectSampling("the mission names a held-out pair")
                 self.validate_instrs(self.instrs)
             except RejectSampling:
                 continue
@@ -61,116 +86,102 @@ class SingleRoomLevel(RoomGridLevel):
         self.mission = self.surface
 
     # ------------------------------------------------------------ helpers
-    def _random_kind_color(self, avoid=()) -> tuple[str, str]:
-        """A (kind, color) pair of a pickable object, different from those in `avoid`."""
-        while True:
-            pair = (self._rand_elem(OBJECT_KINDS), self._rand_elem(COLOR_NAMES))
-            if pair not in avoid:
-                return pair
-
-    def _add(self, kind: str, color: str):
-        obj, _ = self.add_object(0, 0, kind, color)
-        return obj
-
-    def _finish_layout(self) -> None:
-        """Distractors, then the agent (it goes last so nothing lands on it)."""
-        if self.num_dists:
-            self.add_distractors(0, 0, num_distractors=self.num_dists, all_unique=False)
+    def _agent_then_objects(self, count: int) -> list:
+        """The agent first (so no object lands next to it), then `count` random objects."""
         self.place_agent(0, 0)
-        self.check_objs_reachable()
+        return self.add_distractors(0, 0, num_distractors=count, all_unique=False)
+
+    def _second(self, first, objs):
+        """Upstream's second object: any of `objs`, but not one just like `first`
+        unless another object shares its colour and type."""
+        second = self._rand_elem(objs)
+        alike = [o for o in objs if (o.type, o.color) == (first.type, first.color)]
+        if len(alike) < 2:
+            while (second.type, second.color) == (first.type, first.color):
+                second = self._rand_elem(objs)
+        return second
 
 
-class GoToLevel(SingleRoomLevel):
+def _desc(obj) -> ObjDesc:
+    return ObjDesc(obj.type, obj.color)
+
+
+class GoToLevel(TaskLevel):
     """'go to the <color> <kind>': stand facing the object."""
 
     task = "goto"
 
     def gen_mission(self):
-        kind, color = self._random_kind_color()
-        self._add(kind, color)
-        self._finish_layout()
-        self.instrs = GoToInstr(ObjDesc(kind, color))
+        objs = self._agent_then_objects(self.num_dists + 1)
+        self.instrs = GoToInstr(_desc(self._rand_elem(objs)))
 
 
-class PickupLevel(SingleRoomLevel):
+class PickupLevel(TaskLevel):
     """'pick up the <color> <kind>'."""
 
     task = "pickup"
 
     def gen_mission(self):
-        kind, color = self._random_kind_color()
-        self._add(kind, color)
-        self._finish_layout()
-        self.instrs = PickupInstr(ObjDesc(kind, color))
+        objs = self._agent_then_objects(self.num_dists + 1)
+        self.instrs = PickupInstr(_desc(self._rand_elem(objs)))
 
 
-class OpenLevel(SingleRoomLevel):
-    """'open the <color> door': a closed, unlocked door set in one of the room's walls.
-
-    The door is placed after the objects, in a wall cell whose inside neighbour
-    is free, so it can always be reached and toggled without moving anything.
-    """
+class OpenLevel(TaskLevel):
+    """'open the door' / 'open the <color> door': two rooms, the door between them
+    locked, its key in the agent's room."""
 
     task = "open"
+    num_cols_of_task = 2
 
     def gen_mission(self):
+        color = self._rand_elem(OPEN_DOOR_COLORS)
+        locked = self._rand_int(0, 2)
+        # the only wall with a neighbour: right of the left room, left of the right one
+        door, _ = self.add_door(locked, 0, 0 if locked == 0 else 2, color=color, locked=True)
+        self.locked_room = self.get_room(locked, 0)
+        self.add_object(1 - locked, 0, "key", color)
         if self.num_dists:
-            self.add_distractors(0, 0, num_distractors=self.num_dists, all_unique=False)
-        color = self._rand_elem(COLOR_NAMES)
-        last = self.room_size - 1
-        # (wall cell, the free cell inside it) for every non-corner wall cell
-        spots = []
-        for k in range(1, last):
-            spots += [((k, 0), (k, 1)), ((k, last), (k, last - 1)),
-                      ((0, k), (1, k)), ((last, k), (last - 1, k))]
-        spots = [s for s in spots if self.grid.get(*s[1]) is None]
-        if not spots:
-            raise RejectSampling("no free wall cell for the door")
-        (x, y), _ = self._rand_elem(spots)
-        door = Door(color, is_open=False, is_locked=False)
-        self.grid.set(x, y, door)
-        door.cur_pos = (x, y)
-        self.place_agent(0, 0)
-        self.check_objs_reachable()
-        self.instrs = OpenInstr(ObjDesc("door", color))
+            self.add_distractors(1 - locked, 0, num_distractors=self.num_dists, all_unique=False)
+        self.place_agent(1 - locked, 0)
+        self.instrs = OpenInstr(ObjDesc("door", self._rand_elem([None, color])))
 
 
-class PutNextLevel(SingleRoomLevel):
-    """'put the <color> <kind> next to the <color> <kind>' (two distinct objects)."""
+class PutNextLevel(TaskLevel):
+    """'put the <color> <kind> next to the <color> <kind>'."""
 
     task = "putnext"
 
     def gen_mission(self):
-        moved = self._random_kind_color()
-        fixed = self._random_kind_color(avoid=(moved,))
-        self._add(*moved)
-        self._add(*fixed)
-        self._finish_layout()
+        objs = self._agent_then_objects(self.num_dists + 2)
+        moved = self._rand_elem(objs)
+        fixed = self._second(moved, objs)
         # validate_instrs (run by _gen_grid) rejects layouts where they already touch
-        self.instrs = PutNextInstr(ObjDesc(*moved), ObjDesc(*fixed))
+        self.instrs = PutNextInstr(_desc(moved), _desc(fixed))
 
 
-class PickUpSeqGoToLevel(SingleRoomLevel):
-    """'pick up the <color> <kind>, then go to the <color> <kind>' (two distinct objects)."""
+class PickUpSeqGoToLevel(TaskLevel):
+    """'pick up A, then go to B' or 'go to B after you pick up A'."""
 
     task = "pick_up_seq_go_to"
 
     def gen_mission(self):
-        first = self._random_kind_color()
-        second = self._random_kind_color(avoid=(first,))
-        self._add(*first)
-        self._add(*second)
-        self._finish_layout()
-        self.instrs = BeforeInstr(PickupInstr(ObjDesc(*first)), GoToInstr(ObjDesc(*second)))
+        objs = self._agent_then_objects(self.num_dists + 2)
+        first = self._rand_elem(objs)
+        second = self._second(first, objs)
+        pick, go = PickupInstr(_desc(first)), GoToInstr(_desc(second))
+        if self._rand_elem(["Before", "After"]) == "Before":
+            self.instrs = BeforeInstr(pick, go)
+        else:
+            self.instrs = AfterInstr(go, pick)
 
 
-LEVELS: dict[str, type[SingleRoomLevel]] = {
+LEVELS: dict[str, type[TaskLevel]] = {
     cls.task: cls for cls in (GoToLevel, PickupLevel, OpenLevel, PutNextLevel, PickUpSeqGoToLevel)
 }
 TASKS = tuple(LEVELS)
 
 
-def make_level(task: str, **kwargs) -> SingleRoomLevel:
+def make_level(task: str, **kwargs) -> TaskLevel:
     """The minigrid level object of a task (what BabyAIEnv wraps)."""
     try:
         cls = LEVELS[task]

@@ -58,46 +58,40 @@ def _where(dx: int, ahead: int) -> str:
 
 def _name(kind: str, color_idx: int, state: int) -> str:
     color = IDX_TO_COLOR[color_idx]
-    if kind == "door":
-        adj = _DOOR_STATES[state]
-        return f"{'an' if adj == 'open' else 'a'} {adj} {color} door"
+    if kind == "door":   # BabyAI-Text writes "a open ... door"; kept for the same text
+        return f"a {_DOOR_STATES[state]} {color} door"
     return f"a {color} {kind}"
 
 
 def describe_view(image: np.ndarray, carrying=None) -> str:
-    """BabyAI-Text style description of minigrid's encoded 7x7 view.
+    """BabyAI-Text's description of minigrid's encoded 7x7 view (BALROG's
+    Minigrid fork, `MiniGridEnv.gen_graph`, less its "You see " prefix).
 
-    One line per visible object ("a red ball 1 step left and 2 steps forward",
-    doors as "a closed blue door 3 steps forward"), ordered nearest row first,
-    then left to right; walls only where they bound the agent's line of sight
-    straight ahead, to the left and to the right (the nearest wall in each
-    direction), so the list stays short; then "You carry a <color> <kind>".
+    "You carry a <color> <kind>" first when carrying; then the nearest wall
+    straight ahead, to the left and to the right, each only when nothing but
+    empty or unseen cells lies between it and the agent; then one line per
+    visible object ("a red ball 1 step left and 2 steps forward", doors as "a
+    closed blue door 3 steps forward"), column by column from the left, far
+    to near within a column.
     """
     size = image.shape[0]
     ax, ay = size // 2, size - 1
     cells = image.tolist()             # python lists: much faster than indexing numpy
-    lines = []
-    # nearest wall straight ahead, then left, then right
-    for ahead in range(1, ay + 1):
-        k = cells[ax][ay - ahead][0]
-        if k == _WALL:
-            lines.append(f"a wall {_steps(ahead, 'forward')}")
-        if k != _EMPTY:
-            break
-    for sign, word in ((-1, "left"), (1, "right")):
-        for d in range(1, ax + 1):
-            k = cells[ax + sign * d][ay][0]
+    lines = [f"You carry a {carrying.color} {carrying.type}"] if carrying is not None else []
+    for steps, word, cell_at in ((ay, "forward", lambda d: cells[ax][ay - d]),
+                                 (ax, "left", lambda d: cells[ax - d][ay]),
+                                 (size - 1 - ax, "right", lambda d: cells[ax + d][ay])):
+        for d in range(1, steps + 1):
+            k = cell_at(d)[0]
+            if k in (_UNSEEN, _EMPTY):
+                continue
             if k == _WALL:
                 lines.append(f"a wall {_steps(d, word)}")
-            if k != _EMPTY:
-                break
-    for ahead in range(ay + 1):
-        y = ay - ahead
-        for x in range(size):
+            break
+    for x in range(size):
+        for y in range(size):
             k, color, state = cells[x][y]
-            if k <= _WALL or (x == ax and ahead == 0):   # unseen, empty, wall, the agent
+            if k <= _WALL or (x == ax and y == ay):   # unseen, empty, wall, the agent
                 continue
-            lines.append(f"{_name(IDX_TO_OBJECT[k], color, state)} {_where(x - ax, ahead)}")
-    if carrying is not None:
-        lines.append(f"You carry a {carrying.color} {carrying.type}")
+            lines.append(f"{_name(IDX_TO_OBJECT[k], color, state)} {_where(x - ax, ay - y)}")
     return "\n".join(lines)

@@ -8,8 +8,15 @@ with BALROG's settings, and keep them in the user's cache:
   containers, quest length 20), keeping only games whose walkthrough is 20 steps
   (the generator's quest is 20 actions, but TextWorld shortens walkthroughs that
   walk in a loop; BALROG keeps the 20-step ones).
-* cooking: `tw-cooking --recipe 5 --take 5 --go 12 --open --cook --cut`.
+* cooking: `tw-cooking --recipe 5 --take 5 --go 12 --open --cook --cut --split test`.
 * coin_collector: `tw-coin_collector --level 220`.
+
+BALROG's games come from intelligent-go-explore's scripts (`textworld/misc/`):
+Treasure Hunter and Coin Collector are made by its `custom-tw-make.py`, which
+sets `grammar.only_last_action = True` for every challenge, so the objective
+names only the quest's last step ("... retrieve the key from the table"), not
+the whole walkthrough; the cooking games by plain `tw-make` with `--split test`
+(the held-out test split of ingredients and recipes).
 
 A task's pool holds `POOL_SIZE` games (BALROG: 25). Game `i` of a pool is the first
 acceptable game among the candidate generator seeds `1000 * i + 1, 1000 * i + 2, ...`,
@@ -63,15 +70,17 @@ POOL_ENV_VAR = "DUNGEONBENCH_TEXTWORLD_POOL"  # override the pool size (tests, q
 TREASURE_HUNTER_WALKTHROUGH = 20    # BALROG keeps the 20-step Treasure Hunter games
 TREASURE_HUNTER_SEARCH_BUDGET = 150  # chaining expansions per candidate seed
 MAX_ATTEMPTS = 1000                 # candidate seeds per pool index (seeds 1000*i+1 ...)
-FORMAT_VERSION = 1                  # bump when the way games are made changes
+FORMAT_VERSION = 2                  # bump when the way games are made changes
 HASH_SEED = "0"                     # PYTHONHASHSEED of the generating process
 _MODULE = "dungeonbench_gym.games.textworld.games"
 
 # (challenge name, settings as tw-make passes them: its argparse namespace)
+# tasks whose objective names only the quest's last step (BALROG's generator setting)
+ONLY_LAST_ACTION = {"treasure_hunter", "coin_collector"}
 CHALLENGES: dict[str, tuple[str, dict[str, Any]]] = {
     "treasure_hunter": ("tw-treasure_hunter", {"level": 30}),
     "cooking": ("tw-cooking", {"recipe": 5, "take": 5, "go": 12, "open": True, "cook": True,
-                               "cut": True, "drop": False, "recipe_seed": 0, "split": None}),
+                               "cut": True, "drop": False, "recipe_seed": 0, "split": "test"}),
     "coin_collector": ("tw-coin_collector", {"level": 220}),
 }
 
@@ -222,6 +231,7 @@ def make_game(task: str, seed: int, budget: int | None = None):
     make = textworld.challenges.CHALLENGES[challenge][1]
     options = textworld.GameOptions()
     options.seeds = int(seed)
+    options.grammar.only_last_action = task in ONLY_LAST_ACTION
     with _quiet(), _faster_logic(), _search_budget(budget):
         return make(settings=dict(settings), options=options)
 

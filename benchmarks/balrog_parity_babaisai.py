@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import subprocess
 import sys
 import time
-from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from parity_stats import agree, rate, total_variation  # noqa: E402
 
 ACTIONS = ("idle", "up", "right", "down", "left")
 STEPS = 100
@@ -183,32 +184,17 @@ def baba_distance(board: list[list]) -> int:
     return min(abs(x - bx) + abs(y - by) for x, y in others)
 
 
-def total_variation(a: Counter, b: Counter) -> float:
-    na, nb = sum(a.values()), sum(b.values())
-    return 0.5 * sum(abs(a[k] / na - b[k] / nb) for k in set(a) | set(b))
-
-
-def rate(episodes: list[dict]) -> tuple[float, float]:
-    n = len(episodes)
-    p = sum(e["success"] for e in episodes) / n
-    return p, math.sqrt(p * (1 - p) / n)
-
-
 def compare(level: str, up: list[dict], ours: list[dict]) -> dict:
-    pu, su = rate(up)
-    po, so = rate(ours)
-    se = math.sqrt(su ** 2 + so ** 2)
-    # with both rates 0 or 1 the difference is exact; otherwise 2 SE of the difference
-    agree = abs(pu - po) <= 2 * se if se > 0 else pu == po
+    upstream, mine = rate(e["success"] for e in up), rate(e["success"] for e in ours)
     return {
         "level": level, "n": (len(up), len(ours)),
-        "upstream": (pu, su), "ours": (po, so), "agree": agree,
+        "upstream": upstream, "ours": mine, "agree": agree(upstream, mine),
         "resets": (sum(e["resets"] for e in up) / len(up),
                    sum(e["resets"] for e in ours) / len(ours)),
-        "rules_tv": total_variation(Counter(rule_pattern(e["board"]) for e in up),
-                                    Counter(rule_pattern(e["board"]) for e in ours)),
-        "counts_tv": total_variation(Counter(entity_counts(e["board"]) for e in up),
-                                     Counter(entity_counts(e["board"]) for e in ours)),
+        "rules_tv": total_variation((rule_pattern(e["board"]) for e in up),
+                                    (rule_pattern(e["board"]) for e in ours)),
+        "counts_tv": total_variation((entity_counts(e["board"]) for e in up),
+                                     (entity_counts(e["board"]) for e in ours)),
         "redrawn": sum(e["redrawn"] for e in ours) / len(ours),
         "distance": (sum(baba_distance(e["board"]) for e in up) / len(up),
                      sum(baba_distance(e["board"]) for e in ours) / len(ours)),

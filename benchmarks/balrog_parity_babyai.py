@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import re
 import subprocess
@@ -40,6 +39,9 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from parity_stats import agree, rate, total_variation  # noqa: E402
 
 TASKS = ("goto", "pickup", "open", "putnext", "pick_up_seq_go_to")
 OUR_IDS = {"goto": "BabyAI-GoTo-v0", "pickup": "BabyAI-Pickup-v0", "open": "BabyAI-Open-v0",
@@ -142,31 +144,17 @@ def template(mission: str) -> str:
     return out
 
 
-def total_variation(a: Counter, b: Counter) -> float:
-    na, nb = sum(a.values()), sum(b.values())
-    return 0.5 * sum(abs(a[k] / na - b[k] / nb) for k in set(a) | set(b))
-
-
-def rate(values) -> tuple[float, float]:
-    values = list(values)
-    p = sum(values) / len(values)
-    return p, math.sqrt(p * (1 - p) / len(values))
-
-
 def compare(task: str, up: list[dict], ours: list[dict]) -> dict:
-    (pu, su), (po, so) = rate(e["success"] for e in up), rate(e["success"] for e in ours)
-    se = math.sqrt(su ** 2 + so ** 2)
+    upstream, mine = rate(e["success"] for e in up), rate(e["success"] for e in ours)
     return {
-        "task": task, "upstream": (pu, su), "ours": (po, so),
-        "agree": abs(pu - po) <= 2 * se if se > 0 else pu == po,
+        "task": task, "upstream": upstream, "ours": mine, "agree": agree(upstream, mine),
         "size": (Counter(e["size"] for e in up).most_common(1)[0][0],
                  Counter(e["size"] for e in ours).most_common(1)[0][0]),
         "max_steps": (Counter(e["max_steps"] for e in up).most_common(1)[0][0],
                       Counter(e["max_steps"] for e in ours).most_common(1)[0][0]),
-        "templates_tv": total_variation(Counter(template(e["mission"]) for e in up),
-                                        Counter(template(e["mission"]) for e in ours)),
-        "missions_tv": total_variation(Counter(e["mission"] for e in up),
-                                       Counter(e["mission"] for e in ours)),
+        "templates_tv": total_variation((template(e["mission"]) for e in up),
+                                        (template(e["mission"]) for e in ours)),
+        "missions_tv": total_variation((e["mission"] for e in up), (e["mission"] for e in ours)),
         "locked": (rate(e["locked"] > 0 for e in up)[0], rate(e["locked"] > 0 for e in ours)[0]),
         "objects": (sum(e["objects"] for e in up) / len(up),
                     sum(e["objects"] for e in ours) / len(ours)),

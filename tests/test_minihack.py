@@ -42,9 +42,47 @@ def test_each_task_allows_exactly_its_upstream_action_set(task):
     assert ours == upstream_keys & vocabulary
 
 
+def _pick_up_everything_here(env):
+    """'pick up', then every item of the menu, then confirm."""
+    _, _, _, _, info = env.step(INDEX["pick up"])
+    if info["decision"] == "menu":
+        for option in [o for o in info["options"] if o.label.startswith("choose ")]:
+            env.step(option.index)
+        _, _, _, _, info = env.step(INDEX["continue"])
+    return info
+
+
+def test_quest_starts_with_autopickup_off_as_balrog_plays_it():
+    """BALROG's minihack_kwargs set autopickup=False: the quest's items lie under the
+    hero at the start and are carried only once picked up."""
+    env = MiniHackEnv("Quest-Easy")
+    env.reset(seed=0)
+    carried = [t for t in env._obs["inv_strs"].tobytes().split(b"\0") if t]
+    assert not any(b"wand" in t for t in carried)
+    _pick_up_everything_here(env)
+    carried = [t for t in env._obs["inv_strs"].tobytes().split(b"\0") if t]
+    assert any(b"wand" in t for t in carried)
+
+
+def test_minihack_hero_is_a_random_role_where_the_task_does_not_force_one():
+    """BALROG passes character='@' (NetHack's random role): over a few seeds the starting
+    kits differ, and each seed gives the same hero again."""
+    kits = set()
+    for seed in range(6):
+        env = MiniHackEnv("MazeWalk-9x9")
+        env.reset(seed=seed)
+        kit = env._obs["inv_strs"].tobytes()
+        again = MiniHackEnv("MazeWalk-9x9")
+        again.reset(seed=seed)
+        assert again._obs["inv_strs"].tobytes() == kit
+        kits.add(kit)
+    assert len(kits) >= 3
+
+
 def test_quest_item_prompts_offer_the_wands_letter_and_it_is_accepted():
     env = MiniHackEnv("Quest-Easy")
     env.reset(seed=0)
+    _pick_up_everything_here(env)
     inventory = env._obs["inv_strs"].tobytes().split(b"\0")
     letters = [chr(c) for c in env._obs["inv_letters"] if c]
     wand = next(letter for letter, text in zip(letters, [t for t in inventory if t])
@@ -118,3 +156,20 @@ def test_text_and_masks_on_a_dark_corridor():
     assert np.flatnonzero(obs["action_mask"]).tolist() == [o.index for o in info["options"]]
     assert "Map (@ is you):" in info["text"]["short_term"]
     assert "Knight" in info["text"]["long_term"]   # the welcome message names the role
+
+
+def test_nle_prompts_decline_questions_as_nle_does_under_balrog():
+    """BALROG makes MiniHack with NLE's defaults: questions are declined by NLE unless
+    they ask what to eat, whom to attack, a direction or whether to pray (NLE's
+    SKIP_EXCEPTIONS); our own setting leaves every question to the agent."""
+    ours = MiniHackEnv("Quest-Easy")
+    balrog = MiniHackEnv("Quest-Easy", nle_prompts=True)
+    decisions = {}
+    for name, env in (("ours", ours), ("balrog", balrog)):
+        env.reset(seed=0)
+        _, _, _, _, throw = env.step(INDEX["throw"])      # seed 0's hero carries darts
+        env.reset(seed=0)
+        _, _, _, _, eat = env.step(INDEX["eat"])          # and food
+        decisions[name] = (throw["decision"], eat["decision"])
+    assert decisions["ours"] == ("item", "item")     # both questions reach the agent
+    assert decisions["balrog"] == ("command", "item")   # "what to throw?" declined by NLE

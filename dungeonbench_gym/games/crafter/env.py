@@ -85,6 +85,8 @@ class CrafterEnv(DecisionEnv):
     family = "crafter"
     option_table = option_table(ACTIONS, descriptions=action_descriptions())
     fallback_index = NOOP
+    # crafter's rules run any action (one that cannot act does nothing), as upstream's do
+    executes_any_action = True
 
     def __init__(self, *, pixels: bool = False, fast_worldgen: bool = True,
                  render_size: int = IMAGE_SIZE, text: bool = False,

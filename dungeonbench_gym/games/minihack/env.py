@@ -58,7 +58,14 @@ class MiniHackEnv(NLEDecisionEnv):
         task: a key of `TASKS`, e.g. "Corridor-R3" or "Boxoban-Hard".
         boxoban_dir: a folder of official Boxoban level files to use instead of
             generated ones (also `DUNGEONBENCH_BOXOBAN_DIR`).
+        auto_more: press a pure --More-- for the agent (BALROG's skip_more; see
+            `NLEDecisionEnv`).
+        nle_prompts: NLE's own handling of questions and menus (BALROG's; see
+            `NLEDecisionEnv`).
         text, on_invalid, render_mode, max_steps: as in `DecisionEnv`.
+
+    The hero is BALROG's: a random role (`character="@"`) except where the task
+    forces one (Quest and CorridorBattle play a human knight), autopickup off.
     """
 
     family = "minihack"
@@ -66,20 +73,26 @@ class MiniHackEnv(NLEDecisionEnv):
 
     def __init__(self, task: str = "Corridor-R3", *, boxoban_dir: str | None = None,
                  text: bool = False, on_invalid: str = "fallback",
-                 render_mode: str | None = None, max_steps: int | None = None):
+                 render_mode: str | None = None, max_steps: int | None = None,
+                 auto_more: bool = False, nle_prompts: bool = False):
         if task not in TASKS:
             raise ValueError(f"task={task!r}: use one of {', '.join(TASKS)}")
         self.task = task
         self.boxoban_dir = boxoban_dir
         self.allowed_commands = TASKS[task][2]
         super().__init__(stall_limit=None, text=text, on_invalid=on_invalid,
-                         render_mode=render_mode, max_steps=max_steps)
+                         render_mode=render_mode, max_steps=max_steps, auto_more=auto_more,
+                         nle_prompts=nle_prompts)
 
     def _make_upstream(self, observation_keys):
         module, name, _ = TASKS[self.task]
         settings = dict(observation_keys=observation_keys, actions=nethack.ACTIONS,
-                        allow_all_yn_questions=True, allow_all_modes=True,
-                        max_episode_steps=10**9, fix_moon_phase=True)
+                        allow_all_yn_questions=not self.nle_prompts,
+                        allow_all_modes=not self.nle_prompts,
+                        max_episode_steps=10**9, fix_moon_phase=True,
+                        # BALROG's minihack_kwargs: a random role where the task does not
+                        # force one, and nothing picked up unasked
+                        character="@", autopickup=False)
         if not module:
             return _BoxobanTask(tier=name, levels_dir=self.boxoban_dir, **settings)
         return getattr(importlib.import_module(module), name)(**settings)

@@ -10,6 +10,16 @@ is turned into NetHack's core, display and level-generation seeds, set
 before every reset, with the moon phase fixed; the same seed and actions then
 give the same game in any process.
 
+`nle_prompts=True` (BALROG's setting: it makes NLE's env with NLE's defaults):
+NLE's own handling of what the game waits for, after every step: --More-- and
+menus pressed through, text input cancelled, y/n and item questions declined
+unless they ask what to eat, whom to attack, a direction or whether to pray.
+Otherwise (our default) every question and menu is a decision of the agent's.
+
+`auto_more=True` (BALROG's `skip_more`, the BALROG protocol's setting): a pure
+--More-- (not a menu) is pressed for the agent after each step, as BALROG's
+AutoMore wrapper does, and the messages it hid open the next text.
+
 Pickling: NLE's C state cannot be pickled, so a pickle holds the episode's
 seed and the keys played since reset, and unpickling replays them (a few
 microseconds per step). `copy.deepcopy` works the same way.
@@ -24,9 +34,9 @@ from gymnasium import spaces
 from nle import nethack
 
 from ...core.env import DecisionEnv
-from .commands import COMMAND_INDICES, ESCAPE, KEYS, OPTION_TABLE
+from .commands import COMMAND_INDICES, CONTINUE, ESCAPE, KEYS, OPTION_TABLE
 from .language import text_observation
-from .prompts import DECISIONS, Prompt, read_prompt
+from .prompts import DECISIONS, WAITING_FOR_SPACE, Prompt, is_menu, read_prompt
 
 # what NLE is asked for: enough for the mask, the numeric observation, the metrics
 CORE_KEYS = ("glyphs", "chars", "blstats", "message", "tty_chars", "inv_glyphs",
@@ -40,6 +50,7 @@ CROP = 9   # side of the hero-centred window of map characters
 _HOW_DONE = {int(getattr(nethack, name)): name.lower().replace("_", " ") for name in (
     "DIED", "CHOKING", "POISONING", "STARVING", "DROWNING", "BURNING", "DISSOLVED", "CRUSHING",
     "STONING", "TURNED_SLIME", "GENOCIDED", "PANICKED", "TRICKED", "QUIT", "ESCAPED", "ASCENDED")}
+AUTO_MORE_LIMIT = 32   # presses of --More-- after one step at most (BALROG: until none)
 BL_X, BL_Y, BL_SCORE, BL_DEPTH, BL_GOLD, BL_XL, BL_TIME, BL_HUNGER = 0, 1, 9, 12, 13, 18, 20, 21
 
 
@@ -56,6 +67,8 @@ class NLEDecisionEnv(DecisionEnv):
     metadata = {"render_modes": ["ansi"], "render_fps": 10}
     family = "nethack"
     option_table = OPTION_TABLE
+    # every index is a key NLE sends as typed, masked or not (BALROG sends any key too)
+    executes_any_action = True
     fallback_index = ESCAPE
     allowed_commands: tuple[int, ...] = COMMAND_INDICES
     # step NLE's game directly (NetHack); MiniHack's task logic lives in its env's step
@@ -63,8 +76,12 @@ class NLEDecisionEnv(DecisionEnv):
 
     def __init__(self, *, stall_limit: int | None = None, text: bool = False,
                  on_invalid: str = "fallback", render_mode: str | None = None,
-                 max_steps: int | None = None):
+                 max_steps: int | None = None, auto_more: bool = False,
+                 nle_prompts: bool = False):
         self.stall_limit = stall_limit
+        self.nle_prompts = bool(nle_prompts)    # read by _make_upstream
+        self.auto_more = bool(auto_more)
+        self._skipped: list[str] = []    # messages of the --More-- screens pressed for the agent
         self._upstream = self._make_upstream(CORE_KEYS)
         self._upstream_index = {int(a): i for i, a in enumerate(self._upstream.actions)}
         missing = sorted({chr(k) for k in KEYS if k not in self._upstream_index})
@@ -118,6 +135,7 @@ class NLEDecisionEnv(DecisionEnv):
     def _start_game(self, seed: int) -> None:
         self._seed_upstream(seed)
         self._obs, _ = self._upstream.reset()
+        self._skipped = []
         self._blstats = self._obs["blstats"].copy()
         self._score = int(self._blstats[BL_SCORE])
         self._stalled = 0
@@ -127,6 +145,27 @@ class NLEDecisionEnv(DecisionEnv):
         self._last_message = b""
 
     def _game_step(self, action: int) -> tuple[float, bool, bool]:
+        reward, terminated, truncated = self._step_key(action)
+        self._skipped = []
+        if not self.auto_more:
+            return reward, terminated, truncated
+        for _ in range(AUTO_MORE_LIMIT):
+            if terminated or truncated or not self._waiting_for_more():
+                break
+            self._skipped.append(self._message_text())
+            more, terminated, truncated = self._step_key(CONTINUE)
+            reward += more
+        return reward, terminated, truncated
+
+    def _waiting_for_more(self) -> bool:
+        upstream = self._upstream
+        misc = upstream.last_observation[upstream._internal_index][INTERNAL_MISC]
+        return bool(misc[WAITING_FOR_SPACE]) and not is_menu(self._obs["tty_chars"])
+
+    def _message_text(self) -> str:
+        return bytes(self._obs["message"]).split(b"\0", 1)[0].decode("ascii", "replace").strip()
+
+    def _step_key(self, action: int) -> tuple[float, bool, bool]:
         upstream_action = self._to_upstream[action]
         self._played.append(upstream_action)
         message = self._obs["message"]
@@ -156,7 +195,8 @@ class NLEDecisionEnv(DecisionEnv):
         The observation arrays are NLE's own buffers, refreshed in place."""
         up = self._upstream
         observation, done = up.nethack.step(up.actions[upstream_action])
-        if observation[up._program_state_index][0] == 1:   # game over: click through
+        # game over: click through; with NLE's prompt handling, after every step (NLE's step)
+        if observation[up._program_state_index][0] == 1 or self.nle_prompts:
             observation, done = up._perform_known_steps(observation, done, exceptions=True)
         up.last_observation = observation
         up._steps += 1
@@ -194,7 +234,11 @@ class NLEDecisionEnv(DecisionEnv):
         }
 
     def _game_text(self) -> tuple[str, str]:
-        return text_observation(self._obs, self._prompt, self._hero())
+        long_term, short_term = text_observation(self._obs, self._prompt, self._hero())
+        if self._skipped:
+            earlier = " ".join(m for m in self._skipped if m)
+            long_term = f"Messages before: {earlier}\n{long_term}" if earlier else long_term
+        return long_term, short_term
 
     def _decision(self) -> str:
         return self._prompt.decision

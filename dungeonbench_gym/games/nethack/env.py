@@ -33,6 +33,10 @@ class NetHackEnv(NLEDecisionEnv):
         character: a key of `ROLES` or an NLE character string ("val-dwa-fem-law").
         stall_limit: steps without the game clock advancing before the episode is
             cut (BALROG: 150).
+        auto_more: press a pure --More-- for the agent (BALROG's skip_more; see
+            `NLEDecisionEnv`).
+        nle_prompts: NLE's own handling of questions and menus (BALROG's; see
+            `NLEDecisionEnv`).
         text, on_invalid, render_mode, max_steps: as in `DecisionEnv`.
     """
 
@@ -41,17 +45,20 @@ class NetHackEnv(NLEDecisionEnv):
 
     def __init__(self, character: str = "random", *, stall_limit: int | None = 150,
                  text: bool = False, on_invalid: str = "fallback",
-                 render_mode: str | None = None, max_steps: int | None = None):
+                 render_mode: str | None = None, max_steps: int | None = None,
+                 auto_more: bool = False, nle_prompts: bool = False):
         self.character = ROLES.get(character, character)
         self._progress_key: tuple = ()
         self._progress_value = 0.0
         super().__init__(stall_limit=stall_limit, text=text, on_invalid=on_invalid,
-                         render_mode=render_mode, max_steps=max_steps)
+                         render_mode=render_mode, max_steps=max_steps, auto_more=auto_more,
+                         nle_prompts=nle_prompts)
 
     def _make_upstream(self, observation_keys):
         return NetHackScore(
             actions=nethack.ACTIONS, character=self.character, observation_keys=observation_keys,
-            allow_all_yn_questions=True, allow_all_modes=True, penalty_step=0.0,
+            allow_all_yn_questions=not self.nle_prompts, allow_all_modes=not self.nle_prompts,
+            penalty_step=0.0,
             penalty_time=0.0, max_episode_steps=10**9, fix_moon_phase=True)
 
     def _game_progress(self) -> float:

@@ -103,6 +103,11 @@ def _item_letters(choices: str) -> list[int]:
     return [LETTER_INDEX[ch] for ch in dict.fromkeys(letters) if ch in LETTER_INDEX]
 
 
+def is_menu(tty_chars: np.ndarray) -> bool:
+    """Whether the screen shows a menu (an answer to choose), not only --More--."""
+    return _menu(tty_chars) is not None
+
+
 def _menu(tty_chars: np.ndarray) -> Prompt | None:
     """A menu window: entries "x - ...", closed by "(end)" or "(n of m)".
     Only menus that ask something (a header ending in '?') take selections;

@@ -27,6 +27,12 @@ Text (`text=True`): long_term = the game's feedback, cleaned of the banner, the
 objective (repeated in short_term) and the prompt/status line; short_term = the
 objective, the inventory and the score.
 
+`text_style="balrog"` (the BALROG protocol): the text is BALROG's, long_term the
+game's response with the objective cut out and short_term empty (no objective,
+inventory or score lines; the model types "goal" or "inventory" to see them),
+and `step()` also takes any typed command (a str), sent to the game as typed,
+as BALROG's wrapper accepts every answer.
+
 Progress: max(score / max_score, 1 if won) (BALROG's); success = won. The episode
 terminates when the game is won or lost; BALROG's 80-step limit is the registry's
 max_steps. Reward: the change of the game's score.
@@ -59,6 +65,7 @@ from . import games
 N_SLOTS = 128
 TEXT_ROWS = ("feedback", "description", "inventory", "objective")
 FALLBACK_COMMAND = "look"
+TEXT_STYLES = ("ours", "balrog")
 FROTZ_SEED = 20     # the interpreter's random seed (Jericho treats 0 as "use the clock")
 _TASK_ALIASES = {"treasure_hunter": "treasure_hunter", "treasurehunter": "treasure_hunter",
                  "cooking": "cooking", "the_cooking_game": "cooking",
@@ -86,6 +93,8 @@ class TextWorldEnv(DecisionEnv):
     Args:
         task: "treasure_hunter", "cooking" or "coin_collector".
         text, on_invalid, render_mode, max_steps: as in `DecisionEnv` (BALROG: 80 steps).
+        text_style: "ours" (objective, inventory and score in short_term) or "balrog"
+            (BALROG's text, and typed commands accepted: see the module docstring).
 
     `reset(options={"game": i})` plays game i of the pool instead of the seed's pick.
     """
@@ -95,11 +104,15 @@ class TextWorldEnv(DecisionEnv):
 
     def __init__(self, task: str = "coin_collector", *, text: bool = False,
                  on_invalid: str = "fallback", render_mode: str | None = None,
-                 max_steps: int | None = None):
+                 max_steps: int | None = None, text_style: str = "ours"):
         key = str(task).lower().replace("-", "_")
         if key not in _TASK_ALIASES:
             raise ValueError(f"task={task!r}: use one of {', '.join(games.TASKS)}")
+        if text_style not in TEXT_STYLES:
+            raise ValueError(f"text_style={text_style!r}: use one of {', '.join(TEXT_STYLES)}")
         self.task = _TASK_ALIASES[key]
+        self.text_style = text_style
+        self.accepts_text = text_style == "balrog"
         super().__init__(
             n_actions=N_SLOTS,
             observation_spaces=observation_spaces(len(TEXT_ROWS), N_SLOTS),
@@ -128,7 +141,12 @@ class TextWorldEnv(DecisionEnv):
         self._absorb(self._tw.reset())
 
     def _game_step(self, action: int) -> tuple[float, bool, bool]:
-        command = self._slots[action]
+        return self._play(self._slots[action])
+
+    def _game_typed(self, command: str) -> tuple[float, bool, bool, bool]:
+        return (*self._play(command), True)     # BALROG sends every answer to the game
+
+    def _play(self, command: str) -> tuple[float, bool, bool]:
         state, _, done = self._tw.step(command)
         self._commands.append(command)
         before = self._score
@@ -146,6 +164,8 @@ class TextWorldEnv(DecisionEnv):
         return {"text": text, "options": encode_rows(self._slots, N_SLOTS)}
 
     def _game_text(self) -> tuple[str, str]:
+        if self.text_style == "balrog":
+            return self._feedback, ""
         short = [f"Objective: {self._objective}" if self._objective else "",
                  f"Inventory: {self._inventory}" if self._inventory else "",
                  f"Score: {self._score} out of {self._max_score}"]

@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from .agents.spec import MIN_CONTEXT_TOKENS, ON_CLIENT_ERROR, TOOL_PROTOCOLS
+from .agents.spec import MIN_CONTEXT_TOKENS, ON_CLIENT_ERROR, PROTOCOLS, TOOL_PROTOCOLS
 from .core import registry
 from .core.errors import DungeonBenchError
 from .core.options import find_option
@@ -145,7 +145,8 @@ def _agent_specs(args) -> list:
                                     tools=args.tools or None, max_tool_calls=args.max_tool_calls,
                                     on_client_error=args.on_client_error,
                                     context_tokens=args.context_tokens, timeout_s=args.timeout,
-                                    tool_protocol=args.tool_protocol)
+                                    tool_protocol=args.tool_protocol,
+                                    protocol=None if args.protocol == "options" else args.protocol)
         elif kind == "sb3":
             spec = AgentSpec.create("sb3", args.label, model_path=args.model_path)
         else:
@@ -238,6 +239,23 @@ def cmd_compare(args) -> int:
 
 
 # ----------------------------------------------------------------------------- check
+def cmd_export(args) -> int:
+    from .eval import balrog_export
+
+    top = balrog_export.export(args.results, args.out, agent=args.agent or None,
+                               name=args.name or None, oss=args.oss,
+                               any_protocol=args.any_protocol)
+    envs = ", ".join(f"{env} {s['progression_percentage']:.1f} +- {s['standard_error']:.1f}"
+                     for env, s in top["environments"].items())
+    print(f"BALROG submission in {args.out}/: average {top['average_progress']:.1f} +- "
+          f"{top['standard_error']:.1f} ({envs})")
+    extra = json.loads((Path(args.out) / "dungeonbench_extra.json").read_text())
+    if extra["balrog_envs_missing"]:
+        print(f"note: not played: {', '.join(extra['balrog_envs_missing'])} (the average is "
+              "over the envs played)", file=sys.stderr)
+    return 0
+
+
 def cmd_check(args) -> int:
     from .core import conformance
 
@@ -340,7 +358,13 @@ def build_parser() -> argparse.ArgumentParser:
     llm = s.add_argument_group("llm agent")
     llm.add_argument("--client", default=None, help="openai, anthropic, gemini, local, fake")
     llm.add_argument("--model", default=None)
-    llm.add_argument("--strategy", default=None, help="direct (default), cot, ...")
+    llm.add_argument("--protocol", default="options", choices=PROTOCOLS,
+                     help="options (numbered legal options, re-asked when unusable; the "
+                          "default) or balrog (BALROG's: the action vocabulary once, free-text "
+                          "answers, its fallback without re-asking; docs/balrog.md)")
+    llm.add_argument("--strategy", default=None,
+                     help="options protocol: direct (default), cot, ...; balrog protocol: "
+                          "naive (default), cot, robust_naive, robust_cot, few_shot")
     llm.add_argument("--history", type=_whole_number(0, "give 0 or more observations to keep"), default=None,
                      help="observations kept (default 16)")
     llm.add_argument("--base-url", default=None, help="OpenAI-compatible server (vLLM, Ollama...)")
@@ -379,6 +403,18 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("compare", help="compare the results of several folders")
     s.add_argument("dirs", nargs="+")
     s.set_defaults(func=cmd_compare)
+
+    s = sub.add_parser("export", help="write a results folder in another benchmark's layout")
+    s.add_argument("format", choices=("balrog",),
+                   help="balrog: BALROG's leaderboard submission layout (docs/balrog.md)")
+    s.add_argument("results", help="the --out folder of a `eval --suite balrog` run")
+    s.add_argument("out", help="a new folder for the submission")
+    s.add_argument("--agent", default="", help="the agent label, when the run has several")
+    s.add_argument("--name", default="", help="the leaderboard name (default: the model)")
+    s.add_argument("--oss", action="store_true", help="the model and agent are open source")
+    s.add_argument("--any-protocol", action="store_true",
+                   help="export episodes played with the options protocol too (labelled)")
+    s.set_defaults(func=cmd_export)
 
     s = sub.add_parser("check", help="run the conformance suite on registered ids")
     s.add_argument("envs", nargs="?", default="all")

@@ -208,3 +208,30 @@ def test_a_prompt_llama_cpp_finds_too_long_is_a_context_overflow(monkeypatch):
         small.complete(chat)
     assert caught.value.limit == 256 and caught.value.requested > 256
     assert caught.value.requested >= small.count_tokens(chat[0]["content"])
+
+
+def test_balrog_protocol_run_with_the_local_model_exports_to_balrogs_layout(tmp_path):
+    """`eval --suite balrog --protocol balrog --client local`, cut short (3 steps, one
+    episode of one task per family), then `export balrog`: BALROG's folders and keys."""
+    import json
+
+    from dungeonbench_gym.cli import main
+
+    suite = tmp_path / "balrog-short.yaml"
+    suite.write_text("name: balrog-short\nmax_steps: 3\nenvs:\n" + "".join(
+        f"  - id: {i}\n    episodes: 1\n" for i in (
+            "BabyAI-GoTo-v0", "BabaIsAI-goto_win-v0", "TextWorld-CoinCollector-v0",
+            "MiniHack-MazeWalk-9x9-v0", "Crafter-v0", "NetHack-v0")))
+    results = tmp_path / "run"
+    code = main(["eval", "--suite", str(suite), "--agent", "llm", "--client", "local",
+                 "--protocol", "balrog", "--max-tokens", "16", "--workers", "1", "--quiet",
+                 "--out", str(results)])
+    assert code == 0
+    assert main(["export", "balrog", str(results), str(tmp_path / "sub")]) == 0
+    top = json.loads((tmp_path / "sub" / "summary.json").read_text())
+    assert set(top["environments"]) == {"babyai", "babaisai", "textworld", "minihack",
+                                        "crafter", "nle"}
+    assert top["client"]["client_name"] == "local" and top["agent"]["protocol"] == "balrog"
+    assert top["total_input_tokens"] > 0 and top["total_output_tokens"] > 0
+    for env in top["environments"]:
+        assert (tmp_path / "sub" / env / f"{env}_summary.json").is_file()

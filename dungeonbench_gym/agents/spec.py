@@ -9,7 +9,10 @@ Kinds:
   `temperature`, `max_tokens`, `vision`, `tools` (the family's look-up tools as
   function calls, e.g. D&D's attack odds), `max_tool_calls`, `tool_protocol` (auto, native,
   text), `on_client_error` (fail, fallback), `context_tokens` (the model's window, where the
-  server does not say), `timeout_s` (per request, to the client). Keys come from the environment of the
+  server does not say), `timeout_s` (per request, to the client), `protocol` ("options",
+  the default: numbered legal options; "balrog": BALROG's protocol, `llm.balrog_protocol`,
+  with its strategies naive, cot, robust_naive, robust_cot, few_shot and its sampling
+  temperature 1.0 unless one is given). Keys come from the environment of the
   process that plays, never from the spec, so no key reaches a result file.
 - `sb3`: a saved stable-baselines3 / sb3-contrib model (`model_path`, a .zip),
   played deterministically with the action mask.
@@ -23,6 +26,7 @@ from typing import Any
 
 from ..core.errors import DungeonBenchError
 from ..llm.agent import ON_CLIENT_ERROR, TOOL_PROTOCOLS
+from ..llm.balrog_protocol import PROTOCOLS
 from ..llm.context import MIN_CONTEXT_TOKENS
 
 KINDS = ("random", "baseline", "llm", "sb3")
@@ -56,13 +60,27 @@ class AgentSpec:
         return self.kind == "llm"
 
     @property
+    def protocol(self) -> str:
+        return str(self.opts.get("protocol", "options")) if self.kind == "llm" else "options"
+
+    def env_settings(self, family: str) -> dict[str, Any]:
+        """What the env is made with for this agent: BALROG's protocol plays every family
+        as upstream executes it (`balrog_protocol.ENV_SETTINGS`)."""
+        if self.protocol != "balrog":
+            return {}
+        from ..llm.balrog_protocol import ENV_SETTINGS
+        return dict(ENV_SETTINGS.get(family, {}))
+
+    @property
     def needs_pictures(self) -> bool:
         return self.kind == "llm" and bool(self.opts.get("vision"))
 
     def default_label(self) -> str:
         o = self.opts
         if self.kind == "llm":
-            parts = ["llm", o.get("client", ""), o.get("model", ""), o.get("strategy", "direct"),
+            balrog = self.protocol == "balrog"
+            parts = ["llm", "balrog" if balrog else "", o.get("client", ""), o.get("model", ""),
+                     o.get("strategy", "naive" if balrog else "direct"),
                      "tools" if o.get("tools") else ""]
             return "-".join(str(p) for p in parts if p)
         if self.kind == "sb3":
@@ -99,6 +117,9 @@ def make_client(spec: AgentSpec):
     o = spec.opts
     kwargs = {k: o[k] for k in ("base_url", "temperature", "max_tokens", "timeout_s",
                                 "model_path") if k in o}
+    if spec.protocol == "balrog" and "temperature" not in kwargs:
+        from ..llm.balrog_protocol import TEMPERATURE
+        kwargs["temperature"] = TEMPERATURE      # BALROG's config samples at 1.0
     return _make_client(o["client"], o.get("model", ""), **kwargs)
 
 
@@ -135,6 +156,11 @@ def make_llm_agent(spec: AgentSpec):
     from ..llm.agent import LLMAgent
 
     o = spec.opts
+    if spec.protocol == "balrog":
+        from ..llm.balrog_protocol import HISTORY, BalrogProtocolAgent
+        optional = {k: o[k] for k in ("on_client_error", "context_tokens") if k in o}
+        return BalrogProtocolAgent(make_client(spec), strategy=o.get("strategy", "naive"),
+                                   history=int(o.get("history", HISTORY)), **optional)
     history = o.get("history", LOCAL_HISTORY if o.get("client") == "local" else DEFAULT_HISTORY)
     # given only when set, so LLMAgent's own defaults apply otherwise
     optional = {k: o[k] for k in ("on_client_error", "context_tokens", "tool_protocol") if k in o}
@@ -150,6 +176,9 @@ def check(spec: AgentSpec) -> None:
     if spec.kind == "llm":
         _check_llm_options(spec.opts)
         make_client(spec)
+        if spec.protocol == "balrog":
+            _check_balrog_options(spec.opts)
+            return
         from ..llm.strategies import STRATEGIES
 
         strategy = strategy_name(spec.opts.get("strategy", "direct"))
@@ -161,6 +190,19 @@ def check(spec: AgentSpec) -> None:
 
         if not Path(spec.opts["model_path"]).is_file():
             raise DungeonBenchError(f"--model-path {spec.opts['model_path']}: no such file")
+
+
+def _check_balrog_options(o: dict[str, Any]) -> None:
+    from ..llm.balrog_protocol import STRATEGIES
+
+    strategy = o.get("strategy", "naive")
+    if strategy not in STRATEGIES:
+        raise DungeonBenchError(f"strategy {strategy!r} is not one of the BALROG protocol's: "
+                                f"{', '.join(STRATEGIES)}")
+    unused = [k for k in ("tools", "vision") if o.get(k)]
+    if unused:
+        raise DungeonBenchError(f"--protocol balrog plays text only, without "
+                                f"{' or '.join(unused)} (BALROG's LLM track)")
 
 
 def _check_llm_options(o: dict[str, Any]) -> None:
@@ -176,6 +218,8 @@ def _check_llm_options(o: dict[str, Any]) -> None:
                                 or context < MIN_CONTEXT_TOKENS):
         raise DungeonBenchError(f"context_tokens {context!r}: give the model's context window "
                                 f"as a whole number of tokens, {MIN_CONTEXT_TOKENS} or more")
+    if o.get("protocol", "options") not in PROTOCOLS:
+        raise DungeonBenchError(f"protocol {o['protocol']!r}: use one of {', '.join(PROTOCOLS)}")
     timeout = o.get("timeout_s")
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                 or not 0 < timeout < float("inf")):

@@ -110,6 +110,7 @@ def run_episode(task: EpisodeTask) -> dict[str, Any]:
     kwargs: dict[str, Any] = {} if task.max_steps is None else {"max_steps": task.max_steps}
     if task.agent.needs_text:
         kwargs["text"] = True
+    kwargs.update(task.agent.env_settings(entry.family))
     if task.agent.needs_pictures and "rgb_array" in _render_modes(entry):
         kwargs["render_mode"] = "rgb_array"
     env = registry.make(entry.id, **kwargs)

@@ -96,17 +96,29 @@ def _numbered_options(messages: list[dict[str, Any]]) -> list[str]:
     return []
 
 
+def _vocabulary(messages: list[dict[str, Any]]) -> list[str]:
+    """The action names of the BALROG protocol's vocabulary block, in the first message."""
+    from .balrog_protocol import VOCABULARY_HEADER
+
+    for message in messages:
+        text = str(message.get("content", ""))
+        if VOCABULARY_HEADER in text:
+            block = text.split(VOCABULARY_HEADER, 1)[1].split("\n\n", 1)[0]
+            return [line.split(": ", 1)[0] for line in block.strip().splitlines() if line]
+    return []
+
+
 def make_fake_client(model: str = "random", *, seed: int = 0, **kwargs: Any) -> ScriptedClient:
     """The "fake" provider of `make_client`, for demos and pipeline tests without a model:
     model "random" answers a uniformly random listed option (seeded), "first" the first
-    one; any other model name is answered literally (e.g. "escape", or nonsense to
+    one (the numbered options, or the BALROG protocol's action names); any other model name is answered literally (e.g. "escape", or nonsense to
     exercise the fallback)."""
     import random
 
     rng = random.Random(seed)
 
     def answer(messages: list[dict[str, Any]]) -> str:
-        listed = _numbered_options(messages)
+        listed = _numbered_options(messages) or _vocabulary(messages)
         if model in ("random", "") and listed:
             return rng.choice(listed)
         if model == "first" and listed:

@@ -1,0 +1,192 @@
+"""MiniHack side by side: upstream MiniHack with BALROG's settings, and ours.
+
+BALROG pins balrog-ai/minihack, whose level code (`envs/*.py`, `navigation.py`,
+`level_generator.py`) is file for file that of the `minihack` release installed
+here (the fork differs only in importing gym instead of gymnasium), so upstream
+runs in this process from the installed package, constructed as BALROG's
+`make_minihack_env` constructs it: the task's own action set, `character="@"`,
+`autopickup=False`, 100 steps, and --More-- pressed after every step as BALROG's
+`AutoMore` does. Ours is `DungeonBench/MiniHack-<task>-v0` with the BALROG
+protocol's settings (`balrog_protocol.ENV_SETTINGS`: `on_invalid="passthrough"`,
+`auto_more=True`, `nle_prompts=True`, NLE's own handling of questions and menus).
+
+The agent is the same on both sides: uniformly random over BALROG's MiniHack
+vocabulary for the task (the task's actions that BALROG's `ACTIONS` table names;
+`balrog_protocol.MINIHACK_VOCABULARY`). Per task it prints both success rates
+with standard errors, whether they agree within two standard errors, and
+structural statistics of the starting screens: the hero's role title (total
+variation), map cells drawn at the start, monsters in view, and episode length.
+
+Boxoban: upstream reads DeepMind's level files, a download; here it gets the
+levels of our generator written in the official format (the same levels ours
+plays), so that side compares the game's mechanics on the same level
+distribution, not the generator.
+
+    python benchmarks/balrog_parity_minihack.py --episodes 200 [--tasks MazeWalk-9x9] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import random
+import sys
+import tempfile
+import time
+import warnings
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from parity_stats import agree, rate, total_variation  # noqa: E402
+
+warnings.filterwarnings("ignore")
+TASKS = ("Corridor-R3", "CorridorBattle-Dark", "MazeWalk-9x9", "MazeWalk-15x15", "Quest-Easy",
+         "Quest-Medium", "Boxoban-Medium", "Boxoban-Hard")
+UPSTREAM = {"Boxoban-Medium": ("minihack.envs.boxohack", "MiniHackBoxobanMedium"),
+            "Boxoban-Hard": ("minihack.envs.boxohack", "MiniHackBoxobanHard")}
+STEPS = 100
+OBS_KEYS = ("glyphs", "chars", "blstats", "tty_chars", "message")
+_BOXOBAN_DIR = None
+
+
+def _vocabulary(task: str) -> list[int]:
+    """Our option indices of BALROG's vocabulary for the task."""
+    from dungeonbench_gym.games.minihack.env import TASKS as OURS
+    from dungeonbench_gym.games.nethack.commands import OPTION_TABLE
+    from dungeonbench_gym.llm.balrog_protocol import MINIHACK_VOCABULARY
+    return [i for i in OURS[task][2] if OPTION_TABLE[i].label in MINIHACK_VOCABULARY]
+
+
+def _screen_stats(chars: np.ndarray, tty: np.ndarray) -> dict:
+    title = bytes(tty[22]).decode("ascii", "replace").split(" St:")[0].strip()
+    title = " ".join(title.split()[1:])          # "Agent the Stripling" -> "the Stripling"
+    drawn = int((chars != ord(" ")).sum())
+    letters = int(sum(1 for c in chars.flatten() if chr(c).isalpha()))
+    return {"title": title, "drawn": drawn, "monsters": letters}
+
+
+def _boxoban_dir(count: int) -> str:
+    """The levels our seeds 0..count-1 play, as official-format files where upstream's
+    loader reads them (upstream then draws among them at random)."""
+    global _BOXOBAN_DIR
+    if _BOXOBAN_DIR is None:
+        from dungeonbench_gym.games.minihack import boxoban
+        root = tempfile.mkdtemp(prefix="boxoban-parity-")
+        for tier, mode in (("medium", "train"), ("hard", "")):
+            folder = os.path.join(root, tier, mode)
+            os.makedirs(folder, exist_ok=True)
+            with open(os.path.join(folder, "000.txt"), "w") as handle:
+                for i in range(count):
+                    rows = boxoban.level_for_seed(tier, i)
+                    handle.write(f"; {i}\n" + "\n".join(rows) + "\n\n")
+        _BOXOBAN_DIR = root
+    return _BOXOBAN_DIR
+
+
+def upstream_episode(task: str, seed: int, count: int) -> dict:
+    import minihack  # noqa: F401 - registers the envs
+    from nle import nethack
+    rng = np.random.default_rng([seed, 1])
+    random.seed(int(rng.integers(2**31)))        # Boxoban's level pick is Python's random
+    kwargs = dict(observation_keys=OBS_KEYS, character="@", max_episode_steps=STEPS,
+                  penalty_step=-0.01, penalty_time=0.0, penalty_mode="constant",
+                  autopickup=False)
+    if task in UPSTREAM:
+        from minihack.envs import boxohack
+        boxohack.LEVELS_PATH = _boxoban_dir(count)
+        module, name = UPSTREAM[task]
+    else:
+        from dungeonbench_gym.games.minihack.env import TASKS as OURS
+        module, name = OURS[task][0], OURS[task][1]
+    env = getattr(importlib.import_module(module), name)(**kwargs)
+    core, disp, lgen = (int(v) for v in rng.integers(1, 2**62, 3))
+    env.seed(core, disp, False, lgen)
+    if task in UPSTREAM:
+        # NLE 1.3's reset asks for the end status before BoxoHack.reset has found the
+        # fountains; BALROG's pinned NLE does not: a placeholder until it has them
+        env._goal_pos_set = None
+    obs, _ = env.reset()
+    stats = _screen_stats(obs["chars"], obs["tty_chars"])
+    from dungeonbench_gym.games.nethack.commands import KEYS
+    index = {int(a): i for i, a in enumerate(env.actions)}
+    choices = [index[KEYS[i]] for i in _vocabulary(task)]
+    more = index.get(int(nethack.MiscAction.MORE))
+    success, steps, done = False, 0, False
+    while not done and steps < STEPS:
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(choices)))
+        done = terminated or truncated
+        steps += 1
+        presses = 0
+        while not done and more is not None and b"--More--" in bytes(obs["tty_chars"]) and presses < 32:
+            obs, _, terminated, truncated, info = env.step(more)      # BALROG's AutoMore
+            done = terminated or truncated
+            presses += 1
+        if done:
+            success = info.get("end_status") == env.StepStatus.TASK_SUCCESSFUL
+    env.close()
+    return {"success": bool(success), "steps": steps, **stats}
+
+
+def our_episode(task: str, seed: int) -> dict:
+    import dungeonbench_gym
+    from dungeonbench_gym.llm.balrog_protocol import ENV_SETTINGS
+    env = dungeonbench_gym.make(f"MiniHack-{task}-v0", **ENV_SETTINGS["minihack"])
+    obs, info = env.reset(seed=seed)
+    up = env.unwrapped
+    stats = _screen_stats(up._obs["chars"], up._obs["tty_chars"])
+    rng = np.random.default_rng([seed, 2])
+    choices = _vocabulary(task)
+    steps, done = 0, False
+    while not done:
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(choices)))
+        done = terminated or truncated
+        steps += 1
+    env.close()
+    return {"success": bool(info["success"]), "steps": steps, **stats}
+
+
+def _run(args):
+    side, task, seed, count = args
+    return our_episode(task, seed) if side == "ours" else upstream_episode(task, seed, count)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--episodes", type=int, default=200)
+    p.add_argument("--tasks", default=",".join(TASKS))
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=2)
+    args = p.parse_args(argv)
+    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    print(f"| task | upstream success | ours | within 2 SE | role titles TV | cells drawn up / ours "
+          f"| monsters in view up / ours | steps up / ours |\n|---|---|---|---|---|---|---|---|")
+    agreed, start = 0, time.time()
+    with ProcessPoolExecutor(args.workers) as pool:
+        for task in tasks:
+            seeds = [args.seed * 100_000 + k for k in range(args.episodes)]
+            count = min(args.episodes, 1000)      # Boxoban: the levels these seeds play
+            # ours first: it generates (and caches) the Boxoban levels upstream then reads
+            ours = list(pool.map(_run, [("ours", task, s, count) for s in seeds], chunksize=8))
+            up = list(pool.map(_run, [("upstream", task, s, count) for s in seeds], chunksize=8))
+            a, b = rate(e["success"] for e in up), rate(e["success"] for e in ours)
+            same = agree(a, b)
+            agreed += same
+            mean = lambda rows, key: sum(r[key] for r in rows) / len(rows)  # noqa: E731
+            print(f"| {task} | {a[0]:.3f} ± {a[1]:.3f} | {b[0]:.3f} ± {b[1]:.3f} | "
+                  f"{'yes' if same else 'NO'} | "
+                  f"{total_variation([e['title'] for e in up], [e['title'] for e in ours]):.2f} | "
+                  f"{mean(up, 'drawn'):.0f} / {mean(ours, 'drawn'):.0f} | "
+                  f"{mean(up, 'monsters'):.2f} / {mean(ours, 'monsters'):.2f} | "
+                  f"{mean(up, 'steps'):.1f} / {mean(ours, 'steps'):.1f} |", flush=True)
+    print(f"\n{agreed} of {len(tasks)} tasks agree within 2 SE "
+          f"({args.episodes} episodes per task and side, {time.time() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

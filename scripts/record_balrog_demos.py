@@ -1,0 +1,79 @@
+"""Record the BALROG protocol's few-shot demonstrations with the project's baselines.
+
+One episode per env id, played by the family's baseline (`agents.BASELINES`) on the
+env as the BALROG protocol makes it (`balrog_protocol.ENV_SETTINGS`), on seeds no
+suite plays (DEMO_SEED and up); the first successful episode of `--tries` is kept
+(else the one with the most progress), cut to `--max-steps` steps. Each step keeps
+the observation the protocol's history shows (the long-term text) and the action's
+name. Written to dungeonbench_gym/llm/demos/<env id>.json.
+
+    python scripts/record_balrog_demos.py                 # every id of --suite balrog
+    python scripts/record_balrog_demos.py --envs BabyAI-GoTo-v0,Crafter-v0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import dungeonbench_gym  # noqa: E402
+from dungeonbench_gym.agents import make_agent  # noqa: E402
+from dungeonbench_gym.core import registry  # noqa: E402
+from dungeonbench_gym.eval import suites  # noqa: E402
+from dungeonbench_gym.llm.balrog_protocol import ENV_SETTINGS  # noqa: E402
+from dungeonbench_gym.llm.demonstrations import DEMO_DIR, demo_path  # noqa: E402
+
+DEMO_SEED = 1_000_000   # suites play seeds from 0: demonstrations never show an evaluated game
+
+
+def play(env_id: str, seed: int, max_steps: int) -> dict:
+    entry = registry.resolve_id(env_id)
+    env = dungeonbench_gym.make(env_id, text=True, **ENV_SETTINGS.get(entry.family, {}))
+    agent = make_agent("baseline", entry.family)
+    agent.reset(env, seed)
+    obs, info = env.reset(seed=seed)
+    labels = {o.index: o.label for o in env.unwrapped.option_table}
+    steps, done = [], False
+    while not done and len(steps) < max_steps:
+        action = agent.act(obs, info)
+        label = action if isinstance(action, str) else next(
+            (o.label for o in info["options"] if o.index == action), labels.get(action, str(action)))
+        steps.append({"observation": info["text"]["long_term"], "action": label})
+        obs, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    env.close()
+    return {"env_id": env_id, "agent": "baseline", "seed": seed, "success": bool(info["success"]),
+            "progress": float(info["progress"]), "cut": not done, "steps": steps}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--envs", default="", help="comma-separated ids (default: --suite balrog's)")
+    p.add_argument("--tries", type=int, default=5, help="seeds tried per env")
+    p.add_argument("--max-steps", type=int, default=50, help="steps kept per demonstration")
+    p.add_argument("--out", default=str(DEMO_DIR))
+    args = p.parse_args(argv)
+    ids = ([i.strip() for i in args.envs.split(",") if i.strip()] if args.envs
+           else [i for i, _ in suites.builtin("balrog").envs])
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for env_id in ids:
+        best = None
+        for k in range(args.tries):
+            demo = play(env_id, DEMO_SEED + k, args.max_steps)
+            if best is None or (demo["success"], demo["progress"]) > (best["success"], best["progress"]):
+                best = demo
+            if demo["success"]:
+                break
+        demo_path(env_id, out).write_text(json.dumps(best, indent=1) + "\n")
+        print(f"{env_id}: seed {best['seed']}, {len(best['steps'])} steps, success "
+              f"{best['success']}, progress {best['progress']:.2f}{' (cut)' if best['cut'] else ''}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

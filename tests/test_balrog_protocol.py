@@ -305,3 +305,19 @@ def test_options_protocol_is_unchanged_by_default():
     from dungeonbench_gym.agents.spec import make_llm_agent
     from dungeonbench_gym.llm.agent import LLMAgent
     assert isinstance(make_llm_agent(spec), LLMAgent)
+
+
+def test_a_small_window_drops_history_then_demonstrations_before_falling_back():
+    """Every request must fit the model's window: the oldest history goes first, then the
+    demonstrations; only a chat that cannot fit even so falls back unasked."""
+    env = dungeonbench_gym.make("Crafter-v0", text=True, **ENV_SETTINGS["crafter"])
+    client = ScriptedClient(["Noop"] * 4)
+    agent = BalrogProtocolAgent(client, "few_shot", context_tokens=2048)
+    agent.reset(env, 0)
+    obs, info = env.reset(seed=0)
+    for _ in range(4):
+        obs, *_, info = env.step(agent.act(obs, info))
+    assert all("demonstrations dropped" in r["compaction"] for r in agent.trajectory)
+    assert not any(r["fell_back"] for r in agent.trajectory)
+    for chat in client.calls:
+        assert agent.budget.fits(chat)

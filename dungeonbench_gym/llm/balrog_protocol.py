@@ -287,7 +287,8 @@ class BalrogProtocolAgent(Agent):
             "observation": seen, "note": self._note, "completions": [], "answer": None, "action": None,
             "fell_back": False, "retries": 0, "prompt_tokens": 0, "completion_tokens": 0,
             "max_request_tokens": 0, "prompt_chars": 0, "history_steps": 0,
-            "latency_s": 0.0, "client_error": None, "client_errors": 0, "parse_errors": []}
+            "latency_s": 0.0, "client_error": None, "client_errors": 0, "parse_errors": [],
+            "compaction": []}
         options = list(info["options"])
         if info.get("decision") == "over" and len(options) == 1:
             action, label, answer, reply = options[0].index, options[0].label, "", ""
@@ -346,6 +347,12 @@ class BalrogProtocolAgent(Agent):
             kept -= 1                         # the oldest history goes first
             chat = self.messages(seen, status, kept)
         record["history_steps"] = kept
+        if self._demos and not self.budget.fits(chat):
+            # a small window: the demonstrations go before the game itself does
+            demos, self._demos = self._demos, []
+            chat = self.messages(seen, status, 0)
+            self._demos = demos
+            record["compaction"] = ["demonstrations dropped"]
         record["prompt_chars"] = sum(len(m["content"]) for m in chat)
         if not self.budget.fits(chat):
             record["parse_errors"].append("the prompt does not fit the model's context")

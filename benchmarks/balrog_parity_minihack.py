@@ -17,12 +17,16 @@ with standard errors, whether they agree within two standard errors, and
 structural statistics of the starting screens: the hero's role title (total
 variation), map cells drawn at the start, monsters in view, and episode length.
 
-Boxoban: upstream reads DeepMind's level files, a download; here it gets the
-levels of our generator written in the official format (the same levels ours
-plays), so that side compares the game's mechanics on the same level
-distribution, not the generator.
+Boxoban: upstream reads DeepMind's level files (github.com/deepmind/boxoban-levels,
+which BALROG's post-install downloads). With `--boxoban-levels DIR` (a folder with
+that repository's `medium/train/*.txt` and `hard/*.txt`, any subset of the files)
+upstream plays those, and the Boxoban rows also compare the levels themselves:
+the push solver's shortest solution over `--solve` levels from each side.
+Without it upstream gets the levels of our generator written in the official
+format, and the rows compare the game's mechanics only.
 
     python benchmarks/balrog_parity_minihack.py --episodes 200 [--tasks MazeWalk-9x9] [--seed 0]
+        [--boxoban-levels DIR] [--solve 40]
 """
 
 from __future__ import annotations
@@ -35,7 +39,6 @@ import sys
 import tempfile
 import time
 import warnings
-from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
@@ -88,7 +91,7 @@ def _boxoban_dir(count: int) -> str:
     return _BOXOBAN_DIR
 
 
-def upstream_episode(task: str, seed: int, count: int) -> dict:
+def upstream_episode(task: str, seed: int, count: int, official: str | None = None) -> dict:
     import minihack  # noqa: F401 - registers the envs
     from nle import nethack
     rng = np.random.default_rng([seed, 1])
@@ -98,7 +101,7 @@ def upstream_episode(task: str, seed: int, count: int) -> dict:
                   autopickup=False)
     if task in UPSTREAM:
         from minihack.envs import boxohack
-        boxohack.LEVELS_PATH = _boxoban_dir(count)
+        boxohack.LEVELS_PATH = official or _boxoban_dir(count)
         module, name = UPSTREAM[task]
     else:
         from dungeonbench_gym.games.minihack.env import TASKS as OURS
@@ -151,8 +154,44 @@ def our_episode(task: str, seed: int) -> dict:
 
 
 def _run(args):
-    side, task, seed, count = args
-    return our_episode(task, seed) if side == "ours" else upstream_episode(task, seed, count)
+    side, task, seed, count, official = args
+    if side == "ours":
+        return our_episode(task, seed)
+    return upstream_episode(task, seed, count, official)
+
+
+def _official_levels(folder: str, tier: str, n: int, seed: int) -> list[tuple[str, ...]]:
+    """n levels drawn (seeded) from the official files of a tier."""
+    path = os.path.join(folder, tier, "train" if tier == "medium" else "")
+    levels = []
+    for name in sorted(os.listdir(path)):
+        if name.endswith(".txt"):
+            with open(os.path.join(path, name)) as handle:
+                for block in handle.read().split(";")[1:]:
+                    levels.append(tuple(block.strip().splitlines()[1:]))
+    return random.Random(seed).sample(levels, min(n, len(levels)))
+
+
+def _solution_lengths(levels) -> list[int]:
+    from dungeonbench_gym.games.minihack import boxoban
+    lengths = []
+    for rows in levels:
+        solution = boxoban.solve(rows, max_effort=400_000)
+        if solution is not None:
+            lengths.append(len(solution.moves))
+    return lengths
+
+
+def _solve_row(task: str, folder: str, n: int, seed: int) -> str:
+    from dungeonbench_gym.games.minihack import boxoban
+    tier = task.split("-")[1].lower()
+    official = _solution_lengths(_official_levels(folder, tier, n, seed))
+    ours = _solution_lengths([boxoban.level_for_seed(tier, k) for k in range(n)])
+    mean = lambda v: sum(v) / len(v) if v else float("nan")  # noqa: E731
+    return (f"{task}: shortest solution (moves) official {mean(official):.1f} "
+            f"(median {sorted(official)[len(official) // 2] if official else '-'}, solved "
+            f"{len(official)}/{n}), ours {mean(ours):.1f} (median "
+            f"{sorted(ours)[len(ours) // 2] if ours else '-'}, solved {len(ours)}/{n})")
 
 
 def main(argv=None) -> int:
@@ -161,18 +200,27 @@ def main(argv=None) -> int:
     p.add_argument("--tasks", default=",".join(TASKS))
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--boxoban-levels", default=None,
+                   help="a folder of DeepMind's official Boxoban level files for upstream")
+    p.add_argument("--solve", type=int, default=40,
+                   help="levels per side whose shortest solutions are compared (Boxoban)")
     args = p.parse_args(argv)
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     print(f"| task | upstream success | ours | within 2 SE | role titles TV | cells drawn up / ours "
           f"| monsters in view up / ours | steps up / ours |\n|---|---|---|---|---|---|---|---|")
-    agreed, start = 0, time.time()
+    agreed, start, notes = 0, time.time(), []
     with ProcessPoolExecutor(args.workers) as pool:
         for task in tasks:
             seeds = [args.seed * 100_000 + k for k in range(args.episodes)]
             count = min(args.episodes, 1000)      # Boxoban: the levels these seeds play
             # ours first: it generates (and caches) the Boxoban levels upstream then reads
-            ours = list(pool.map(_run, [("ours", task, s, count) for s in seeds], chunksize=8))
-            up = list(pool.map(_run, [("upstream", task, s, count) for s in seeds], chunksize=8))
+            official = args.boxoban_levels if task.startswith("Boxoban") else None
+            ours = list(pool.map(_run, [("ours", task, s, count, None) for s in seeds],
+                                 chunksize=8))
+            up = list(pool.map(_run, [("upstream", task, s, count, official) for s in seeds],
+                               chunksize=8))
+            if official and args.solve:
+                notes.append(_solve_row(task, official, args.solve, args.seed))
             a, b = rate(e["success"] for e in up), rate(e["success"] for e in ours)
             same = agree(a, b)
             agreed += same
@@ -183,6 +231,8 @@ def main(argv=None) -> int:
                   f"{mean(up, 'drawn'):.0f} / {mean(ours, 'drawn'):.0f} | "
                   f"{mean(up, 'monsters'):.2f} / {mean(ours, 'monsters'):.2f} | "
                   f"{mean(up, 'steps'):.1f} / {mean(ours, 'steps'):.1f} |", flush=True)
+    for note in notes:
+        print(f"\n{note}")
     print(f"\n{agreed} of {len(tasks)} tasks agree within 2 SE "
           f"({args.episodes} episodes per task and side, {time.time() - start:.0f} s)")
     return 0

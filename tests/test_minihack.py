@@ -173,3 +173,17 @@ def test_nle_prompts_decline_questions_as_nle_does_under_balrog():
         decisions[name] = (throw["decision"], eat["decision"])
     assert decisions["ours"] == ("item", "item")     # both questions reach the agent
     assert decisions["balrog"] == ("command", "item")   # "what to throw?" declined by NLE
+
+
+def test_nle_prompts_press_through_a_pick_up_menu_as_nle_does():
+    """With NLE's own handling (BALROG's), a menu is pressed through with space: picking
+    up where two items lie picks nothing, where our default asks the agent."""
+    balrog = MiniHackEnv("Quest-Easy", nle_prompts=True)
+    balrog.reset(seed=0)
+    _, _, _, _, info = balrog.step(INDEX["pick up"])
+    carried = [t for t in balrog._obs["inv_strs"].tobytes().split(b"\0") if t]
+    assert info["decision"] == "command" and not any(b"wand" in t for t in carried)
+    ours = MiniHackEnv("Quest-Easy")
+    ours.reset(seed=0)
+    _, _, _, _, info = ours.step(INDEX["pick up"])
+    assert info["decision"] == "menu"

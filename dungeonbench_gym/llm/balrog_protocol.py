@@ -71,6 +71,8 @@ MINIHACK_VOCABULARY = frozenset((
     "far southwest", "far northwest", "up", "down", "wait", "apply", "close", "open", "eat",
     "force", "kick", "loot", "pick up", "pray", "put on", "quaff", "search", "zap"))
 VOCABULARY_HEADER = "Actions you can take (answer with one name exactly as written):"
+# BALROG's default for a typed-command family (TextWorld's wrapper: "help")
+FALLBACK_COMMANDS = {"textworld": "help"}
 _NOT_LETTERS = re.compile(r"[^a-zA-Z\s:]")
 _TAGGED = re.compile(r"<\|ACTION\|>(.*?)<\|END\|>", re.DOTALL)
 _NO_ACTION = "(no action found in the answer)"
@@ -392,9 +394,6 @@ class BalrogProtocolAgent(Agent):
                 return option.label
         return str(action)
 
-
-# BALROG's default for a typed-command family (TextWorld's wrapper: "help")
-FALLBACK_COMMANDS = {"textworld": "help"}
 
 
 def _merge_roles(chat: list[dict[str, str]]) -> list[dict[str, str]]:

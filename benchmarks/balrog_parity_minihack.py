@@ -12,7 +12,10 @@ protocol's settings (`balrog_protocol.ENV_SETTINGS`: `on_invalid="passthrough"`,
 
 The agent is the same on both sides: uniformly random over BALROG's MiniHack
 vocabulary for the task (the task's actions that BALROG's `ACTIONS` table names;
-`balrog_protocol.MINIHACK_VOCABULARY`). Per task it prints both success rates
+`balrog_protocol.MINIHACK_VOCABULARY`), or with `--agent explorer` (MazeWalk
+tasks) a scripted explorer that reads only the map characters and the hero's
+position, which both sides show alike: it walks to the stairs down once seen,
+else to the nearest untried unknown cell beside the known floor. Per task it prints both success rates
 with standard errors, whether they agree within two standard errors, and
 structural statistics of the starting screens: the hero's role title (total
 variation), map cells drawn at the start, monsters in view, and episode length.
@@ -55,6 +58,60 @@ UPSTREAM = {"Boxoban-Medium": ("minihack.envs.boxohack", "MiniHackBoxobanMedium"
 STEPS = 100
 OBS_KEYS = ("glyphs", "chars", "blstats", "tty_chars", "message")
 _BOXOBAN_DIR = None
+# the explorer's eight moves: (dx, dy) -> NetHack's key
+MOVES = {(0, -1): ord("k"), (1, 0): ord("l"), (0, 1): ord("j"), (-1, 0): ord("h"),
+         (1, -1): ord("u"), (1, 1): ord("n"), (-1, 1): ord("b"), (-1, -1): ord("y")}
+FLOOR = frozenset(map(ord, ".#<>{"))
+
+
+class Explorer:
+    """Breadth-first over the floor seen so far: the stairs when seen, else the nearest
+    unknown cell beside the floor that has not been tried (a try that does not move the
+    hero marks that cell as wall)."""
+
+    def __init__(self):
+        self.blocked: set[tuple[int, int]] = set()
+        self.tried: tuple[tuple[int, int], tuple[int, int]] | None = None
+
+    def key(self, chars: np.ndarray, hero: tuple[int, int]) -> int:
+        if self.tried is not None and self.tried[0] == hero:
+            self.blocked.add(self.tried[1])          # the last try did not move the hero
+        self.tried = None
+        rows, cols = chars.shape
+        parent = {hero: None}
+        queue = [hero]
+        goal = None
+        for cell in queue:
+            x, y = cell
+            if chars[y, x] == ord(">") and cell != hero:
+                goal = cell
+                break
+            for (dx, dy) in MOVES:
+                nxt = (x + dx, y + dy)
+                if not (0 <= nxt[0] < cols and 0 <= nxt[1] < rows) or nxt in parent:
+                    continue
+                if chars[nxt[1], nxt[0]] in FLOOR:
+                    parent[nxt] = cell
+                    queue.append(nxt)
+        if goal is None:     # the nearest reachable floor cell with an untried unknown neighbour
+            for cell in queue:
+                x, y = cell
+                for (dx, dy) in MOVES:
+                    nxt = (x + dx, y + dy)
+                    if (0 <= nxt[0] < cols and 0 <= nxt[1] < rows and nxt not in self.blocked
+                            and chars[nxt[1], nxt[0]] == ord(" ")):
+                        if cell == hero:
+                            self.tried = (hero, nxt)
+                            return MOVES[(dx, dy)]
+                        goal = cell
+                        break
+                if goal is not None:
+                    break
+        if goal is None:
+            return ord("s")  # nothing left to try: search
+        while parent[goal] != hero:
+            goal = parent[goal]
+        return MOVES[(goal[0] - hero[0], goal[1] - hero[1])]
 
 
 def _vocabulary(task: str) -> list[int]:
@@ -91,7 +148,8 @@ def _boxoban_dir(count: int) -> str:
     return _BOXOBAN_DIR
 
 
-def upstream_episode(task: str, seed: int, count: int, official: str | None = None) -> dict:
+def upstream_episode(task: str, seed: int, count: int, official: str | None = None,
+                     agent: str = "random") -> dict:
     import minihack  # noqa: F401 - registers the envs
     from nle import nethack
     rng = np.random.default_rng([seed, 1])
@@ -120,8 +178,14 @@ def upstream_episode(task: str, seed: int, count: int, official: str | None = No
     choices = [index[KEYS[i]] for i in _vocabulary(task)]
     more = index.get(int(nethack.MiscAction.MORE))
     success, steps, done = False, 0, False
+    explorer = Explorer() if agent == "explorer" else None
     while not done and steps < STEPS:
-        obs, _, terminated, truncated, info = env.step(int(rng.choice(choices)))
+        if explorer is not None:
+            hero = (int(obs["blstats"][0]), int(obs["blstats"][1]))
+            action = index[explorer.key(obs["chars"], hero)]
+        else:
+            action = int(rng.choice(choices))
+        obs, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
         steps += 1
         presses = 0
@@ -135,7 +199,7 @@ def upstream_episode(task: str, seed: int, count: int, official: str | None = No
     return {"success": bool(success), "steps": steps, **stats}
 
 
-def our_episode(task: str, seed: int) -> dict:
+def our_episode(task: str, seed: int, agent: str = "random") -> dict:
     import dungeonbench_gym
     from dungeonbench_gym.llm.balrog_protocol import ENV_SETTINGS
     env = dungeonbench_gym.make(f"MiniHack-{task}-v0", **ENV_SETTINGS["minihack"])
@@ -144,9 +208,17 @@ def our_episode(task: str, seed: int) -> dict:
     stats = _screen_stats(up._obs["chars"], up._obs["tty_chars"])
     rng = np.random.default_rng([seed, 2])
     choices = _vocabulary(task)
+    from dungeonbench_gym.games.nethack.commands import KEYS
+    ours_for_key = {key: i for i, key in enumerate(KEYS)}
+    explorer = Explorer() if agent == "explorer" else None
     steps, done = 0, False
     while not done:
-        obs, _, terminated, truncated, info = env.step(int(rng.choice(choices)))
+        if explorer is not None:
+            hero = (int(up._obs["blstats"][0]), int(up._obs["blstats"][1]))
+            action = ours_for_key[explorer.key(up._obs["chars"], hero)]
+        else:
+            action = int(rng.choice(choices))
+        obs, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
         steps += 1
     env.close()
@@ -154,10 +226,10 @@ def our_episode(task: str, seed: int) -> dict:
 
 
 def _run(args):
-    side, task, seed, count, official = args
+    side, task, seed, count, official, agent = args
     if side == "ours":
-        return our_episode(task, seed)
-    return upstream_episode(task, seed, count, official)
+        return our_episode(task, seed, agent)
+    return upstream_episode(task, seed, count, official, agent)
 
 
 def _official_levels(folder: str, tier: str, n: int, seed: int) -> list[tuple[str, ...]]:
@@ -200,6 +272,8 @@ def main(argv=None) -> int:
     p.add_argument("--tasks", default=",".join(TASKS))
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--agent", default="random", choices=("random", "explorer"),
+                   help="explorer: the scripted MazeWalk explorer (see the docstring)")
     p.add_argument("--boxoban-levels", default=None,
                    help="a folder of DeepMind's official Boxoban level files for upstream")
     p.add_argument("--solve", type=int, default=40,
@@ -215,10 +289,10 @@ def main(argv=None) -> int:
             count = min(args.episodes, 1000)      # Boxoban: the levels these seeds play
             # ours first: it generates (and caches) the Boxoban levels upstream then reads
             official = args.boxoban_levels if task.startswith("Boxoban") else None
-            ours = list(pool.map(_run, [("ours", task, s, count, None) for s in seeds],
-                                 chunksize=8))
-            up = list(pool.map(_run, [("upstream", task, s, count, official) for s in seeds],
-                               chunksize=8))
+            ours = list(pool.map(_run, [("ours", task, s, count, None, args.agent)
+                                        for s in seeds], chunksize=8))
+            up = list(pool.map(_run, [("upstream", task, s, count, official, args.agent)
+                                      for s in seeds], chunksize=8))
             if official and args.solve:
                 notes.append(_solve_row(task, official, args.solve, args.seed))
             a, b = rate(e["success"] for e in up), rate(e["success"] for e in ours)

@@ -1,7 +1,11 @@
 """BabyAI side by side: upstream (BALROG's Minigrid fork through BALROG's wrapper) and ours.
 
 Plays the same agent, uniformly random over BALROG's six BabyAI actions (turn
-left, turn right, go forward, pick up, drop, toggle), on BALROG's five tasks:
+left, turn right, go forward, pick up, drop, toggle), or with `--agent bot`
+minigrid's own BabyAIBot (each side's minigrid: the fork's upstream, the release
+ours is built on; an oracle that reads the level, so its success and its steps
+per solved episode measure how solvable and how long the missions are), on
+BALROG's five tasks:
 
 * upstream: ``BabyAI-MixedTrainLocal-v0`` from a local checkout of
   BartekCupial/Minigrid (the fork BALROG installs), made again until its task is
@@ -70,7 +74,14 @@ def layout_stats(level) -> dict:
 
 
 # --------------------------------------------------------------- upstream side
-def _upstream_worker(balrog_path: str, task: str, episodes: int, seed: int) -> None:
+def _bot_action(bot, last):
+    """The bot's next action (None at the end: go forward), as an index."""
+    choice = bot.replan(last)
+    return 2 if choice is None else int(choice)
+
+
+def _upstream_worker(balrog_path: str, task: str, episodes: int, seed: int,
+                     agent: str = "random") -> None:
     """Runs with the fork first on sys.path: one JSON line per episode."""
     import importlib.util
     import random
@@ -94,17 +105,28 @@ def _upstream_worker(balrog_path: str, task: str, episodes: int, seed: int) -> N
         env = wrapper.BabyAITextCleanLangWrapper(env)
         env.reset(seed=seed + episode)
         stats = layout_stats(env.unwrapped)
+        bot, last, steps = None, None, 0
+        if agent == "bot":
+            from minigrid.utils.baby_ai_bot import BabyAIBot
+            bot = BabyAIBot(env.unwrapped)
         for _t in range(env.max_steps):
-            _o, _r, terminated, truncated, _i = env.step(rng.choice(ACTION_NAMES))
+            if bot is not None:
+                last = _bot_action(bot, last)
+                name = ACTION_NAMES[last]
+            else:
+                name = rng.choice(ACTION_NAMES)
+            _o, _r, terminated, truncated, _i = env.step(name)
+            steps += 1
             if terminated or truncated:
                 break
-        print(json.dumps({"success": env.progression == 1.0, **stats}), flush=True)
+        print(json.dumps({"success": env.progression == 1.0, "steps": steps, **stats}),
+              flush=True)
 
 
 def run_upstream(args, task: str) -> list[dict]:
     cmd = [args.python, os.path.abspath(__file__), "--_worker", "--minigrid", args.minigrid,
            "--balrog", args.balrog, "--tasks", task, "--episodes", str(args.episodes),
-           "--seed", str(args.seed)]
+           "--seed", str(args.seed), "--agent", args.agent]
     env = dict(os.environ, PYTHONPATH=os.path.abspath(args.minigrid))
     done = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
@@ -125,12 +147,17 @@ def run_ours(args, task: str) -> list[dict]:
     for episode in range(args.episodes):
         env.reset(seed=args.seed + episode)
         stats = layout_stats(env.unwrapped.level)
-        info = {}
+        info, bot, last, steps = {}, None, None, 0
+        if args.agent == "bot":
+            from minigrid.utils.baby_ai_bot import BabyAIBot
+            bot = BabyAIBot(env.unwrapped.level)
         while True:
-            _o, _r, terminated, truncated, info = env.step(rng.randrange(N_ACTIONS))
+            last = _bot_action(bot, last) if bot is not None else rng.randrange(N_ACTIONS)
+            _o, _r, terminated, truncated, info = env.step(last)
+            steps += 1
             if terminated or truncated:
                 break
-        out.append({"success": bool(info["success"]), **stats})
+        out.append({"success": bool(info["success"]), "steps": steps, **stats})
     return out
 
 
@@ -159,7 +186,13 @@ def compare(task: str, up: list[dict], ours: list[dict]) -> dict:
         "objects": (sum(e["objects"] for e in up) / len(up),
                     sum(e["objects"] for e in ours) / len(ours)),
         "beside": (rate(e["beside"] for e in up)[0], rate(e["beside"] for e in ours)[0]),
+        "solved_steps": tuple(_mean([e["steps"] for e in side if e["success"]])
+                              for side in (up, ours)),
     }
+
+
+def _mean(values: list) -> float:
+    return sum(values) / len(values) if values else float("nan")
 
 
 def _one_task(args, task: str) -> dict:
@@ -177,21 +210,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tasks", default="", help="comma-separated; default all five")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--agent", default="random", choices=("random", "bot"))
     parser.add_argument("--_worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args._worker:
-        _upstream_worker(args.balrog, args.tasks, args.episodes, args.seed)
+        _upstream_worker(args.balrog, args.tasks, args.episodes, args.seed, args.agent)
         return
     tasks = [t for t in args.tasks.split(",") if t] or list(TASKS)
     start = time.time()
     with ProcessPoolExecutor(args.workers) as pool:
         results = list(pool.map(_one_task, [args] * len(tasks), tasks))
-    print(f"# BabyAI parity: random agent, {args.episodes} episodes per task and side; "
+    print(f"# BabyAI parity: {args.agent} agent, {args.episodes} episodes per task and side; "
           f"{time.time() - start:.0f} s on {os.cpu_count()} cores")
     print("| task | upstream success | ours | within 2 SE | grid up / ours | steps up / ours "
           "| mission templates TV | missions TV | locked door up / ours | objects up / ours "
-          "| object beside the agent up / ours |")
-    print("|" + "---|" * 11)
+          "| object beside the agent up / ours | steps per solved episode up / ours |")
+    print("|" + "---|" * 12)
     for r in results:
         (pu, su), (po, so) = r["upstream"], r["ours"]
         print(f"| {r['task']} | {pu:.3f} ± {su:.3f} | {po:.3f} ± {so:.3f} | "
@@ -199,7 +233,8 @@ def main() -> None:
               f"{r['max_steps'][0]} / {r['max_steps'][1]} | {r['templates_tv']:.2f} | "
               f"{r['missions_tv']:.2f} | {r['locked'][0]:.2f} / {r['locked'][1]:.2f} | "
               f"{r['objects'][0]:.2f} / {r['objects'][1]:.2f} | "
-              f"{r['beside'][0]:.2f} / {r['beside'][1]:.2f} |")
+              f"{r['beside'][0]:.2f} / {r['beside'][1]:.2f} | "
+              f"{r['solved_steps'][0]:.1f} / {r['solved_steps'][1]:.1f} |")
     agree = sum(r["agree"] for r in results)
     print(f"\n{agree} of {len(results)} tasks agree within 2 SE")
 

@@ -4,8 +4,14 @@ One episode per env id, played by the family's baseline (`agents.BASELINES`) on 
 env as the BALROG protocol makes it (`balrog_protocol.ENV_SETTINGS`), on seeds no
 suite plays (DEMO_SEED and up); the first successful episode of `--tries` is kept
 (else the one with the most progress), cut to `--max-steps` steps. Each step keeps
-the observation the protocol's history shows (the long-term text) and the action's
-name. Written to dungeonbench_gym/llm/demos/<env id>.json.
+the observation the protocol's history shows (the long-term text) and the action
+as the model would name it: a vocabulary name (`balrog_protocol.vocabulary`). Where
+the baseline answers a game's question (NetHack's "in what direction?"), the
+vocabulary action that sends the same key stands in for it ("west" for "direction
+west"); a step no vocabulary name can stand for (an item letter: BALROG's
+MiniHack vocabulary has none) is left out of the demonstration and counted in
+its `left_out`.
+Written to dungeonbench_gym/llm/demos/<env id>.json.
 
     python scripts/record_balrog_demos.py                 # every id of --suite balrog
     python scripts/record_balrog_demos.py --envs BabyAI-GoTo-v0,Crafter-v0
@@ -24,10 +30,24 @@ import dungeonbench_gym  # noqa: E402
 from dungeonbench_gym.agents import make_agent  # noqa: E402
 from dungeonbench_gym.core import registry  # noqa: E402
 from dungeonbench_gym.eval import suites  # noqa: E402
-from dungeonbench_gym.llm.balrog_protocol import ENV_SETTINGS  # noqa: E402
+from dungeonbench_gym.llm.balrog_protocol import ENV_SETTINGS, vocabulary  # noqa: E402
 from dungeonbench_gym.llm.demonstrations import DEMO_DIR, demo_path  # noqa: E402
 
 DEMO_SEED = 1_000_000   # suites play seeds from 0: demonstrations never show an evaluated game
+
+
+def _namer(env):
+    """index or typed command -> the vocabulary name a model would answer, or None."""
+    vocab = vocabulary(env)
+    if vocab.typed and not vocab.actions:
+        return lambda action, label: label
+    by_index = {o.index: o.label for o in vocab.actions}
+    same_key = {}
+    if env.unwrapped.family in ("nethack", "minihack"):
+        from dungeonbench_gym.games.nethack.commands import KEYS
+        same_key = {KEYS[i]: name for i, name in by_index.items()}
+        return lambda action, label: by_index.get(action) or same_key.get(KEYS[action])
+    return lambda action, label: by_index.get(action)
 
 
 def play(env_id: str, seed: int, max_steps: int) -> dict:
@@ -36,18 +56,23 @@ def play(env_id: str, seed: int, max_steps: int) -> dict:
     agent = make_agent("baseline", entry.family)
     agent.reset(env, seed)
     obs, info = env.reset(seed=seed)
-    labels = {o.index: o.label for o in env.unwrapped.option_table}
-    steps, done = [], False
+    name_of = _namer(env)
+    steps, done, left_out = [], False, 0
     while not done and len(steps) < max_steps:
         action = agent.act(obs, info)
         label = action if isinstance(action, str) else next(
-            (o.label for o in info["options"] if o.index == action), labels.get(action, str(action)))
-        steps.append({"observation": info["text"]["long_term"], "action": label})
+            (o.label for o in info["options"] if o.index == action), str(action))
+        name = name_of(action, label)
+        if name is None:
+            left_out += 1      # the model could not have said this
+        else:
+            steps.append({"observation": info["text"]["long_term"], "action": name})
         obs, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
     env.close()
     return {"env_id": env_id, "agent": "baseline", "seed": seed, "success": bool(info["success"]),
-            "progress": float(info["progress"]), "cut": not done, "steps": steps}
+            "progress": float(info["progress"]), "cut": not done, "left_out": left_out,
+            "steps": steps}
 
 
 def main(argv=None) -> int:
@@ -71,7 +96,8 @@ def main(argv=None) -> int:
                 break
         demo_path(env_id, out).write_text(json.dumps(best, indent=1) + "\n")
         print(f"{env_id}: seed {best['seed']}, {len(best['steps'])} steps, success "
-              f"{best['success']}, progress {best['progress']:.2f}{' (cut)' if best['cut'] else ''}")
+              f"{best['success']}, progress {best['progress']:.2f}{' (cut)' if best['cut'] else ''}"
+              f", {best['left_out']} left out")
     return 0
 
 

@@ -17,7 +17,7 @@ submission layout (balrog-ai/experiments, `submissions/LLM/<date>_<agent>/`).
       dungeonbench_extra.json          families BALROG does not have, and what is missing:
                                        ours, never in summary.json
 
-Envs and tasks are named as BALROG names them (`BALROG_NAMES`: the NetHack family is
+Envs and tasks are named as BALROG names them (`balrog_name`: the NetHack family is
 `nle`, BabyAI's tasks are `BabyAI-MixedTrainLocal-v0/<task>`, Baba Is AI's `env/<level>`).
 Standard errors are BALROG's (`balrog/utils.py`): the population standard deviation
 over episodes divided by sqrt(n), per task and per env, in percent; the overall
@@ -38,6 +38,7 @@ from typing import Any
 from ..core import registry
 from ..core.errors import DungeonBenchError
 from .runner import EPISODE_GLOB, read_record
+from .summary import combine_families
 
 # our family -> BALROG's env name
 BALROG_ENVS = {"babyai": "babyai", "babaisai": "babaisai", "crafter": "crafter",
@@ -209,11 +210,9 @@ def export(results: str | Path, out: str | Path, *, agent: str | None = None,
         (out / env / f"{env}_summary.json").write_text(json.dumps(summary, indent=4))
         env_summaries[env] = summary
 
-    if env_summaries:
-        average = sum(s["progression_percentage"] for s in env_summaries.values()) / len(env_summaries)
-        error = math.sqrt(sum(s["standard_error"] ** 2 for s in env_summaries.values())) / len(env_summaries)
-    else:
-        average = error = 0.0
+    average, error = combine_families(
+        [(s["progression_percentage"], s["standard_error"]) for s in env_summaries.values()]
+    ) if env_summaries else (0.0, 0.0)
     top = {"average_progress": average, "standard_error": error,
            "environments": {env: {k: s[k] for k in ("progression_percentage", "standard_error",
                                                      "episodes_played")}

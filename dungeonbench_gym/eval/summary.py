@@ -1,7 +1,8 @@
 """Summaries with BALROG's aggregation.
 
 BALROG's "environment" is a family (BabyAI, Crafter, ...): its score is 100 x
-mean progress over all its episodes, SE = std / sqrt(n) (sample std). The
+mean progress over all its episodes, SE = std / sqrt(n) (here the sample std;
+BALROG's own summaries use the population std, which `export balrog` writes). The
 overall score is the mean of the family scores, SE = sqrt(sum SE^2) / n_families,
 so a family with many ids weighs no more than one with a single id. Each id also
 gets its own row, scored the same way.
@@ -36,7 +37,8 @@ def _score(values: list[float]) -> tuple[float, float]:
     return 100 * mean, 100 * math.sqrt(var / n)
 
 
-def _combine(scores: list[tuple[float, float]]) -> tuple[float, float]:
+def combine_families(scores: list[tuple[float, float]]) -> tuple[float, float]:
+    """BALROG's overall score from (score, SE) per family: their mean, sqrt(sum SE^2) / n."""
     n = len(scores)
     return sum(s for s, _ in scores) / n, math.sqrt(sum(se * se for _, se in scores)) / n
 
@@ -66,7 +68,7 @@ def summarise(records: list[dict]) -> dict:
     for agent, data in agents.items():
         families = {f: _score(v) for (a, f), v in sorted(family_progress.items()) if a == agent}
         data["families"] = {f: {"score": s, "se": se} for f, (s, se) in families.items()}
-        data["overall"] = dict(zip(("score", "se"), _combine(list(families.values()))))
+        data["overall"] = dict(zip(("score", "se"), combine_families(list(families.values()))))
     out = {"agents": agents}
     encounter = dnd_encounter(records)
     if encounter:

@@ -260,7 +260,8 @@ class BalrogProtocolAgent(Agent):
 
     def reset(self, env=None, seed: int | None = None) -> None:
         super().reset(env, seed)
-        self.turns: deque[_Turn] = deque(maxlen=max(self.history, 1))
+        # BALROG's max_text_history counts the current observation too
+        self.turns: deque[_Turn] = deque(maxlen=max(self.history - 1, 0))
         self.trajectory: list[dict[str, Any]] = []
         self.last_record: dict[str, Any] | None = None
         self._note: str | None = None
@@ -320,8 +321,7 @@ class BalrogProtocolAgent(Agent):
     # ---------------------------------------------------------------- the chat
     def messages(self, seen: str, status: str, kept: int | None = None) -> list[dict[str, str]]:
         """The chat of one step with the last `kept` past turns (default: all kept)."""
-        # BALROG's max_text_history counts the current observation too
-        past = list(self.turns)[-(self.history - 1):] if self.history > 1 else []
+        past = list(self.turns)
         if kept is not None:
             past = past[len(past) - kept:] if kept else []
         if self._demos:
@@ -343,7 +343,7 @@ class BalrogProtocolAgent(Agent):
 
     def _ask(self, seen: str, status: str, record: dict[str, Any]) -> str | None:
         """The model's reply, or None when no request could be made or answered."""
-        kept = min(len(self.turns), max(self.history - 1, 0))
+        kept = len(self.turns)
         chat = self.messages(seen, status, kept)
         while kept > 0 and not self.budget.fits(chat):
             kept -= 1                         # the oldest history goes first

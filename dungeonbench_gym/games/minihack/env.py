@@ -65,7 +65,7 @@ class MiniHackEnv(NLEDecisionEnv):
         text, on_invalid, render_mode, max_steps: as in `DecisionEnv`.
 
     The hero is BALROG's: a random role (`character="@"`) except where the task
-    forces one (Quest and CorridorBattle play a human knight), autopickup off.
+    forces one (Quest-Medium and CorridorBattle-Dark play a knight), autopickup off.
     """
 
     family = "minihack"

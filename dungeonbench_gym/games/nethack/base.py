@@ -35,7 +35,7 @@ from nle import nethack
 
 from ...core.env import DecisionEnv
 from .commands import COMMAND_INDICES, CONTINUE, ESCAPE, KEYS, OPTION_TABLE
-from .language import text_observation
+from .language import message_text, text_observation
 from .prompts import DECISIONS, WAITING_FOR_SPACE, Prompt, is_menu, read_prompt
 
 # what NLE is asked for: enough for the mask, the numeric observation, the metrics
@@ -152,7 +152,7 @@ class NLEDecisionEnv(DecisionEnv):
         for _ in range(AUTO_MORE_LIMIT):
             if terminated or truncated or not self._waiting_for_more():
                 break
-            self._skipped.append(self._message_text())
+            self._skipped.append(message_text(self._obs["message"]))
             more, terminated, truncated = self._step_key(CONTINUE)
             reward += more
         return reward, terminated, truncated
@@ -161,9 +161,6 @@ class NLEDecisionEnv(DecisionEnv):
         upstream = self._upstream
         misc = upstream.last_observation[upstream._internal_index][INTERNAL_MISC]
         return bool(misc[WAITING_FOR_SPACE]) and not is_menu(self._obs["tty_chars"])
-
-    def _message_text(self) -> str:
-        return bytes(self._obs["message"]).split(b"\0", 1)[0].decode("ascii", "replace").strip()
 
     def _step_key(self, action: int) -> tuple[float, bool, bool]:
         upstream_action = self._to_upstream[action]

@@ -72,8 +72,13 @@ def inventory(letters: np.ndarray, strings: np.ndarray) -> list[str]:
     return out
 
 
+def message_text(message: np.ndarray) -> str:
+    """NLE's message line as text (its buffer is NUL-padded)."""
+    return bytes(message).split(b"\0", 1)[0].decode("ascii", "replace").strip()
+
+
 def text_observation(obs: dict, prompt: Prompt, hero: tuple[int, int]) -> tuple[str, str]:
-    message = bytes(obs["message"]).split(b"\0", 1)[0].decode("ascii", "replace").strip()
+    message = message_text(obs["message"])
     things = surroundings(obs["glyphs"], hero)
     long_term = "\n".join([
         f"Message: {message or '(none)'}",

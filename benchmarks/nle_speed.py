@@ -7,6 +7,7 @@ Three ways of playing the same seeded game with the same keys:
           task class with its defaults), seeded like ours
   tensor  DungeonBench's env (numeric observation, mask, info; no text)
   text    the same with text=True, reading info["text"] every step
+  balrog-text  the same with text_style="balrog" (BALROG's text, `balrog_text.py`)
 
 The policy is random over the eight moves, answering any question with escape,
 so both games receive identical keys and stay identical (checked at the end of
@@ -35,7 +36,7 @@ import dungeonbench_gym
 from dungeonbench_gym.games.nethack.base import nethack_seeds
 from dungeonbench_gym.games.nethack.commands import COMMANDS, ESCAPE, MOVE_INDICES
 
-WAYS = ("raw", "tensor", "text")
+WAYS = ("raw", "tensor", "text", "balrog-text")
 
 
 def _raw_env(ours):
@@ -59,7 +60,8 @@ def _raw_env(ours):
 
 def run(env_id: str, steps: int, slice_len: int, seed: int) -> dict:
     ours = {"tensor": dungeonbench_gym.make(env_id).unwrapped,
-            "text": dungeonbench_gym.make(env_id, text=True).unwrapped}
+            "text": dungeonbench_gym.make(env_id, text=True).unwrapped,
+            "balrog-text": dungeonbench_gym.make(env_id, text=True, text_style="balrog").unwrapped}
     raw = _raw_env(ours["tensor"])
     raw_index = {int(a): i for i, a in enumerate(raw.actions)}
     rng = np.random.default_rng(seed)
@@ -90,12 +92,13 @@ def run(env_id: str, steps: int, slice_len: int, seed: int) -> dict:
                 finished = True
                 break
         clock["tensor"] += time.process_time() - t0
-        t0 = time.process_time()
-        env = ours["text"]
-        for option in options:
-            info = env.step(option)[4]
-            info["text"]
-        clock["text"] += time.process_time() - t0
+        for way in ("text", "balrog-text"):
+            t0 = time.process_time()
+            env = ours[way]
+            for option in options:
+                info = env.step(option)[4]
+                info["text"]
+            clock[way] += time.process_time() - t0
         raw_actions = [raw_index[COMMANDS[o].key] for o in options]
         t0 = time.process_time()
         for a in raw_actions:
@@ -135,7 +138,7 @@ def main(argv=None) -> dict:
     else:
         print(f"{args.env}: {args.steps} steps x {args.repeats} repeats, CPU time, median")
         for w, v in result["ways"].items():
-            print(f"  {w:7} {v['steps_per_s']:9.1f} steps/s  {v['us_per_step']:7.1f} us/step  "
+            print(f"  {w:11} {v['steps_per_s']:9.1f} steps/s  {v['us_per_step']:7.1f} us/step  "
                   f"x raw {v['ratio_to_raw']:.3f}")
     return result
 

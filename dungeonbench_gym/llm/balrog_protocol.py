@@ -52,13 +52,16 @@ TEMPERATURE = 1.0
 HISTORY = 16          # agent.max_text_history
 COT_HISTORY = 1       # agent.max_cot_history: the answers replayed whole
 # What each family's env is made with under this protocol: every action of the vocabulary
-# runs as upstream runs it, and the text is BALROG's where ours differs (TextWorld).
+# runs as upstream runs it, and the text is BALROG's where ours differs (TextWorld, and
+# NLE's language observation with the whole terminal for MiniHack and NetHack).
 ENV_SETTINGS: dict[str, dict[str, Any]] = {
     "babyai": {"on_invalid": "passthrough"},
     "babaisai": {"on_invalid": "passthrough"},
     "crafter": {"on_invalid": "passthrough"},
-    "minihack": {"on_invalid": "passthrough", "auto_more": True, "nle_prompts": True},
-    "nethack": {"on_invalid": "passthrough", "auto_more": True, "nle_prompts": True},
+    "minihack": {"on_invalid": "passthrough", "auto_more": True, "nle_prompts": True,
+                 "text_style": "balrog"},
+    "nethack": {"on_invalid": "passthrough", "auto_more": True, "nle_prompts": True,
+                "text_style": "balrog"},
     "textworld": {"text_style": "balrog"},
 }
 

@@ -62,6 +62,7 @@ class MiniHackEnv(NLEDecisionEnv):
             `NLEDecisionEnv`).
         nle_prompts: NLE's own handling of questions and menus (BALROG's; see
             `NLEDecisionEnv`).
+        text_style: "ours" (default) or "balrog" (BALROG's text; see `NLEDecisionEnv`).
         text, on_invalid, render_mode, max_steps: as in `DecisionEnv`.
 
     The hero is BALROG's: a random role (`character="@"`) except where the task
@@ -74,7 +75,8 @@ class MiniHackEnv(NLEDecisionEnv):
     def __init__(self, task: str = "Corridor-R3", *, boxoban_dir: str | None = None,
                  text: bool = False, on_invalid: str = "fallback",
                  render_mode: str | None = None, max_steps: int | None = None,
-                 auto_more: bool = False, nle_prompts: bool = False):
+                 auto_more: bool = False, nle_prompts: bool = False,
+                 text_style: str = "ours"):
         if task not in TASKS:
             raise ValueError(f"task={task!r}: use one of {', '.join(TASKS)}")
         self.task = task
@@ -82,7 +84,7 @@ class MiniHackEnv(NLEDecisionEnv):
         self.allowed_commands = TASKS[task][2]
         super().__init__(stall_limit=None, text=text, on_invalid=on_invalid,
                          render_mode=render_mode, max_steps=max_steps, auto_more=auto_more,
-                         nle_prompts=nle_prompts)
+                         nle_prompts=nle_prompts, text_style=text_style)
 
     def _make_upstream(self, observation_keys):
         module, name, _ = TASKS[self.task]

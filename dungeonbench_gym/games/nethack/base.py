@@ -20,6 +20,11 @@ Otherwise (our default) every question and menu is a decision of the agent's.
 --More-- (not a menu) is pressed for the agent after each step, as BALROG's
 AutoMore wrapper does, and the messages it hid open the next text.
 
+`text_style="balrog"` (the BALROG protocol's setting): the text is BALROG's
+(`balrog_text.py`: NLE's language observation, the cursor and the whole
+terminal, then the inventory), and --More-- is pressed, with `auto_more`,
+exactly when BALROG's AutoMore presses it: while the message reads --More--.
+
 Pickling: NLE's C state cannot be pickled, so a pickle holds the episode's
 seed and the keys played since reset, and unpickling replays them (a few
 microseconds per step). `copy.deepcopy` works the same way.
@@ -35,12 +40,14 @@ from nle import nethack
 
 from ...core.env import DecisionEnv
 from .commands import COMMAND_INDICES, CONTINUE, ESCAPE, KEYS, OPTION_TABLE
+from . import balrog_text
 from .language import message_text, text_observation
 from .prompts import DECISIONS, WAITING_FOR_SPACE, Prompt, is_menu, read_prompt
 
 # what NLE is asked for: enough for the mask, the numeric observation, the metrics
-CORE_KEYS = ("glyphs", "chars", "blstats", "message", "tty_chars", "inv_glyphs",
+CORE_KEYS = ("glyphs", "chars", "blstats", "message", "tty_chars", "tty_cursor", "inv_glyphs",
              "inv_letters", "inv_oclasses", "inv_strs")
+TEXT_STYLES = ("ours", "balrog")
 # NLE always computes its "internal" array, whose fields 1-3 are what `misc` would
 # hold (in a question, in text input, waiting for a key); MiniHack cannot be asked
 # for `misc`, so both families read it from there.
@@ -77,11 +84,16 @@ class NLEDecisionEnv(DecisionEnv):
     def __init__(self, *, stall_limit: int | None = None, text: bool = False,
                  on_invalid: str = "fallback", render_mode: str | None = None,
                  max_steps: int | None = None, auto_more: bool = False,
-                 nle_prompts: bool = False):
+                 nle_prompts: bool = False, text_style: str = "ours"):
+        if text_style not in TEXT_STYLES:
+            raise ValueError(f"text_style={text_style!r}: use one of {', '.join(TEXT_STYLES)}")
+        self.text_style = text_style
         self.stall_limit = stall_limit
         self.nle_prompts = bool(nle_prompts)    # read by _make_upstream
         self.auto_more = bool(auto_more)
         self._skipped: list[str] = []    # messages of the --More-- screens pressed for the agent
+        self._balrog_message = ""        # BALROG's message of this step (text_style="balrog")
+        self._more_screens: list[np.ndarray] = []   # the screens it was read from
         self._upstream = self._make_upstream(CORE_KEYS)
         self._upstream_index = {int(a): i for i, a in enumerate(self._upstream.actions)}
         missing = sorted({chr(k) for k in KEYS if k not in self._upstream_index})
@@ -136,6 +148,8 @@ class NLEDecisionEnv(DecisionEnv):
         self._seed_upstream(seed)
         self._obs, _ = self._upstream.reset()
         self._skipped = []
+        self._balrog_message = ""
+        self._more_screens = []
         self._blstats = self._obs["blstats"].copy()
         self._score = int(self._blstats[BL_SCORE])
         self._stalled = 0
@@ -147,14 +161,33 @@ class NLEDecisionEnv(DecisionEnv):
     def _game_step(self, action: int) -> tuple[float, bool, bool]:
         reward, terminated, truncated = self._step_key(action)
         self._skipped = []
+        self._balrog_message = ""
+        self._more_screens = []
         if not self.auto_more:
             return reward, terminated, truncated
+        if self.text_style == "balrog":
+            return self._balrog_more(reward, terminated, truncated)
         for _ in range(AUTO_MORE_LIMIT):
             if terminated or truncated or not self._waiting_for_more():
                 break
             self._skipped.append(message_text(self._obs["message"]))
             more, terminated, truncated = self._step_key(CONTINUE)
             reward += more
+        return reward, terminated, truncated
+
+    def _balrog_more(self, reward: float, terminated: bool, truncated: bool):
+        """BALROG's AutoMore: while the message reads --More--, press it, and
+        join the pages' messages."""
+        pages = [balrog_text.text_message(self._obs["tty_chars"])]
+        self._more_screens = [self._obs["tty_chars"].copy()]   # for the parity benchmark
+        for _ in range(AUTO_MORE_LIMIT):
+            if terminated or truncated or "--More--" not in balrog_text.more_pages(pages):
+                break
+            more, terminated, truncated = self._step_key(CONTINUE)
+            reward += more
+            pages.append(balrog_text.text_message(self._obs["tty_chars"]))
+            self._more_screens.append(self._obs["tty_chars"].copy())
+        self._balrog_message = balrog_text.more_pages(pages)
         return reward, terminated, truncated
 
     def _waiting_for_more(self) -> bool:
@@ -231,6 +264,9 @@ class NLEDecisionEnv(DecisionEnv):
         }
 
     def _game_text(self) -> tuple[str, str]:
+        if self.text_style == "balrog":
+            message = self._balrog_message or balrog_text.text_message(self._obs["tty_chars"])
+            return balrog_text.hybrid_text(self._obs, message)
         long_term, short_term = text_observation(self._obs, self._prompt, self._hero())
         if self._skipped:
             earlier = " ".join(m for m in self._skipped if m)
@@ -290,7 +326,8 @@ class NLEDecisionEnv(DecisionEnv):
         self._upstream = self._make_upstream(CORE_KEYS)
         played = list(self._played)
         kept = {k: state[k] for k in ("_stalled", "_last_time", "_end_status", "_how_done",
-                                      "_last_message", "_blstats", "_score")}
+                                      "_last_message", "_blstats", "_score", "_skipped",
+                                      "_balrog_message")}
         self._start_game(self._episode_seed)
         for upstream_action in played:   # the same path as the original steps took
             if self.direct_steps:

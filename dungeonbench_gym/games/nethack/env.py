@@ -37,6 +37,7 @@ class NetHackEnv(NLEDecisionEnv):
             `NLEDecisionEnv`).
         nle_prompts: NLE's own handling of questions and menus (BALROG's; see
             `NLEDecisionEnv`).
+        text_style: "ours" (default) or "balrog" (BALROG's text; see `NLEDecisionEnv`).
         text, on_invalid, render_mode, max_steps: as in `DecisionEnv`.
     """
 
@@ -46,13 +47,14 @@ class NetHackEnv(NLEDecisionEnv):
     def __init__(self, character: str = "random", *, stall_limit: int | None = 150,
                  text: bool = False, on_invalid: str = "fallback",
                  render_mode: str | None = None, max_steps: int | None = None,
-                 auto_more: bool = False, nle_prompts: bool = False):
+                 auto_more: bool = False, nle_prompts: bool = False,
+                 text_style: str = "ours"):
         self.character = ROLES.get(character, character)
         self._progress_key: tuple = ()
         self._progress_value = 0.0
         super().__init__(stall_limit=stall_limit, text=text, on_invalid=on_invalid,
                          render_mode=render_mode, max_steps=max_steps, auto_more=auto_more,
-                         nle_prompts=nle_prompts)
+                         nle_prompts=nle_prompts, text_style=text_style)
 
     def _make_upstream(self, observation_keys):
         return NetHackScore(

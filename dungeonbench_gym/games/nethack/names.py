@@ -26,7 +26,7 @@ BACKGROUND_CMAP = frozenset([0, *range(1, 12), 19, 20, 21, 22])
 
 def _object_name(index: int) -> str:
     descr = nh.objdescr.from_idx(index)
-    klass = nh.objclass(index).oc_class
+    klass = ord(nh.objclass(index).oc_class)   # NLE gives the class as a character
     if descr.oc_descr:
         return _APPEARANCE.get(klass, "{}").format(descr.oc_descr)
     return descr.oc_name or "strange object"

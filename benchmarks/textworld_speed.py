@@ -10,6 +10,8 @@ once with our env. The same commands are then played three ways:
   tensor  DungeonBench/TextWorld-...-v0 (gymnasium.make): slots, mask, hashed
           bag-of-words observation
   text    the same with text=True (info["text"] every step)
+  balrog-text  text=True, text_style="balrog" (the BALROG protocol's env): BALROG's
+          text, read from a second, untracked copy of the game that plays along
 
 Only `step` calls are timed; resets (episode starts) are timed apart. Each way runs
 `--repeats` times, interleaved; the figure is the median. Ratios are against raw from
@@ -32,7 +34,7 @@ import time
 
 import numpy as np
 
-WAYS = ("raw", "tensor", "text")
+WAYS = ("raw", "tensor", "text", "balrog-text")
 IDS = {"treasure_hunter": "TextWorld-TreasureHunter-v0", "cooking": "TextWorld-Cooking-v0",
        "coin_collector": "TextWorld-CoinCollector-v0"}
 EPISODE_STEPS = 80
@@ -75,7 +77,8 @@ def run_once(way: str, task: str, index: int, episodes, seed: int) -> dict:
             env.step(command)
     else:
         import gymnasium as gym
-        env = gym.make(f"dungeonbench_gym:DungeonBench/{IDS[task]}", text=way == "text")
+        style = {"text_style": "balrog"} if way == "balrog-text" else {}
+        env = gym.make(f"dungeonbench_gym:DungeonBench/{IDS[task]}", text=way != "tensor", **style)
 
         def reset():
             env.reset(seed=seed, options={"game": index})
@@ -110,6 +113,7 @@ def generation_figures(fresh: int) -> dict:
             entry["seconds_per_game"] = statistics.mean(g.seconds for g in made)
             entry["seconds_per_game_with_rejected"] = statistics.mean(g.total_seconds for g in made)
             entry["rejected_seeds_per_game"] = statistics.mean(len(g.rejected) for g in made)
+            entry["worst_seconds"] = max(g.total_seconds for g in made)
         out[task] = entry
     if fresh:
         saved = os.environ.get("DUNGEONBENCH_CACHE_DIR")
@@ -169,7 +173,7 @@ def main(argv=None) -> dict:
         for task, entry in results["tasks"].items():
             print(f"\n{task} (game {entry['game']}, {entry['episodes']} episodes)")
             for way, f in entry["ways"].items():
-                print(f"  {way:7s} {f['steps_per_s']:8.1f} steps/s  x{f['ratio_vs_raw']:.2f} of raw"
+                print(f"  {way:11s} {f['steps_per_s']:8.1f} steps/s  x{f['ratio_vs_raw']:.2f} of raw"
                       f"   reset {f['reset_s'] * 1000:7.1f} ms")
         print("\ngeneration (seconds per game)")
         for task, g in results["generation"].items():
@@ -177,7 +181,8 @@ def main(argv=None) -> dict:
             if "seconds_per_game" in g:
                 line += (f"  accepted seed {g['seconds_per_game']:.1f}  with rejected seeds "
                          f"{g['seconds_per_game_with_rejected']:.1f}"
-                         f"  (rejected seeds/game {g['rejected_seeds_per_game']:.1f})")
+                         f"  (rejected seeds/game {g['rejected_seeds_per_game']:.1f})"
+                         f"  worst {g['worst_seconds']:.1f}")
             if "fresh_seconds_per_game" in g:
                 line += f"  fresh {g['fresh_seconds_per_game']:.1f}"
             print(line)

@@ -34,6 +34,10 @@ from dungeonbench_gym.llm.balrog_protocol import ENV_SETTINGS, vocabulary  # noq
 from dungeonbench_gym.llm.demonstrations import DEMO_DIR, demo_path  # noqa: E402
 
 DEMO_SEED = 1_000_000   # suites play seeds from 0: demonstrations never show an evaluated game
+# TextWorld's pools are BALROG's 25 games and seed s plays game s % 25, so every seed
+# shows a game some suite plays: its demonstrations play game 25 and up, our own
+# games past BALROG's (reset's options name the game).
+DEMO_OPTIONS = {"textworld": lambda k: {"game": 25 + k}}
 
 
 def _namer(env):
@@ -55,7 +59,8 @@ def play(env_id: str, seed: int, max_steps: int) -> dict:
     env = dungeonbench_gym.make(env_id, text=True, **ENV_SETTINGS.get(entry.family, {}))
     agent = make_agent("baseline", entry.family)
     agent.reset(env, seed)
-    obs, info = env.reset(seed=seed)
+    options = DEMO_OPTIONS[entry.family](seed - DEMO_SEED) if entry.family in DEMO_OPTIONS else None
+    obs, info = env.reset(seed=seed, options=options)
     name_of = _namer(env)
     steps, done, left_out = [], False, 0
     while not done and len(steps) < max_steps:
@@ -70,7 +75,8 @@ def play(env_id: str, seed: int, max_steps: int) -> dict:
         obs, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
     env.close()
-    return {"env_id": env_id, "agent": "baseline", "seed": seed, "success": bool(info["success"]),
+    return {"env_id": env_id, "agent": "baseline", "seed": seed, **({"options": options} if options else {}),
+            "success": bool(info["success"]),
             "progress": float(info["progress"]), "cut": not done, "left_out": left_out,
             "steps": steps}
 

@@ -75,13 +75,13 @@ def test_story_serial_is_the_seed_not_the_compile_date(pool):
     for game_file in pool.values():
         with open(game_file.path, "rb") as story:
             header = story.read(0x40)
-        assert header[0x12:0x18] == f"{game_file.seed % 1_000_000:06d}".encode()
+        assert header[0x12:0x18] == f"{games.serial_number(game_file.seed) % 1_000_000:06d}".encode()
 
 
 def test_pool_settings(pool):
     th = pool["treasure_hunter"]
     assert len(th.walkthrough) == games.TREASURE_HUNTER_WALKTHROUGH
-    assert th.seed in games.candidate_seeds(0)
+    assert th.seed in games.candidate_seeds(0, "treasure_hunter")
     with open(th.path[:-3] + ".meta.json", encoding="utf-8") as handle:
         meta = json.load(handle)
     assert meta["settings"] == {"level": 30} and meta["textworld"].startswith("1.7")
@@ -90,6 +90,70 @@ def test_pool_settings(pool):
         assert 0 < len(game.policy) <= min(80, len(game.walkthrough))
     with pytest.raises(ValueError):
         games.check_task("zork")
+
+
+# BALROG's first game of each task, as its files in intelligent-go-explore's
+# textworld/tw_games record them (the order BALROG registers them in)
+BALROG_FIRST = {
+    "coin_collector": ("level_220_seed_100", "Your objective is to pick up the coin from the floor "
+                       "of the kitchenette.", ["go south", "go west", "go west", "go north",
+                       "go west", "go north", "go north", "go north", "go west", "go south",
+                       "go south", "go east", "go east", "go north", "go west", "go north",
+                       "go east", "go east", "go north", "take coin"]),
+    "treasure_hunter": ("seed_10033", "Your objective is to pick up the key from the safe.",
+                        ["go east", "take keycard from table", "unlock hatch with keycard",
+                         "open hatch", "go east", "open box",
+                         "take Henderson's limited edition latchkey from box",
+                         "unlock Henderson's limited edition hatch with Henderson's limited "
+                         "edition latchkey", "open Henderson's limited edition hatch",
+                         "go east", "go south", "open portal", "go east", "open gateway",
+                         "go south", "go west", "go south", "go west", "open safe",
+                         "take key from safe"]),
+    "cooking": ("cooking_item5_seed_10980", "You are hungry! Let's cook a delicious meal. Check "
+                "the cookbook in the kitchen for the recipe. Once done, enjoy your meal!",
+                ["inventory", "go north", "examine cookbook", "go east",
+                 "open sliding patio door", "go north", "go north", "take orange bell pepper"]),
+}
+
+
+def test_the_pool_opens_with_balrogs_own_games(pool):
+    """Game 0 is BALROG's game 0, made again from the seeds it records: its name,
+    objective and walkthrough are those of BALROG's file."""
+    for task, (name, objective, walkthrough) in BALROG_FIRST.items():
+        game = pool[task]
+        assert game.name == name and isinstance(game.seed, dict)
+        assert list(game.walkthrough[:len(walkthrough)]) == walkthrough
+        with open(game.json_path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        assert data["objective"] == objective
+    assert len(pool["cooking"].walkthrough) == 65
+    assert all(len(games.BALROG_GAMES[t]) == 25 for t in games.TASKS)
+    # past BALROG's 25 the pool goes on with our own seeds
+    assert list(games.candidate_seeds(25, "coin_collector")[:2]) == [25001, 25002]
+
+
+def test_cooking_oven_has_no_door_as_in_balrogs_games(pool):
+    """TextWorld 1.7 made the oven a closed container; BALROG's games (older
+    TextWorld) have an open oven, and so do ours."""
+    with open(pool["cooking"].json_path, encoding="utf-8") as handle:
+        facts = json.load(handle)["world"]
+    ovens = [f for f in facts if any(a["type"] == "oven" for a in f["arguments"])]
+    assert ovens and not [f for f in ovens if f["name"] in ("closed", "open")]
+
+
+def test_the_episode_seed_names_the_game(pool, monkeypatch):
+    """reset(seed=s) plays game s % pool size, as BALROG's factory does when given
+    a seed: with a pool of two, seeds 0, 1, 2 play games 0, 1, 0, and game 1 is
+    BALROG's game 1."""
+    monkeypatch.setenv(games.POOL_ENV_VAR, "2")
+    env = TextWorldEnv("coin_collector")
+    played = []
+    for seed in (0, 1, 2):
+        env.reset(seed=seed)
+        played.append((env.game.index, env.game.name))
+    env.close()
+    names = [entry["name"] for entry in games.BALROG_GAMES["coin_collector"][:2]]
+    assert played == [(0, names[0]), (1, names[1]), (0, names[0])]
 
 
 def test_pool_size_variable(monkeypatch):
@@ -183,11 +247,74 @@ def test_progress_rises_with_score(pool, monkeypatch):
     env.close()
 
 
-# ----------------------------------------------------------------- copies
-@pytest.mark.parametrize("via", ["snapshot", "replay", "deepcopy"])
-def test_copies_mid_episode_continue_identically(pool, via, monkeypatch):
+def _balrogs_view(path: str, commands, glulx: bool) -> tuple[list[str], list[float]]:
+    """What BALROG's TextWorldWrapper shows on this game file for these commands,
+    from its definition: TextWorld's gym env with the infos of BALROG's config
+    (objective, description, score, max_score, won), each observation split on
+    the objective and its last part stripped; and the scores (its gym rewards).
+    glulx: BALROG's file of this game is Glulx, whose interpreter prints no prompt
+    and status line after a response (the Z-machine's last line)."""
+    import textworld.gym
+    infos = textworld.EnvInfos(objective=True, description=True, score=True,
+                               max_score=True, won=True)
+    gym_env = textworld.gym.make(textworld.gym.register_game(path, infos, max_episode_steps=80))
+
+    def view(obs, info):
+        if glulx:
+            obs = re.sub(r"\n>[^\n]*\Z", "", obs.rstrip())
+        return obs.split(info["objective"])[-1].strip()
+
+    obs, info = gym_env.reset()
+    texts, scores = [view(obs, info)], []
+    for command in commands:
+        obs, score, done, info = gym_env.step(command)
+        texts.append(view(obs, info))
+        scores.append(float(score))
+        if done:
+            break
+    gym_env.close()
+    return texts, scores
+
+
+@pytest.mark.parametrize("task", ["cooking", "coin_collector"])
+def test_balrog_text_is_what_balrogs_wrapper_shows(pool, task, monkeypatch):
+    """text_style="balrog": long_term is BALROG's text at every step of the
+    walkthrough and of random admissible play, blank lines and all (the cooking
+    games, Z-machine files for BALROG too, keep their prompt and status line;
+    BALROG's Glulx games print none, so ours cut it), short_term is empty, and
+    the score is BALROG's reward."""
     monkeypatch.setenv(games.POOL_ENV_VAR, "1")
-    env = TextWorldEnv("cooking", text=True, max_steps=80)
+    game = pool[task]
+    env = TextWorldEnv(task, text=True, text_style="balrog", max_steps=80)
+    rng = np.random.default_rng(5)
+    for commands in (list(game.walkthrough), None):
+        obs, info = env.reset(options={"game": 0})
+        texts, scores, played = [info["text"]["long_term"]], [], []
+        assert info["text"]["short_term"] == ""
+        for n in range(30 if commands is None else len(commands)):
+            command = (commands[n] if commands is not None
+                       else info["options"][int(rng.integers(len(info["options"])))].label)
+            obs, _, term, trunc, info = env.step(command)
+            played.append(command)
+            texts.append(info["text"]["long_term"])
+            scores.append(float(info["metrics"]["score"]))
+            if term or trunc:
+                break
+        expected_texts, expected_scores = _balrogs_view(game.path, played,
+                                                        glulx=task != "cooking")
+        assert texts == expected_texts
+        assert scores == expected_scores
+        prompt = re.compile(r"\n>[^\n]*-= .+ =-\d+/\d+\Z")
+        assert all(bool(prompt.search(t)) == (task == "cooking") for t in texts[:-1])
+    env.close()
+
+
+# ----------------------------------------------------------------- copies
+@pytest.mark.parametrize("style", twenv.TEXT_STYLES)
+@pytest.mark.parametrize("via", ["snapshot", "replay", "deepcopy"])
+def test_copies_mid_episode_continue_identically(pool, via, style, monkeypatch):
+    monkeypatch.setenv(games.POOL_ENV_VAR, "1")
+    env = TextWorldEnv("cooking", text=True, max_steps=80, text_style=style)
     agent = WalkthroughAgent()
     agent.reset(env, 0)
     obs, info = env.reset(seed=3)
@@ -201,6 +328,7 @@ def test_copies_mid_episode_continue_identically(pool, via, monkeypatch):
             twenv._SNAPSHOTS.clear()
         clone = pickle.loads(blob)
     assert clone._tw is not env._tw and clone.commands == env.commands
+    assert (clone._tw_text is None) == (style == "ours")
     rng = np.random.default_rng(0)
     for _ in range(15):
         legal = np.flatnonzero(obs["action_mask"])

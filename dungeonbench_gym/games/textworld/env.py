@@ -31,11 +31,16 @@ objective, the inventory and the score.
 game's response with the objective cut out and short_term empty (no objective,
 inventory or score lines; the model types "goal" or "inventory" to see them),
 and `step()` also takes any typed command (a str), sent to the game as typed,
-as BALROG's wrapper accepts every answer.
+as BALROG's wrapper accepts every answer. The text comes from a second copy of
+the game played without TextWorld's state tracking, as BALROG plays it (the
+tracking's action traces change the blank lines the game prints); the prompt and
+status line stay for cooking only, whose BALROG files are Z-machine like ours
+(its Treasure Hunter and Coin Collector files are Glulx, which print none).
 
 Progress: max(score / max_score, 1 if won) (BALROG's); success = won. The episode
 terminates when the game is won or lost; BALROG's 80-step limit is the registry's
-max_steps. Reward: the change of the game's score.
+max_steps. Reward: the change of the game's score (TextWorld's gym API, which
+BALROG passes on, rewards the score so far; BALROG's progression uses the score).
 
 Copies: `pickle`/`copy.deepcopy` work at any point of an episode. Within one
 process a copy restores a snapshot of the interpreter and of TextWorld's state
@@ -72,17 +77,25 @@ _TASK_ALIASES = {"treasure_hunter": "treasure_hunter", "treasurehunter": "treasu
                  "coin_collector": "coin_collector", "coincollector": "coin_collector"}
 
 
-def request_infos():
-    """The information we ask TextWorld for each step (benchmarks use the same)."""
+def request_infos(tracked: bool = True):
+    """The information we ask TextWorld for each step (benchmarks use the same).
+
+    tracked=False: BALROG's request (its config's textworld_kwargs). Admissible
+    commands need TextWorld's state tracking, which turns on the game's action
+    traces; cutting them out of the response leaves blank lines the game does
+    not print without them, so BALROG's text comes from an untracked game."""
+    if not tracked:
+        return textworld.EnvInfos(objective=True, description=True, score=True,
+                                  max_score=True, won=True)
     return textworld.EnvInfos(admissible_commands=True, description=True, inventory=True,
                               objective=True, score=True, max_score=True, won=True, lost=True)
 
 
-def start(path: str):
+def start(path: str, tracked: bool = True):
     """A TextWorld environment on one game file, seeded, not yet reset."""
     with warnings.catch_warnings():   # Jericho's note; TextWorld tracks score and state
         warnings.filterwarnings("ignore", message=".*is not fully supported.*")
-        env = textworld.start(path, request_infos())
+        env = textworld.start(path, request_infos(tracked))
     env.seed(FROTZ_SEED)
     return env
 
@@ -118,6 +131,8 @@ class TextWorldEnv(DecisionEnv):
             observation_spaces=observation_spaces(len(TEXT_ROWS), N_SLOTS),
             text=text, on_invalid=on_invalid, render_mode=render_mode, max_steps=max_steps)
         self._tw = None                  # the TextWorld environment (not picklable)
+        self._tw_text = None             # balrog style: the same game untracked, for its text
+        self._seed_given: int | None = None   # reset's seed, which picks the game
         self.game: games.GameFile | None = None
         self._commands: list[str] = []   # the commands played this episode
         self._slots: list[str] = []      # the command of each filled slot, sorted
@@ -127,18 +142,27 @@ class TextWorldEnv(DecisionEnv):
         self._max_score = 1
         self._won = self._lost = False
 
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """reset(seed=s) plays game s % pool size, as BALROG's factory does with a
+        seed; options={"game": i} names the game; an unseeded reset draws one."""
+        self._seed_given = seed
+        return super().reset(seed=seed, options=options)
+
     # ------------------------------------------------------------------ hooks
     def _game_reset(self, seed: int, options: dict | None) -> None:
         if options and options.get("game") is not None:
             chosen = games.game(self.task, int(options["game"]))
         else:
-            chosen = games.game_for_seed(self.task, seed)
+            given = self._seed_given
+            chosen = games.game_for_seed(self.task, seed if given is None else given)
         if self._tw is None or self.game is None or self.game.path != chosen.path:
             self._close_tw()
             self._tw = start(chosen.path)
+            if self.text_style == "balrog":
+                self._tw_text = start(chosen.path, tracked=False)
         self.game = chosen
         self._commands = []
-        self._absorb(self._tw.reset())
+        self._absorb(self._tw.reset(), self._tw_text.reset() if self._tw_text else None)
 
     def _game_step(self, action: int) -> tuple[float, bool, bool]:
         return self._play(self._slots[action])
@@ -148,9 +172,10 @@ class TextWorldEnv(DecisionEnv):
 
     def _play(self, command: str) -> tuple[float, bool, bool]:
         state, _, done = self._tw.step(command)
+        shown = self._tw_text.step(command)[0] if self._tw_text else None
         self._commands.append(command)
         before = self._score
-        self._absorb(state)
+        self._absorb(state, shown)
         return float(self._score - before), bool(done or self._won or self._lost), False
 
     def _game_mask(self) -> np.ndarray:
@@ -180,7 +205,7 @@ class TextWorldEnv(DecisionEnv):
 
     def _game_metrics(self) -> dict[str, Any]:
         return {"task": self.task, "game": self.game.index if self.game else -1,
-                "game_seed": self.game.seed if self.game else -1, "score": self._score,
+                "game_name": self.game.name if self.game else "", "score": self._score,
                 "max_score": self._max_score, "won": self._won, "lost": self._lost,
                 "admissible": len(self._admissible)}
 
@@ -209,9 +234,16 @@ class TextWorldEnv(DecisionEnv):
         """The commands played so far this episode."""
         return list(self._commands)
 
-    def _absorb(self, state) -> None:
+    def _absorb(self, state, shown=None) -> None:
+        """Take in a TextWorld state; `shown`: the untracked game's, for BALROG's text."""
         self._objective = _clean(state.get("objective") or "")
-        self._feedback = _clean_feedback(state.get("feedback") or "", self._objective)
+        if self.text_style == "balrog":
+            shown = shown or state
+            self._feedback = _balrog_feedback(shown.get("feedback") or "",
+                                              shown.get("objective") or "",
+                                              keep_prompt=self.task in BALROG_PROMPTED_TASKS)
+        else:
+            self._feedback = _clean_feedback(state.get("feedback") or "", self._objective)
         self._description = _clean(state.get("description") or "")
         self._inventory = _clean(state.get("inventory") or "")
         self._score = int(state.get("score") or 0)
@@ -225,11 +257,13 @@ class TextWorldEnv(DecisionEnv):
             self._slots = [FALLBACK_COMMAND]
 
     def _close_tw(self) -> None:
-        if self._tw is not None:
-            try:
-                self._tw.close()
-            finally:
-                self._tw = None
+        for name in ("_tw", "_tw_text"):
+            tw = getattr(self, name)
+            if tw is not None:
+                try:
+                    tw.close()
+                finally:
+                    setattr(self, name, None)
 
     def close(self):
         self._close_tw()
@@ -238,22 +272,29 @@ class TextWorldEnv(DecisionEnv):
     # ---------------------------------------------------------------- copying
     def __getstate__(self):
         state = self.__dict__.copy()
-        tw = state.pop("_tw", None)
-        state["_tw_snapshot"] = _remember(tw) if tw is not None and not self._done else None
+        for name in ("_tw", "_tw_text"):
+            tw = state.pop(name, None)
+            state[name + "_snapshot"] = (_remember(tw) if tw is not None and not self._done
+                                         else None)
         return state
 
     def __setstate__(self, state):
-        token = state.pop("_tw_snapshot", None)
+        tokens = {name: state.pop(name + "_snapshot", None) for name in ("_tw", "_tw_text")}
         self.__dict__.update(state)
-        self._tw = None
-        if token is None or self.game is None:
+        self._tw = self._tw_text = None
+        if tokens["_tw"] is None or self.game is None:
             return  # before the first reset or after the episode: reset() starts anew
-        self._tw = _restore(token, self.game.path)
-        if self._tw is None:  # another process: replay the episode on the same game
-            self._tw = start(self.game.path)
-            self._tw.reset()
-            for command in self._commands:
-                self._tw.step(command)
+        for name, token in tokens.items():
+            if token is None:
+                continue
+            tracked = name == "_tw"
+            tw = _restore(token, self.game.path, tracked)
+            if tw is None:  # another process: replay the episode on the same game
+                tw = start(self.game.path, tracked)
+                tw.reset()
+                for command in self._commands:
+                    tw.step(command)
+            setattr(self, name, tw)
 
 
 def select_slots(admissible: Sequence[str], walkthrough: Sequence[str] = (),
@@ -287,6 +328,21 @@ def _clean_feedback(text: str, objective: str) -> str:
     if objective and objective in text:  # the first screen: banner, objective, room
         text = text.split(objective)[-1]
     return _clean(text)
+
+
+# BALROG's cooking games are Z-machine files, whose interpreter prints the prompt
+# and status line ("> ... -= Kitchen =-0/3") after each response, and BALROG
+# shows them; its Treasure Hunter and Coin Collector games are Glulx and print none.
+BALROG_PROMPTED_TASKS = frozenset({"cooking"})
+
+
+def _balrog_feedback(text: str, objective: str, keep_prompt: bool) -> str:
+    """BALROG's text: the response after the objective's last mention, stripped
+    (its `filter_objective`), blank lines kept, the prompt line kept only where
+    BALROG's own game file prints one."""
+    if not keep_prompt:
+        text = _PROMPT_TAIL.sub("", text.rstrip())
+    return text.split(objective)[-1].strip() if objective else text.strip()
 
 
 # --------------------------------------------------------- in-process snapshots
@@ -366,7 +422,7 @@ def _remember(tw) -> str:
     return token
 
 
-def _restore(token: str, path: str):
+def _restore(token: str, path: str, tracked: bool = True):
     """A new TextWorld env in the snapshot's state, or None when it is not ours."""
     with _SNAPSHOT_LOCK:
         snapshot = _SNAPSHOTS.get(token)
@@ -374,7 +430,7 @@ def _restore(token: str, path: str):
             _SNAPSHOTS.move_to_end(token)
     if snapshot is None or not token.startswith(f"{os.getpid()}:"):
         return None
-    tw = start(path)
+    tw = start(path, tracked)
     if not _apply(snapshot, tw):
         tw.close()
         return None

@@ -1,37 +1,45 @@
 """BALROG's three TextWorld tasks, generated offline by TextWorld's own generator.
 
-BALROG downloads 25 pre-made games per task from a file host; we make ours with the
-generator that ships in the `textworld` wheel (Inform 7 compiler included), seeded,
-with BALROG's settings, and keep them in the user's cache:
+BALROG plays 25 pre-made games per task (made by intelligent-go-explore's scripts,
+`textworld/misc/`, and downloaded by BALROG's post-install). Every such game
+records the four seeds TextWorld's generator drew it from (map, objects, quest,
+grammar); `balrog_games.json` lists them, in the order BALROG registers the
+games (`scripts/read_balrog_textworld_seeds.py` reads them from its game files).
+Game `i < 25` of a pool is BALROG's game `i`, made again here from its seeds with
+BALROG's settings by the generator that ships in the `textworld` wheel (Inform 7
+compiler included), and kept in the user's cache: the same world, quest,
+objective and walkthrough as BALROG's file (`benchmarks/balrog_parity_textworld.py`
+checks all 75):
 
 * treasure_hunter: `tw-treasure_hunter --level 30` (20 rooms, locked doors and
-  containers, quest length 20), keeping only games whose walkthrough is 20 steps
-  (the generator's quest is 20 actions, but TextWorld shortens walkthroughs that
-  walk in a loop; BALROG keeps the 20-step ones).
+  containers, quest length 20; BALROG kept the games whose walkthrough is 20 steps).
 * cooking: `tw-cooking --recipe 5 --take 5 --go 12 --open --cook --cut --split test`.
 * coin_collector: `tw-coin_collector --level 220`.
 
-BALROG's games come from intelligent-go-explore's scripts (`textworld/misc/`):
-Treasure Hunter and Coin Collector are made by its `custom-tw-make.py`, which
-sets `grammar.only_last_action = True` for every challenge, so the objective
-names only the quest's last step ("... retrieve the key from the table"), not
-the whole walkthrough; the cooking games by plain `tw-make` with `--split test`
-(the held-out test split of ingredients and recipes).
+Treasure Hunter and Coin Collector were made by intelligent-go-explore's
+`custom-tw-make.py`, which sets `grammar.only_last_action = True`, so the
+objective names only the quest's last step ("... retrieve the key from the
+table"), not the whole walkthrough. BALROG's cooking games come from a TextWorld
+before 1.7, whose oven has no door: 1.7 made it a closed container (a `closed`
+fact in every world, "open oven" in the commands), so cooking games are made with
+the oven of before (`_oven_without_door`).
 
-A task's pool holds `POOL_SIZE` games (BALROG: 25). Game `i` of a pool is the first
-acceptable game among the candidate generator seeds `1000 * i + 1, 1000 * i + 2, ...`,
-so every index is made on its own, lazily, the first time it is needed, and the
-same in every process and on every machine. `game_for_seed(task, seed)` picks game
-`seed % pool_size()`.
+A pool holds `POOL_SIZE` games (BALROG: 25); `$DUNGEONBENCH_TEXTWORLD_POOL` may
+make it smaller or larger. Past BALROG's 25, game `i` is ours: the first
+acceptable game among the candidate generator seeds `1000 * i + 1, 1000 * i + 2,
+...` (a Treasure Hunter game must have a 20-step walkthrough). Every index is
+made on its own, lazily, the first time it is needed, the same in every process
+and on every machine. `game_for_seed(task, seed)` picks game `seed % pool_size()`,
+as BALROG's factory picks its game `seed % 25`.
 
 Treasure Hunter's quest search (backward chaining over 20 rooms) sometimes runs
-for many minutes before it finds a quest or gives up. We cap it by work, not by
-time: a candidate seed whose search needs more than `TREASURE_HUNTER_SEARCH_BUDGET`
-chaining expansions is skipped. Counting expansions keeps the pool the same on a
-slow and a fast machine. While generating we also let TextWorld's logic engine sort
-facts with a precomputed key instead of its Python `__lt__` methods: the order is
-the same (the key is exactly the tuple those methods compare), so the games are
-byte-identical, only made 2-4x faster.
+for many minutes before it finds a quest or gives up. For our own seeds we cap
+it by work, not by time: a candidate seed whose search needs more than
+`TREASURE_HUNTER_SEARCH_BUDGET` chaining expansions is skipped (BALROG's seeds are
+known to finish: 4-44 s each on the development machine). While generating we
+also let TextWorld's logic engine sort facts with a precomputed key instead of
+its Python `__lt__` methods: the order is the same (the key is exactly the tuple
+those methods compare), so the games are byte-identical, only made 2-4x faster.
 
 Each game is made in a worker process with PYTHONHASHSEED=0: TextWorld writes some
 parts of a game (the cooking game's losing conditions) in set order, which follows
@@ -57,7 +65,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,7 +78,7 @@ POOL_ENV_VAR = "DUNGEONBENCH_TEXTWORLD_POOL"  # override the pool size (tests, q
 TREASURE_HUNTER_WALKTHROUGH = 20    # BALROG keeps the 20-step Treasure Hunter games
 TREASURE_HUNTER_SEARCH_BUDGET = 150  # chaining expansions per candidate seed
 MAX_ATTEMPTS = 1000                 # candidate seeds per pool index (seeds 1000*i+1 ...)
-FORMAT_VERSION = 2                  # bump when the way games are made changes
+FORMAT_VERSION = 3                  # bump when the way games are made changes
 HASH_SEED = "0"                     # PYTHONHASHSEED of the generating process
 _MODULE = "dungeonbench_gym.games.textworld.games"
 
@@ -85,6 +93,16 @@ CHALLENGES: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
+def _balrog_games() -> dict[str, list[dict[str, Any]]]:
+    path = Path(__file__).with_name("balrog_games.json")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {task: data[task] for task in TASKS}
+
+
+# per task, BALROG's games in its order: {"name", "seeds", "walkthrough_steps"}
+BALROG_GAMES = _balrog_games()
+
+
 class GenerationBudgetExceeded(Exception):
     """A candidate seed's quest search needed more work than its budget."""
 
@@ -95,7 +113,8 @@ class GameFile:
 
     task: str
     index: int
-    seed: int                      # the generator seed it was made from
+    # what the generator was given: BALROG's four seeds, or our one number
+    seed: int | dict[str, int]
     path: str                      # the .z8 story file (its .json sits beside it)
     walkthrough: tuple[str, ...]   # the walkthrough the generator stored with the game
     max_score: int
@@ -106,6 +125,7 @@ class GameFile:
     # the walkthrough for Treasure Hunter and Coin Collector, much shorter for cooking,
     # whose stored walkthrough walks back and forth (up to ~95 steps, past BALROG's 80)
     policy: tuple[str, ...] = field(default=())
+    name: str = ""                 # BALROG's name for its game ("seed_10033"), or "ours-<seed>"
 
     @property
     def json_path(self) -> str:
@@ -132,9 +152,18 @@ def pool_size() -> int:
     return size
 
 
-def candidate_seeds(index: int) -> range:
-    """The generator seeds tried, in order, for pool index `index`."""
+def candidate_seeds(index: int, task: str | None = None) -> Sequence[int | dict[str, int]]:
+    """The generator seeds tried, in order, for pool index `index`: BALROG's game's
+    seeds where the task's index is one of BALROG's games, else ours."""
+    if task is not None and index < len(BALROG_GAMES[check_task(task)]):
+        return [BALROG_GAMES[task][index]["seeds"]]
     return range(1000 * index + 1, 1000 * index + 1 + MAX_ATTEMPTS)
+
+
+def balrog_name(task: str, index: int) -> str:
+    """BALROG's name for game `index` of a task ("" past its 25)."""
+    games = BALROG_GAMES[check_task(task)]
+    return games[index]["name"] if index < len(games) else ""
 
 
 def textworld_version() -> str:
@@ -165,7 +194,7 @@ def _load(task: str, index: int) -> GameFile | None:
     if (meta.get("format") != FORMAT_VERSION or meta.get("textworld") != textworld_version()
             or meta.get("settings") != CHALLENGES[task][1]):
         return None
-    if "policy" not in meta:
+    if "policy" not in meta or "name" not in meta:
         return None
     z8 = meta_path.parent / meta["file"]
     if not (z8.is_file() and z8.with_suffix(".json").is_file()):
@@ -173,7 +202,8 @@ def _load(task: str, index: int) -> GameFile | None:
     return GameFile(task=task, index=index, seed=meta["seed"], path=str(z8),
                     walkthrough=tuple(meta["walkthrough"]), max_score=meta["max_score"],
                     seconds=meta["seconds"], total_seconds=meta["total_seconds"],
-                    rejected=tuple(meta.get("rejected", ())), policy=tuple(meta["policy"]))
+                    rejected=tuple(meta.get("rejected", ())), policy=tuple(meta["policy"]),
+                    name=meta["name"])
 
 
 def game(task: str, index: int) -> GameFile:
@@ -217,8 +247,10 @@ def prepare(task: str, count: int | None = None, progress: bool = True) -> list[
 
 
 # ------------------------------------------------------------------- generation
-def make_game(task: str, seed: int, budget: int | None = None):
+def make_game(task: str, seed: int | dict[str, int], budget: int | None = None):
     """TextWorld's `Game` for one generator seed (not compiled), as `tw-make` makes it.
+    `seed` is tw-make's one number, or the four seeds a game records in its
+    metadata (map, objects, quest, grammar), which make that very game again.
 
     Raises `GenerationBudgetExceeded` when the quest search needs more than
     `budget` chaining expansions, and TextWorld's `QuestGenerationError` when the
@@ -230,9 +262,9 @@ def make_game(task: str, seed: int, budget: int | None = None):
     challenge, settings = CHALLENGES[check_task(task)]
     make = textworld.challenges.CHALLENGES[challenge][1]
     options = textworld.GameOptions()
-    options.seeds = int(seed)
+    options.seeds = dict(seed) if isinstance(seed, dict) else int(seed)
     options.grammar.only_last_action = task in ONLY_LAST_ACTION
-    with _quiet(), _faster_logic(), _search_budget(budget):
+    with _quiet(), _faster_logic(), _search_budget(budget), _oven_without_door(task):
         return make(settings=dict(settings), options=options)
 
 
@@ -245,7 +277,16 @@ def winning_policy(game_obj) -> list[str]:
     return list(Inform7Game(game_obj).gen_commands_from_actions(policy)) if policy else []
 
 
-def _accept(task: str, game_obj) -> bool:
+def _accept(task: str, index: int, game_obj) -> bool:
+    balrog = BALROG_GAMES[task]
+    if index < len(balrog):   # BALROG's game made again: its walkthrough's length
+        if len(game_obj.walkthrough or ()) != balrog[index]["walkthrough_steps"]:
+            raise RuntimeError(
+                f"TextWorld {task}: BALROG's game {balrog[index]['name']} made again with "
+                f"TextWorld {textworld_version()} has a {len(game_obj.walkthrough or ())}-step "
+                f"walkthrough, not {balrog[index]['walkthrough_steps']}: this TextWorld does "
+                "not make BALROG's games (the project pins textworld 1.7)")
+        return True
     if task == "treasure_hunter":
         return len(game_obj.walkthrough or ()) == TREASURE_HUNTER_WALKTHROUGH
     return bool(game_obj.walkthrough)
@@ -277,17 +318,18 @@ def _generate(task: str, index: int) -> GameFile:
 def _generate_here(task: str, index: int) -> GameFile:
     from textworld.generator import QuestGenerationError
 
-    budget = TREASURE_HUNTER_SEARCH_BUDGET if task == "treasure_hunter" else None
+    ours = index >= len(BALROG_GAMES[task])
+    budget = TREASURE_HUNTER_SEARCH_BUDGET if task == "treasure_hunter" and ours else None
     start = time.perf_counter()
     rejected: list[int] = []
-    for seed in candidate_seeds(index):
+    for seed in candidate_seeds(index, task):
         t0 = time.perf_counter()
         try:
             game_obj = make_game(task, seed, budget)
         except (GenerationBudgetExceeded, QuestGenerationError):
             rejected.append(seed)
             continue
-        if not _accept(task, game_obj):
+        if not _accept(task, index, game_obj):
             rejected.append(seed)
             continue
         path = _compile(task, index, seed, game_obj)
@@ -300,6 +342,7 @@ def _generate_here(task: str, index: int) -> GameFile:
             "max_score": int(game_obj.max_score), "seconds": round(seconds, 3),
             "total_seconds": round(time.perf_counter() - start, 3), "rejected": rejected,
             "uuid": game_obj.metadata.get("uuid", ""),
+            "name": f"ours-{seed}" if ours else balrog_name(task, index),
         }
         write_text_atomic(_meta_path(task, index), json.dumps(meta, indent=1) + "\n")
         loaded = _load(task, index)
@@ -309,7 +352,7 @@ def _generate_here(task: str, index: int) -> GameFile:
                        f"{candidate_seeds(index)[0]}..{candidate_seeds(index)[-1]}")
 
 
-def _compile(task: str, index: int, seed: int, game_obj) -> Path:
+def _compile(task: str, index: int, seed: int | dict[str, int], game_obj) -> Path:
     """Compile into a private temporary folder, then move the files into place."""
     import textworld
     from textworld.generator import compile_game
@@ -332,13 +375,18 @@ def _compile(task: str, index: int, seed: int, game_obj) -> Path:
     return target / f"{stem}.z8"
 
 
-def _stamp_serial(path: Path, seed: int) -> None:
+def serial_number(seed: int | dict[str, int]) -> int:
+    """The number stamped as a game's serial: our seed, or BALROG's map seed."""
+    return seed["map"] if isinstance(seed, dict) else int(seed)
+
+
+def _stamp_serial(path: Path, seed: int | dict[str, int]) -> None:
     """Replace the story file's serial number, which Inform writes as the compile date
     (YYMMDD, header bytes 0x12-0x17), with the generator seed, so a game compiled after
     midnight is byte-identical to one compiled before. The Z-machine checksum covers
     bytes from 0x40 on, so the header stays valid."""
     data = bytearray(path.read_bytes())
-    data[0x12:0x18] = f"{seed % 1_000_000:06d}".encode("ascii")
+    data[0x12:0x18] = f"{serial_number(seed) % 1_000_000:06d}".encode("ascii")
     path.write_bytes(bytes(data))
 
 
@@ -363,6 +411,23 @@ def _quiet() -> Iterator[None]:
         warnings.simplefilter("ignore", textworld.GenerationWarning)
         warnings.filterwarnings("ignore", message=".*is not fully supported.*")
         yield
+
+
+@contextlib.contextmanager
+def _oven_without_door(task: str) -> Iterator[None]:
+    """Cooking: the oven of TextWorld before 1.7 (no `closed` property), BALROG's."""
+    if task != "cooking":
+        yield
+        return
+    from textworld.challenges.tw_cooking import cooking
+
+    oven = cooking.ENTITIES["oven"]
+    before = oven["properties"]
+    oven["properties"] = [p for p in before if p != "closed"]
+    try:
+        yield
+    finally:
+        oven["properties"] = before
 
 
 @contextlib.contextmanager

@@ -38,6 +38,7 @@ import argparse
 import importlib
 import os
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -232,38 +233,22 @@ def _run(args):
     return upstream_episode(task, seed, count, official, agent)
 
 
-def _official_levels(folder: str, tier: str, n: int, seed: int) -> list[tuple[str, ...]]:
-    """n levels drawn (seeded) from the official files of a tier."""
-    path = os.path.join(folder, tier, "train" if tier == "medium" else "")
-    levels = []
-    for name in sorted(os.listdir(path)):
-        if name.endswith(".txt"):
-            with open(os.path.join(path, name)) as handle:
-                for block in handle.read().split(";")[1:]:
-                    levels.append(tuple(block.strip().splitlines()[1:]))
-    return random.Random(seed).sample(levels, min(n, len(levels)))
-
-
-def _solution_lengths(levels) -> list[int]:
-    from dungeonbench_gym.games.minihack import boxoban
-    lengths = []
-    for rows in levels:
-        solution = boxoban.solve(rows, max_effort=400_000)
-        if solution is not None:
-            lengths.append(len(solution.moves))
-    return lengths
-
-
 def _solve_row(task: str, folder: str, n: int, seed: int) -> str:
+    """Our levels beside DeepMind's for a Boxoban task (benchmarks/boxoban_levels.py)."""
+    import boxoban_levels
     from dungeonbench_gym.games.minihack import boxoban
     tier = task.split("-")[1].lower()
-    official = _solution_lengths(_official_levels(folder, tier, n, seed))
-    ours = _solution_lengths([boxoban.level_for_seed(tier, k) for k in range(n)])
-    mean = lambda v: sum(v) / len(v) if v else float("nan")  # noqa: E731
-    return (f"{task}: shortest solution (moves) official {mean(official):.1f} "
-            f"(median {sorted(official)[len(official) // 2] if official else '-'}, solved "
-            f"{len(official)}/{n}), ours {mean(ours):.1f} (median "
-            f"{sorted(ours)[len(ours) // 2] if ours else '-'}, solved {len(ours)}/{n})")
+    theirs = [boxoban_levels.official(rows)
+              for rows in boxoban_levels.official_levels(folder, tier, n, seed)]
+    theirs = [row for row in theirs if row is not None]
+    ours = [boxoban_levels.describe(rows, boxoban.solve(rows, max_effort=boxoban.MAX_EFFORT))
+            for rows in (boxoban.level_for_seed(tier, k) for k in range(n))]
+    median = lambda rows, key: statistics.median(r[key] for r in rows)  # noqa: E731
+    return (f"{task}: fewest-push plans, DeepMind / ours ({len(theirs)} / {len(ours)} levels): "
+            f"moves median {median(theirs, 'moves'):.0f} / {median(ours, 'moves'):.0f}, "
+            f"pushes median {median(theirs, 'pushes'):.0f} / {median(ours, 'pushes'):.0f}, "
+            f"floor cells median {median(theirs, 'floor'):.0f} / {median(ours, 'floor'):.0f}, "
+            f"bins total variation {boxoban_levels.total_variation(theirs, ours):.2f}")
 
 
 def main(argv=None) -> int:

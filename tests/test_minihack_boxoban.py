@@ -1,7 +1,5 @@
 """Offline Boxoban: rules, solver, seeded generator with tiers, level files, cache."""
 
-import statistics
-
 import pytest
 
 from dungeonbench_gym.core.cache import cache_dir, write_text_atomic
@@ -20,7 +18,7 @@ def private_cache(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def tier_levels():
-    """Eight generated levels per tier, shared: the hard ones take about a second each."""
+    """Eight generated levels per tier, shared: each takes about a second."""
     return {tier: [bx.generate_level(seed, tier) for seed in TIER_SEEDS] for tier in bx.TIERS}
 
 
@@ -79,6 +77,60 @@ def test_solver_finds_fewest_pushes(rows, pushes):
     assert bx.is_solved(bx.replay(rows, solution.moves))
 
 
+def _fewest_moves_by_brute_force(rows) -> int:
+    """Breadth-first search over whole positions, one player move per step: the rules'
+    own answer to "how few moves solve this level"."""
+    start = bx.parse_board(rows)
+    seen, frontier, moves = {start}, [start], 0
+    while frontier:
+        if any(bx.is_solved(board) for board in frontier):
+            return moves
+        following = []
+        for board in frontier:
+            for letter in "udlr":
+                after = bx.move(board, letter)
+                if after not in seen:
+                    seen.add(after)
+                    following.append(after)
+        frontier, moves = following, moves + 1
+    raise AssertionError("unsolvable")
+
+
+@pytest.mark.parametrize("rows", [
+    ("#######",
+     "#.    #",
+     "#  $  #",
+     "#  @  #",
+     "#######"),
+    ("#######",
+     "#     #",
+     "# $$  #",
+     "#@ .. #",
+     "#######"),
+    ("########",
+     "#@     #",
+     "# $ #$ #",
+     "#  .  .#",
+     "########"),
+    # the fewest-push plans here walk further than needed: 22 moves against 13
+    ("#######",
+     "# .   #",
+     "##$$#@#",
+     "#.    #",
+     "#######"),
+    ("#######",
+     "# ..$ #",
+     "##@ $ #",
+     "##    #",
+     "#######"),
+])
+def test_fewest_moves_solver_matches_brute_force(rows):
+    solution = bx.solve_fewest_moves(rows)
+    assert bx.is_solved(bx.replay(rows, solution.moves))
+    assert len(solution.moves) == _fewest_moves_by_brute_force(rows)
+    assert len(solution.moves) <= len(bx.solve(rows).moves)
+
+
 def test_solver_gives_up_on_dead_and_capped_levels():
     corner = ("#####", "#$ .#", "# @ #", "#####")  # box in a non-goal corner
     assert bx.solve(corner) is None
@@ -89,20 +141,44 @@ def test_solver_gives_up_on_dead_and_capped_levels():
 
 # -------------------------------------------------------------------------- generator
 
+def test_reverse_search_layers_are_exact_push_counts():
+    """Every position reverse play reaches is solvable, in exactly its layer's pushes."""
+    rows = ("#########",
+            "#@      #",
+            "#  ..   #",
+            "#   #   #",
+            "#       #",
+            "#       #",
+            "#########")
+    board = bx.parse_board(rows)
+    grid = bx._PushGrid(bx.Board(board.height, board.width, board.walls, board.goals,
+                                 board.goals, board.player))
+    layers = bx._positions_by_pushes(grid, 8)
+    assert len(layers) == 9 and all(layers)
+    stride = grid.stride
+    cell = lambda i: (i // stride - 1, i % stride - 1)  # noqa: E731
+    for pushes, layer in enumerate(layers):
+        for boxes, region in layer[:: max(1, len(layer) // 15)]:  # a spread of each layer
+            start = cell((region & -region).bit_length() - 1)
+            level = bx.render_board(bx.Board(board.height, board.width, board.walls,
+                                             board.goals,
+                                             frozenset(cell(i) for i in bx._bits(boxes)), start))
+            solution = bx.solve(level)
+            assert solution is not None and solution.pushes == pushes, (level, pushes)
+
+
 def test_generated_levels_are_wellformed_and_solved(tier_levels):
     for tier, levels in tier_levels.items():
-        spec = bx.TIER_SPECS[tier]
         for level in levels:
             bx.check_boxoban_rows(level.rows)
             assert level.tier == tier
             board = bx.parse_board(level.rows)
             assert len(board.boxes) == len(board.goals) == bx.NUM_BOXES
-            assert not board.boxes & board.goals  # reverse play freed every goal
+            assert not board.boxes & board.goals  # as in DeepMind's levels: no box starts home
             assert board.player not in board.goals  # NetHack would not start the hero there
             assert bx.is_solved(bx.replay(level.rows, level.solution))
-            assert len(level.solution) <= bx.MAX_MOVES   # solvable within BALROG's 100 steps
-            assert spec.min_effort <= level.effort <= spec.max_effort
-            assert level.pushes >= spec.min_pushes
+            assert bx.solve(level.rows).pushes == level.pushes
+            assert bx._MIN_FLOOR <= 100 - len(board.walls)
 
 
 def test_same_seed_same_level_and_seeds_differ(tier_levels):
@@ -112,13 +188,39 @@ def test_same_seed_same_level_and_seeds_differ(tier_levels):
     assert medium[0].rows != tier_levels["hard"][0].rows
 
 
-def test_hard_takes_clearly_more_search_than_medium(tier_levels):
-    effort = {tier: statistics.median(lv.effort for lv in levels)
-              for tier, levels in tier_levels.items()}
-    pushes = {tier: statistics.median(lv.pushes for lv in levels)
-              for tier, levels in tier_levels.items()}
-    assert effort["hard"] > 3 * effort["medium"], effort
-    assert pushes["hard"] > pushes["medium"], pushes
+def test_calibration_reproduces_deepminds_tiers():
+    """boxoban_tiers.json: the candidates it keeps fall into the bins as DeepMind's
+    levels do, and DeepMind's hard levels are longer than its medium ones."""
+    tables = bx.tier_tables()
+    for tier, table in tables.items():
+        kept = [c * a for c, a in zip(table.candidates, table.accept)]
+        tv = 0.5 * sum(abs(k / sum(kept) - o / sum(table.official))
+                       for k, o in zip(kept, table.official))
+        assert tv < 0.1, (tier, tv)   # the cap on candidates per level (see the script)
+        assert sum(table.pushes) == sum(table.official)  # the same levels, counted twice
+    def median_pushes(table):
+        half, seen = sum(table.pushes) / 2, 0
+        for pushes, count in enumerate(table.pushes):
+            seen += count
+            if seen >= half:
+                return pushes
+    assert median_pushes(tables["hard"]) > median_pushes(tables["medium"]) >= 12
+
+
+def test_broken_calibration_file_names_the_field(tmp_path):
+    import json
+
+    data = json.loads(bx.TIERS_FILE.read_text())
+    data["tiers"]["hard"]["accept"] = data["tiers"]["hard"]["accept"][:-1]
+    path = tmp_path / "tiers.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(FileFormatError, match="tiers.hard.accept") as error:
+        bx.tier_tables(str(path))
+    assert "calibrate_boxoban.py" in str(error.value)
+    data["generator_version"] = 1
+    path.write_text(json.dumps(data))
+    with pytest.raises(FileFormatError, match="generator_version"):
+        bx.tier_tables(str(path))
 
 
 def test_unknown_tier():

@@ -39,6 +39,9 @@ def test_wheel_ships_registry_files(tmp_path):
         assert f"dungeonbench_gym/envs/{toml.name}" in names
     assert "dungeonbench_gym/core/conformance.py" in names
     assert any(n.endswith("entry_points.txt") for n in names)
+    # every data file the package reads at run time (calibrations, demos, game lists, SRD)
+    for data in (ROOT / "dungeonbench_gym").rglob("*.json"):
+        assert data.relative_to(ROOT).as_posix() in names, f"{data} is not in the wheel"
 
 
 def test_missing_optional_group_names_the_extra(tmp_path):

@@ -2,9 +2,11 @@
 explorer (`games.nethack.agent.DescendAgent`) on the other tasks.
 
 On Boxoban it reads the level it was dealt (the screen shows it whole: the
-levels are premapped and lit), plans the fewest pushes with `boxoban.solve`,
-and plays the moves; if the game ever differs from the plan's expectation
-it falls back to the explorer's moves.
+levels are premapped and lit), plans the fewest pushes with `boxoban.solve`
+(fast), or, when that plan's walking does not fit the episode's steps, the
+fewest moves with `boxoban.solve_fewest_moves`, and plays the moves; if the
+game ever differs from the plan's expectation it falls back to the explorer's
+moves.
 """
 
 from __future__ import annotations
@@ -35,7 +37,11 @@ class MiniHackBaselineAgent(Agent):
             self._plan = []
             task = getattr(self.env.unwrapped, "task", "") if self.env is not None else ""
             if task.startswith("Boxoban"):
-                solution = boxoban.solve(self.env.unwrapped._upstream._rows, self.max_effort)
+                rows = self.env.unwrapped._upstream._rows
+                steps = getattr(self.env.unwrapped, "max_steps", None)
+                solution = boxoban.solve(rows, self.max_effort)
+                if solution is None or (steps is not None and len(solution.moves) > steps):
+                    solution = boxoban.solve_fewest_moves(rows, self.max_effort) or solution
                 self._plan = [_MOVE[m] for m in solution.moves] if solution else []
         if info["decision"] != "command":
             return self._explorer.act(observation, info)

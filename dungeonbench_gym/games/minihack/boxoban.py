@@ -2,10 +2,12 @@
 
 MiniHack's Boxoban tasks read DeepMind's Boxoban level files, which upstream downloads
 at run time. Without a network we make our own levels the way Boxoban's were made: a
-room carved by a random walk, four boxes on four goals, then a walker that *pulls*
+room carved by a random walk, four boxes on four goals, then walkers that *pull*
 boxes away ("reverse play"), which can only produce solvable levels. A forward solver
-then measures how much search each level takes, and the tiers keep levels whose effort
-falls in a band. Pure Python + the standard library: no NLE or MiniHack import.
+measures each candidate (pushes, moves), and each tier keeps candidates with the
+probabilities that make its levels fall into size and length bins as DeepMind's tier
+files do (`boxoban_tiers.json`, made by scripts/calibrate_boxoban.py). Pure Python + the
+standard library: no NLE or MiniHack import.
 
 Level text uses Boxoban's characters: ``#`` wall, `` `` floor, ``$`` box, ``.`` goal,
 ``@`` player, ``*`` box on goal, ``+`` player on goal.
@@ -342,6 +344,75 @@ def solve(rows: Sequence[str], max_effort: int = 200_000) -> Solution | None:
     return None
 
 
+def solve_fewest_moves(rows: Sequence[str], max_effort: int = 200_000) -> Solution | None:
+    """Fewest-moves solution of the level ``rows`` (walking counted), by A* over
+    push-states that keep the player's cell: each push costs the walk to it plus one.
+
+    The same pruning and heuristic as `solve` (one move per push at least, so it stays
+    admissible); more states than `solve` needs, so it is the second choice: for a
+    plan that must fit a step budget. None if unsolvable or past ``max_effort``.
+    """
+    board = parse_board(rows)
+    if len(board.boxes) > len(board.goals):
+        return None
+    grid = _PushGrid(board)
+    distance = grid.push_distance
+    start_boxes = grid.start_boxes
+    if start_boxes & ~grid.live:
+        return None
+    start = (start_boxes, grid.start_player)
+    heap = [(sum(distance[i] for i in _bits(start_boxes)), 0, 0, start, None, 0, 0)]
+    best_g = {start: 0}
+    closed: dict[tuple[int, int], tuple] = {}
+    tiebreak = effort = 0
+    goals, live, floor = grid.goals, grid.live, grid.floor
+    stride = grid.stride
+    while heap:
+        f, neg_g, _, key, parent, pushed, step = heapq.heappop(heap)
+        if key in closed:
+            continue
+        closed[key] = (parent, pushed, step)
+        effort += 1
+        boxes, player = key
+        if boxes & ~goals == 0:
+            return _rebuild(grid, closed, key, effort)
+        if effort >= max_effort:
+            return None
+        g = -neg_g
+        h = f - g
+        # Walking distances from the player: rings of cells, one step further each.
+        free = floor & ~boxes
+        rings, seen, ring = [], 1 << player, 1 << player
+        while ring:
+            rings.append(ring)
+            ring = ((ring << 1) | (ring >> 1) | (ring << stride) | (ring >> stride)) & free & ~seen
+            seen |= ring
+        for walked, ring in enumerate(rings):
+            for step in grid.steps.values():
+                # boxes one step from this ring in the push direction, free live cell beyond
+                if step > 0:
+                    pushable = boxes & (ring << step) & ((live & ~boxes) >> step)
+                else:
+                    pushable = boxes & (ring >> -step) & ((live & ~boxes) << -step)
+                while pushable:
+                    low = pushable & -pushable
+                    pushable ^= low
+                    box = low.bit_length() - 1
+                    new_boxes = boxes ^ low ^ (1 << (box + step))
+                    if grid.is_frozen(box + step, new_boxes):
+                        continue
+                    new_key = (new_boxes, box)
+                    new_g = g + walked + 1
+                    if best_g.get(new_key, new_g + 1) <= new_g:
+                        continue
+                    best_g[new_key] = new_g
+                    new_h = h - distance[box] + distance[box + step]
+                    tiebreak += 1
+                    heapq.heappush(heap, (new_g + new_h, -new_g, tiebreak, new_key, key, box,
+                                          step))
+    return None
+
+
 def _bits(mask: int) -> Iterable[int]:
     while mask:
         low = mask & -mask
@@ -371,37 +442,28 @@ def _rebuild(grid: _PushGrid, closed: dict, key, effort: int) -> Solution:
 
 # -------------------------------------------------------------------------- generator
 
-@dataclass(frozen=True)
-class TierSpec:
-    """How candidates for a tier are made and which ones are kept."""
-
-    pulls: tuple[int, int]  # range of the number of reverse-play pulls
-    min_effort: int  # keep a level only if the solver expands at least this many states
-    max_effort: int  # ... and at most this many (also the solver's cap, bounding time)
-    min_pushes: int
-
-
-# Tier bands, in push-states expanded by `solve`. Calibrated on 1,500 candidates per
-# tier (2-core x86 machine, pure Python, ~55 us per expansion): candidates' effort has
-# median ~50-80, 90th percentile ~0.8-1.4k, 99th ~5-7k. "medium" keeps the middle band
-# [300, 2500] (about 8-13% of candidates; median kept effort ~700, ~12 pushes, ~0.1 s
-# per level); "hard" keeps the top ~1% at >= 5000 (median kept effort ~6.5k, ~18
-# pushes, ~1.5 s per level), capped at 40000 so one stubborn candidate costs <= ~2 s.
-MEDIUM_MIN_EFFORT = 300
-MEDIUM_MAX_EFFORT = 2_500
-HARD_MIN_EFFORT = 5_000
-HARD_MAX_EFFORT = 40_000
-
-TIER_SPECS = {
-    "medium": TierSpec(pulls=(15, 40), min_effort=MEDIUM_MIN_EFFORT,
-                       max_effort=MEDIUM_MAX_EFFORT, min_pushes=8),
-    "hard": TierSpec(pulls=(40, 100), min_effort=HARD_MIN_EFFORT,
-                     max_effort=HARD_MAX_EFFORT, min_pushes=10),
-}
-# BALROG gives MiniHack tasks 100 steps: a kept level's plan (fewest pushes, walking
-# included) must fit, so every level can be solved within the episode.
-MAX_MOVES = 100
+# DeepMind made its medium and hard levels by keeping the unfiltered levels (dug rooms,
+# boxes pulled off their goals by reverse play) that trained agents failed to solve. We
+# cannot rerun those agents; what we can match is what their filter produced. A
+# candidate is a dug room of DeepMind's sizes with a position drawn from *every*
+# position reverse play can reach, at a push count drawn from the tier's own push
+# counts; the tier then keeps it with a probability that depends on its room size,
+# pushes and moves (the fewest-push plan, walking included), set by
+# scripts/calibrate_boxoban.py so that kept levels fall into these bins as DeepMind's
+# tier files do (boxoban_tiers.json holds the histograms and the table).
+# Bumped whenever the generator's output for a seed changes, so stale caches are
+# ignored. 2: plans fit in 100 moves; 3: the player never starts on a goal; 4: tiers
+# matched to DeepMind's (its room sizes, exhaustive reverse play, boxoban_tiers.json).
+GENERATOR_VERSION = 4
+# Bin edges: a value v falls in bin bisect_right(edges, v).
+FLOOR_EDGES = (28, 36)
+PUSH_EDGES = (11, 14, 17, 20, 24, 30)
+MOVE_EDGES = (45, 60, 80, 100)
+# The solver's cap while generating: a candidate needing more search is dropped (the
+# calibration script reports how many of DeepMind's tier levels would be).
+MAX_EFFORT = 50_000
 MAX_CANDIDATES = 20_000  # far above what any seed needs; only guards against a bug
+TIERS_FILE = Path(__file__).with_name("boxoban_tiers.json")
 
 # Shapes stamped as floor around the digging walker; mixed, they give rooms of both
 # corridors and open areas, as in Boxoban.
@@ -413,11 +475,15 @@ _BRUSHES = (
     ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)),
 )
 _STEPS = tuple(DIRECTIONS.values())
-_ROOM_WALK = (30, 60)  # digging steps
+_ROOM_WALK = (20, 45)  # digging steps: rooms of DeepMind's sizes (median 31 floor cells)
 _TURN_CHANCE = 0.35
-_MIN_FLOOR = 18
-_REPEAT_PULL_CHANCE = 0.6
-_FREE_GOAL_CHANCE = 0.9
+_MIN_FLOOR = 13  # DeepMind's smallest rooms
+# Positions a room's reverse search may hold; a larger room is dug again (few of
+# DeepMind's sizes come near it, and it bounds a search to about a second).
+_MAX_POSITIONS = 60_000
+# Rooms dug for one drawn push count before another count is drawn: 30 pushes and more
+# take tens of rooms (the calibration sees the same shortfall and makes up for it).
+_ROOMS_PER_DRAW = 60
 
 
 @dataclass(frozen=True)
@@ -432,10 +498,9 @@ class Level:
     tier: str
 
 
-def _tier_spec(tier: str) -> TierSpec:
-    if tier not in TIER_SPECS:
+def _check_tier(tier: str) -> None:
+    if tier not in TIERS:
         raise ValueError(f"unknown Boxoban tier {tier!r}; choose one of {', '.join(TIERS)}")
-    return TIER_SPECS[tier]
 
 
 def _carve_room(rng: random.Random) -> set[Cell]:
@@ -457,72 +522,82 @@ def _carve_room(rng: random.Random) -> set[Cell]:
     return floor
 
 
-def _walkable(floor: set[Cell], boxes: set[Cell], start: Cell) -> list[Cell]:
-    """Cells the player reaches from ``start`` without touching a box, in BFS order."""
-    seen = {start}
-    order = [start]
-    for r, c in order:  # the list grows while we walk it: a breadth-first search
-        for dr, dc in _STEPS:
-            cell = (r + dr, c + dc)
-            if cell in floor and cell not in boxes and cell not in seen:
-                seen.add(cell)
-                order.append(cell)
-    return order
+def _positions_by_pushes(grid: _PushGrid, deepest: int) -> list[list[tuple[int, int]]] | None:
+    """The positions reverse play reaches from the solved level, by fewest pushes.
 
-
-def _reverse_play(rng: random.Random, floor: set[Cell], goals: list[Cell], player: Cell,
-                  pulls: int) -> tuple[set[Cell], Cell]:
-    """From the solved position, walk to boxes and pull them; return boxes and player.
-
-    Each pull (player beside a box steps away from it, dragging it along) undone is a
-    legal push, and walking is reversible, so the final position can always be solved.
-    A pull in some direction is often repeated, so boxes travel rather than jitter.
+    Layer ``d`` (up to ``deepest``) holds (boxes mask, player region mask) of the
+    positions whose best solution takes exactly ``d`` pushes: a breadth-first search
+    over pulls (the player beside a box steps away from it, dragging it along; undone,
+    a legal push) from the solved boxes with the player in each region. None past
+    ``_MAX_POSITIONS``.
     """
-    boxes = set(goals)
-    goal_set = set(goals)
-    last_pull = None
-    for _ in range(pulls):
-        reachable = set(_walkable(floor, boxes, player))
-        options = []
-        for br, bc in sorted(boxes):
-            for dr, dc in _STEPS:
-                stand, retreat = (br + dr, bc + dc), (br + 2 * dr, bc + 2 * dc)
-                if stand in reachable and retreat in floor and retreat not in boxes:
-                    options.append(((br, bc), (dr, dc)))
-        if not options:
-            break
-        if last_pull in options and rng.random() < _REPEAT_PULL_CHANCE:
-            box, (dr, dc) = last_pull  # keep dragging the same box the same way
-        else:
-            on_goal = [option for option in options if option[0] in goal_set]
-            if on_goal and rng.random() < _FREE_GOAL_CHANCE:
-                options = on_goal  # boxes left on goals make levels easier than they look
-            box, (dr, dc) = rng.choice(options)
-        boxes.remove(box)
-        moved = (box[0] + dr, box[1] + dc)
-        boxes.add(moved)
-        player = (box[0] + 2 * dr, box[1] + 2 * dc)
-        last_pull = (moved, (dr, dc))
-    # Finish anywhere the player can walk to, so the start hides the last pull.
-    player = rng.choice(sorted(_walkable(floor, boxes, player)))
-    return boxes, player
+    floor, boxes = grid.floor, grid.goals
+    seen: set[tuple[int, int]] = set()
+    layer = []
+    unvisited = floor & ~boxes
+    while unvisited:  # the solved position once per region the player can be in
+        region = grid.reach((unvisited & -unvisited).bit_length() - 1, boxes)
+        unvisited &= ~region
+        seen.add((boxes, (region & -region).bit_length()))
+        layer.append((boxes, region))
+    layers = [layer]
+    steps = tuple(grid.steps.values())
+    while layer and len(layers) <= deepest:
+        following = []
+        for boxes, region in layer:
+            open_floor = floor & ~boxes
+            for step in steps:
+                # A box with the player's region on one side and open floor two cells on.
+                if step > 0:
+                    pullable = boxes & (region >> step) & (open_floor >> (2 * step))
+                else:
+                    pullable = boxes & (region << -step) & (open_floor << (-2 * step))
+                while pullable:
+                    low = pullable & -pullable
+                    pullable ^= low
+                    box = low.bit_length() - 1
+                    moved = boxes ^ low ^ (1 << (box + step))
+                    reached = grid.reach(box + 2 * step, moved)
+                    key = (moved, (reached & -reached).bit_length())
+                    if key not in seen:
+                        seen.add(key)
+                        following.append((moved, reached))
+        if len(seen) > _MAX_POSITIONS:
+            return None
+        if following:
+            layers.append(following)
+        layer = following
+    return layers
 
 
-def _candidate(rng: random.Random, spec: TierSpec) -> tuple[str, ...] | None:
-    """One unfiltered level, or None when the room or the walk came out unusable."""
+def _candidate(rng: random.Random, pushes: int) -> tuple[str, ...] | None:
+    """A dug room with a position whose fewest-push solution takes ``pushes`` pushes,
+    no box on a goal and the player off the goals; None if this room has none."""
     floor = _carve_room(rng)
     if len(floor) < _MIN_FLOOR:
         return None
     cells = sorted(floor)  # sorted: set order must not leak into the random stream
-    picked = rng.sample(cells, NUM_BOXES + 1)
-    goals, player = picked[:NUM_BOXES], picked[NUM_BOXES]
-    boxes, player = _reverse_play(rng, floor, goals, player, rng.randint(*spec.pulls))
-    if boxes & set(goals):
-        return None  # a box still on a goal makes the level easier than it looks
-    if player in goals:
-        return None  # NetHack will not start the hero on a fountain: it would land elsewhere
-    walls = {(r, c) for r in range(SIZE) for c in range(SIZE)} - floor
-    board = Board(SIZE, SIZE, frozenset(walls), frozenset(goals), frozenset(boxes), player)
+    goals = rng.sample(cells, NUM_BOXES)
+    walls = frozenset((r, c) for r in range(SIZE) for c in range(SIZE)) - frozenset(floor)
+    solved = Board(SIZE, SIZE, walls, frozenset(goals), frozenset(goals), goals[0])
+    grid = _PushGrid(solved)
+    layers = _positions_by_pushes(grid, pushes)
+    if layers is None or len(layers) <= pushes:
+        return None
+    # A box left on a goal makes the level easier than it looks; DeepMind's have none.
+    eligible = [position for position in layers[pushes] if position[0] & grid.goals == 0]
+    if not eligible:
+        return None
+    boxes, region = rng.choice(eligible)
+    # NetHack will not start the hero on a fountain (it would land elsewhere).
+    starts = sorted(_bits(region & ~grid.goals))
+    if not starts:
+        return None
+    stride = grid.stride
+    start = rng.choice(starts)
+    board = Board(SIZE, SIZE, walls, frozenset(goals),
+                  frozenset((i // stride - 1, i % stride - 1) for i in _bits(boxes)),
+                  (start // stride - 1, start % stride - 1))
     return render_board(board)
 
 
@@ -532,20 +607,104 @@ def _rng_for(tier: str, seed: int) -> random.Random:
     return random.Random(f"dungeonbench_gym/boxoban/{tier}/{int(seed)}")
 
 
+def level_bin(rows: Sequence[str], pushes: int, moves: int) -> int:
+    """The histogram bin of a level: its floor cells, pushes and moves, each binned by
+    the edges above (floor outermost, moves innermost)."""
+    floor = sum(ch != WALL for row in rows for ch in row)
+    f = bisect_right(FLOOR_EDGES, floor)
+    p = bisect_right(PUSH_EDGES, pushes)
+    m = bisect_right(MOVE_EDGES, moves)
+    return (f * (len(PUSH_EDGES) + 1) + p) * (len(MOVE_EDGES) + 1) + m
+
+
+NUM_BINS = (len(FLOOR_EDGES) + 1) * (len(PUSH_EDGES) + 1) * (len(MOVE_EDGES) + 1)
+
+
+@dataclass(frozen=True)
+class TierTable:
+    """A tier's calibration (boxoban_tiers.json): how many of DeepMind's levels need each
+    number of pushes (``pushes[d]``), and per bin (`level_bin`) DeepMind's level count,
+    our candidates' count and the probability that a candidate in the bin is kept."""
+
+    pushes: tuple[int, ...]
+    official: tuple[int, ...]
+    candidates: tuple[int, ...]
+    accept: tuple[float, ...]
+
+
+def _numbers(values, length: int | None) -> bool:
+    return (isinstance(values, list) and (length is None or len(values) == length)
+            and all(isinstance(v, (int, float)) and v >= 0 for v in values))
+
+
+@lru_cache(maxsize=None)
+def tier_tables(path: str = str(TIERS_FILE)) -> dict[str, TierTable]:
+    """Read and check the calibration file; errors name the file, the field and the fix."""
+    import json
+
+    fix = "rerun scripts/calibrate_boxoban.py (it rewrites the file)"
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise FileFormatError(path, "file", f"cannot be read as JSON ({error})", fix) from None
+    expected = {"floor": list(FLOOR_EDGES), "pushes": list(PUSH_EDGES),
+                "moves": list(MOVE_EDGES)}
+    if data.get("bins") != expected:
+        raise FileFormatError(path, "bins", f"are {data.get('bins')}, the code's are {expected}",
+                              fix)
+    if data.get("generator_version") != GENERATOR_VERSION:
+        raise FileFormatError(path, "generator_version",
+                              f"is {data.get('generator_version')}, the generator is "
+                              f"{GENERATOR_VERSION}", fix)
+    tables = {}
+    for tier in TIERS:
+        entry = data.get("tiers", {}).get(tier)
+        if not isinstance(entry, dict):
+            raise FileFormatError(path, f"tiers.{tier}", "is missing", fix)
+        fields = {}
+        for name, length in (("pushes", None), ("official", NUM_BINS),
+                             ("candidates", NUM_BINS), ("accept", NUM_BINS)):
+            if not _numbers(entry.get(name), length):
+                size = f"{length} " if length else ""
+                raise FileFormatError(path, f"tiers.{tier}.{name}",
+                                      f"must be a list of {size}numbers >= 0", fix)
+            fields[name] = tuple(entry[name])
+        if not any(fields["pushes"]):
+            raise FileFormatError(path, f"tiers.{tier}.pushes", "are all zero", fix)
+        if max(fields["accept"]) > 1.0 or not any(fields["accept"]):
+            raise FileFormatError(path, f"tiers.{tier}.accept",
+                                  "must hold probabilities (0..1), not all zero", fix)
+        tables[tier] = TierTable(**fields)
+    return tables
+
+
+def draw_candidate(rng: random.Random, push_counts: Sequence[float]) -> tuple[str, ...]:
+    """One candidate: a push count drawn with weights ``push_counts`` (index = pushes),
+    then up to ``_ROOMS_PER_DRAW`` rooms dug until one holds a position needing exactly
+    that many (else a new count is drawn: the longest counts are rare in small rooms,
+    and the calibration sees the same shortfall)."""
+    for _ in range(MAX_CANDIDATES):
+        pushes = rng.choices(range(len(push_counts)), push_counts)[0]
+        for _ in range(_ROOMS_PER_DRAW):
+            rows = _candidate(rng, pushes)
+            if rows is not None:
+                return rows
+    raise RuntimeError(f"no Boxoban candidate in {MAX_CANDIDATES} draws")
+
+
 def generate_level(seed: int, tier: str) -> Level:
-    """The level of ``tier`` for ``seed``: the first candidate in the seed's random
-    stream whose solver effort and push count fall in the tier's band."""
-    spec = _tier_spec(tier)
+    """The level of ``tier`` for ``seed``: candidates from the seed's random stream
+    (`draw_candidate`), each kept with its bin's probability (`TierTable.accept`)."""
+    _check_tier(tier)
+    table = tier_tables()[tier]
     rng = _rng_for(tier, seed)
     for _ in range(MAX_CANDIDATES):
-        rows = _candidate(rng, spec)
-        if rows is None:
+        rows = draw_candidate(rng, table.pushes)
+        found = solve(rows, max_effort=MAX_EFFORT)
+        if found is None:
             continue
-        found = solve(rows, max_effort=spec.max_effort)
-        if found is None or found.effort < spec.min_effort or found.pushes < spec.min_pushes \
-                or len(found.moves) > MAX_MOVES:
-            continue
-        return Level(rows, found.moves, found.pushes, found.effort, int(seed), tier)
+        if rng.random() < table.accept[level_bin(rows, found.pushes, len(found.moves))]:
+            return Level(rows, found.moves, found.pushes, found.effort, int(seed), tier)
     raise RuntimeError(f"no {tier} Boxoban level for seed {seed} in {MAX_CANDIDATES} candidates")
 
 
@@ -609,8 +768,6 @@ def read_level_file(path: str | os.PathLike) -> list[tuple[str, ...]]:
 
 # --------------------------------------------------------------- levels for an env seed
 
-# Bumped whenever the generator's output for a seed changes, so stale caches are ignored.
-GENERATOR_VERSION = 3   # 2: plans fit in MAX_MOVES; 3: the player never starts on a goal
 
 
 def _cached_level_path(tier: str, seed: int) -> Path:
@@ -690,7 +847,7 @@ def level_for_seed(tier: str, seed: int,
     official-format files in ``<dir>/<tier>/`` (or ``<dir>/<tier>/train/``); otherwise a
     generated level, cached under ``cache_dir("boxoban", tier)``.
     """
-    _tier_spec(tier)
+    _check_tier(tier)
     levels_dir = levels_dir or os.environ.get(LEVELS_DIR_ENV_VAR) or None
     if levels_dir is not None:
         return _official_level(levels_dir, tier, seed)
@@ -702,7 +859,7 @@ def prepare_levels(tier: str, seeds: Iterable[int], progress: bool = True) -> in
     new (the rest were already cached)."""
     from tqdm.auto import tqdm
 
-    _tier_spec(tier)
+    _check_tier(tier)
     seeds = list(seeds)
     made = 0
     for seed in tqdm(seeds, desc=f"boxoban {tier}", unit="level", disable=not progress):

@@ -30,7 +30,7 @@ from . import boxoban
 BOULDER = ord("`")   # NetHack's boulder symbol in MiniHack's settings
 # Generated Boxoban levels form a pool, like upstream's level files: the episode
 # seed picks one of BOXOBAN_POOL levels, each generated once and cached, so long
-# training runs stop paying for generation (a hard level takes ~1.6 s).
+# training runs stop paying for generation (a level takes 1-2 s).
 BOXOBAN_POOL = 1000
 _MOVES4 = tuple(INDEX[d] for d in ("north", "east", "south", "west"))
 _CORRIDOR = MOVE_INDICES + (INDEX["open"], INDEX["kick"], INDEX["search"])

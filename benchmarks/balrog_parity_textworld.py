@@ -20,10 +20,12 @@ each of those files records (`games/textworld/balrog_games.json`). Two checks:
   on, is the score so far; ours is its change), and the episode's end; at the
   end, BALROG's progression and ours. The screen after the game has ended is counted apart: no answer is
   asked on it, and the interpreters print it differently (Glulx centres
-  "*** The End ***" for 80 columns and prints a prompt after it).
+  "*** The End ***" for 80 columns and prints a prompt after it). The random
+  episodes also give the random agent's success and progress on both sides
+  (mean ± standard error over the episodes).
 
     python benchmarks/balrog_parity_textworld.py --games PATH/intelligent-go-explore/textworld/tw_games \\
-        --balrog PATH/BALROG --python VENV/bin/python [--random 2] [--tasks cooking] [--show 3]
+        --balrog PATH/BALROG --python VENV/bin/python [--random 8] [--tasks cooking] [--show 3]
 
 with VENV made by `python -m venv VENV && VENV/bin/pip install textworld==1.6.2 gym==0.23 gymnasium`.
 Generating our 75 games takes a few minutes the first time (then they are cached).
@@ -151,6 +153,15 @@ def upstream_plays(plays: list[dict], python: str, balrog: str) -> list[dict]:
             return json.load(f)
 
 
+def _rate(values: list[float]) -> str:
+    """mean ± standard error (sample SD / sqrt(n))."""
+    n = len(values)
+    if not n:
+        return "-"
+    se = float(np.std(values, ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+    return f"{np.mean(values):.3f} ± {se:.3f}"
+
+
 def compare_play(ours: dict, theirs: dict) -> tuple[int, int, int, int, list[str]]:
     """(steps compared, texts differing on screens a model answers, final screens
     differing, rewards or ends differing, first text diff)."""
@@ -167,7 +178,8 @@ def compare_play(ours: dict, theirs: dict) -> tuple[int, int, int, int, list[str
                 continue
             texts += 1
             if not first:
-                first = [f"step {step}:"] + list(difflib.unified_diff(
+                after = f" (after {ours['commands'][step - 1]!r})" if step else ""
+                first = [f"step {step}{after}:"] + list(difflib.unified_diff(
                     a["text"].splitlines(), b["text"].splitlines(), "balrog", "ours",
                     lineterm="", n=1))
         # TextWorld's gym API (BALROG's) gives the score so far as the reward;
@@ -196,8 +208,9 @@ def main() -> int:
     args = p.parse_args()
     rng = np.random.default_rng(args.seed)
     print("| task | games identical | plays | steps compared | texts differing | final screens "
-          "differing | rewards, ends or progression differing | walkthrough wins up / ours | time |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "differing | scores, ends or progression differing | walkthrough wins up / ours | "
+          "random success up / ours | random progress up / ours | time |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     bad = 0
     for task in args.tasks.split(","):
         start = time.perf_counter()
@@ -219,6 +232,7 @@ def main() -> int:
         theirs = upstream_plays(plays, args.python, args.balrog)
         steps = texts = finals = other = 0
         wins = [0, 0]
+        random_runs: dict[str, list[list[float]]] = {"success": [[], []], "progress": [[], []]}
         shown = 0
         for mine, up in zip(plays, theirs):
             n, t, f, o, first = compare_play(mine, up)
@@ -226,13 +240,21 @@ def main() -> int:
             if mine["walkthrough"]:
                 wins[0] += up["progression"] == 1.0
                 wins[1] += mine["progression"] == 1.0
+            else:
+                for side, played in enumerate((up, mine)):
+                    last = played["steps"][-1]
+                    random_runs["success"][side].append(float(len(played["steps"]) > 1 and last["won"]))
+                    random_runs["progress"][side].append(float(played["progression"]))
             if first and shown < args.show:
                 shown += 1
                 print("  " + "\n    ".join(first[:12]))
         total = len(games.BALROG_GAMES[task])
         bad += (total - same) + texts + other
         print(f"| {task} | {same}/{total} | {len(plays)} | {steps} | {texts} | {finals} | {other} | "
-              f"{wins[0]} / {wins[1]} of {total} | {time.perf_counter() - start:.0f} s |", flush=True)
+              f"{wins[0]} / {wins[1]} of {total} | "
+              + " | ".join(f"{_rate(random_runs[k][0])} / {_rate(random_runs[k][1])}"
+                           for k in ("success", "progress"))
+              + f" | {time.perf_counter() - start:.0f} s |", flush=True)
         for line in differing[:5]:
             print(f"  differs: {line}")
     print(f"\n{bad} differences in all")

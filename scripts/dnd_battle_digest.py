@@ -12,6 +12,14 @@ encounters it touched.
 ``--labels`` also hashes every decision's kind, actor, prompt and full option list (labels, kinds and
 payloads, before any split into groups): what an agent is shown must not move either. ``--days``
 adds every Day-track day (fights, intermissions, the day's events and its stage table).
+``--probes`` adds a digest per executable coverage row (`dnd.coverage`: class features, spells,
+monsters, items): self-play reaches few of them, so each row's probe is run and the event logs of
+every battle it builds (or unpickles), and the final state (`to_dict`) of every combatant it
+builds, are hashed, as multisets: the order in which a probe builds them does not count, what
+happens to each does. Probes iterate sets, so the script runs
+itself with a fixed PYTHONHASHSEED.
+
+  python scripts/dnd_battle_digest.py --seeds 2 --labels --days --probes --save before.json
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 
 from dungeonbench_gym.dnd import heuristic
@@ -53,6 +62,45 @@ def digest_day(name: str, seed: int, labels: bool = False) -> str:
     return h.hexdigest()[:16]
 
 
+def probe_digests() -> dict[str, str]:
+    """"probe:<table>:<key>" -> the multisets of the event logs of the battles its probe builds and
+    of the final states of the combatants it builds."""
+    from dungeonbench_gym.dnd import coverage, engine, state
+    battles: list = []
+    combatants: list = []
+    originals = (engine.Battle.__init__, engine.Battle.__setstate__, state.Combatant.__init__)
+
+    def recording(original, into):
+        def record(self, *args, **kwargs):
+            original(self, *args, **kwargs)
+            into.append(self)
+        return record
+
+    engine.Battle.__init__ = recording(originals[0], battles)
+    engine.Battle.__setstate__ = recording(originals[1], battles)
+    state.Combatant.__init__ = recording(originals[2], combatants)
+
+    def multiset(items) -> str:
+        return " ".join(sorted(hashlib.sha256(json.dumps(item, sort_keys=True, default=repr).encode())
+                               .hexdigest() for item in items))
+
+    out = {}
+    try:
+        for table in coverage.TABLES:
+            rows, _ = coverage.table(table)
+            for row in rows or ():
+                if row["status"] != "executable":
+                    continue
+                battles.clear()
+                combatants.clear()
+                coverage.probe(table, row["key"])
+                both = multiset(b.log for b in battles) + "|" + multiset(c.to_dict() for c in combatants)
+                out[f"probe:{table}:{row['key']}"] = hashlib.sha256(both.encode()).hexdigest()[:16]
+    finally:
+        engine.Battle.__init__, engine.Battle.__setstate__, state.Combatant.__init__ = originals
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("names", nargs="*", help="encounter keys (default: all)")
@@ -61,12 +109,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", help="compare with digests saved earlier; exit 1 on any difference")
     ap.add_argument("--labels", action="store_true", help="hash every decision's options too")
     ap.add_argument("--days", action="store_true", help="also every Day-track day (day:<name>)")
+    ap.add_argument("--probes", action="store_true",
+                    help="also every executable coverage row's probe (probe:<table>:<key>)")
     args = ap.parse_args(argv)
     names = args.names or encounter_names()
     now = {f"{n}:{s}": digest(n, s, args.labels) for n in names for s in range(args.seeds)}
     if args.days:
         from dungeonbench_gym.dnd.day import day_names
         now.update({f"day:{d}:{s}": digest_day(d, s, args.labels) for d in day_names() for s in range(args.seeds)})
+    if args.probes:
+        now.update(probe_digests())
     if args.save:
         with open(args.save, "w") as f:
             json.dump(now, f, indent=1, sort_keys=True)
@@ -85,4 +137,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    if os.environ.get("PYTHONHASHSEED") != "0":   # set order must not move a digest
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
     sys.exit(main())

@@ -279,6 +279,16 @@ class _PushGrid:
         return False
 
 
+def _searchable(rows: Sequence[str]) -> _PushGrid | None:
+    """The level's push grid, or None when it cannot be solved at all (more boxes than
+    goals, or a box on a dead square from the start)."""
+    board = parse_board(rows)
+    if len(board.boxes) > len(board.goals):
+        return None
+    grid = _PushGrid(board)
+    return None if grid.start_boxes & ~grid.live else grid
+
+
 def solve(rows: Sequence[str], max_effort: int = 200_000) -> Solution | None:
     """Fewest-pushes solution of the level ``rows``, by A* over push-states.
 
@@ -287,14 +297,11 @@ def solve(rows: Sequence[str], max_effort: int = 200_000) -> Solution | None:
     frozen 2x2 blocks are pruned. Returns None if the level is unsolvable or if more
     than ``max_effort`` states would have to be expanded.
     """
-    board = parse_board(rows)
-    if len(board.boxes) > len(board.goals):
+    grid = _searchable(rows)
+    if grid is None:
         return None
-    grid = _PushGrid(board)
     distance = grid.push_distance
     start_boxes = grid.start_boxes
-    if start_boxes & ~grid.live:
-        return None
     start_h = sum(distance[i] for i in _bits(start_boxes))
     # Heap entries: (f, -g, tiebreak, boxes, player, parent key, pushed box, step).
     # Preferring deeper entries among equal f reaches the goal with fewer expansions.
@@ -352,14 +359,11 @@ def solve_fewest_moves(rows: Sequence[str], max_effort: int = 200_000) -> Soluti
     admissible); more states than `solve` needs, so it is the second choice: for a
     plan that must fit a step budget. None if unsolvable or past ``max_effort``.
     """
-    board = parse_board(rows)
-    if len(board.boxes) > len(board.goals):
+    grid = _searchable(rows)
+    if grid is None:
         return None
-    grid = _PushGrid(board)
     distance = grid.push_distance
     start_boxes = grid.start_boxes
-    if start_boxes & ~grid.live:
-        return None
     start = (start_boxes, grid.start_player)
     heap = [(sum(distance[i] for i in _bits(start_boxes)), 0, 0, start, None, 0, 0)]
     best_g = {start: 0}

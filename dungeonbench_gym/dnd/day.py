@@ -51,8 +51,9 @@ from . import spell_wards   # glyphs and circles laid on the next fight's map
 from . import lighting   # dark fights: light and darkvision between fights
 from . import spell_utility   # Water Walk, Water Breathing, Unseen Servant between fights; breath under water
 from .dice import Roller
-from .engine import BUFFS, Decision, Opt
+from .engine import BUFFS
 from .grid import size_squares
+from .model.options import Decision, Opt
 from .scenario import Scenario, _map_cache, encounter_names, load_encounter, read_toml
 
 DAY_FOLDER = ("dnd", "days")

@@ -44,47 +44,16 @@ from . import spell_wards   # glyphs and circles laid between fights (the Day tr
 from . import spell_plants   # trees and plants: Tree Stride, Transport via Plants, Plant Growth
 from .dice import Roller
 from .grid import SQUARE_FT, BattleMap, Cover, box_distance_ft, footprint, nearest_box_ft
+from .model.options import Decision, DestinationOpt, Opt
 from .state import INCAPACITATING, AttackProfile, Combatant, DamagePart, Economy
 
 DIRECTION_NAMES = {v: k for k, v in areas.COMPASS.items()}
-
-
-class Opt(NamedTuple):
-    """One option: what people read, what kind of step it is, and the payload the engine runs."""
-
-    label: str
-    kind: str
-    data: tuple = ()
-    group: str = ""     # key used when the decision must be split (a row of destinations)
 
 
 def _extents(o: Combatant) -> tuple:
     """A creature's space as inclusive extents (x0, y0, x1, y1, layer0, layer1)."""
     n, layer = o.squares, int(o.pos[2] // SQUARE_FT)
     return (o.pos[0], o.pos[1], o.pos[0] + n - 1, o.pos[1] + n - 1, layer, layer + n - 1)
-
-
-class _DestinationOpt(Opt):
-    """A destination option whose label is written only when read: a flyer's reach holds
-    thousands of squares, and a decision that large shows rows of them, so most labels would
-    never be read. The label's place holds its parts (x, y, height up, cost, nearest foe's
-    distance, that foe) instead of the text; everything else is a plain :class:`Opt`."""
-
-    __slots__ = ()
-
-    @property
-    def label(self) -> str:
-        x, y, up, cost, near, foe = tuple.__getitem__(self, 0)
-        where = f"({x}, {y}, {up} ft up)" if up > 0 else f"({x}, {y})"
-        note = f", {near} ft from {foe}" if foe else ""
-        return f"Move to {where} ({cost} ft{note})"
-
-
-class Decision(NamedTuple):
-    kind: str
-    actor: str
-    options: tuple
-    prompt: str
 
 
 def _leaves_a_reach(path, threats: dict, fly: bool) -> bool:
@@ -1313,7 +1282,7 @@ class Battle:
         if ground and names and not self._limits_destinations(c):   # the common case, in one sweep
             rows = self.map._row_names()
             start = tuple(c.pos)
-            return [new(_DestinationOpt, ((p[0], p[1], 0, costs[p], ft, names[i]), "destination", (p,), rows[p[1]]))
+            return [new(DestinationOpt, ((p[0], p[1], 0, costs[p], ft, names[i]), "destination", (p,), rows[p[1]]))
                     for p, ft, i in zip(dests, near_ft, near_i) if p != start]
         row_names: dict = {}
         out = []
@@ -1324,7 +1293,7 @@ class Battle:
             row = row_names.get(y)
             if row is None:
                 row = row_names[y] = f"row y={y}"
-            add(new(_DestinationOpt, ((x, y, up, costs[pos], near_ft[j] if names else 0,
+            add(new(DestinationOpt, ((x, y, up, costs[pos], near_ft[j] if names else 0,
                                        names[near_i[j]] if names else ""), "destination", (pos,), row)))
         return out
 

@@ -34,6 +34,7 @@ import functools
 from typing import TYPE_CHECKING
 
 from . import features_more
+from .model.options import Opt
 from .state import DamagePart, ability_mod
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -49,7 +50,6 @@ EVIL_TYPES = ("aberration", "celestial", "elemental", "fey", "fiend", "undead")
 
 
 def _opt(label, kind, data=()):
-    from .engine import Opt
     return Opt(label, kind, tuple(data))
 
 

@@ -50,6 +50,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .model.options import Opt
+
 if TYPE_CHECKING:   # pragma: no cover
     from .engine import Battle
     from .state import AttackProfile, Combatant
@@ -62,7 +64,6 @@ STAGES = ("hurl_through_hell", "retaliation", "giant_killer", "stand_against_the
 
 
 def _opt(label, data=()):
-    from .engine import Opt
     return Opt(label, "reaction", tuple(data))
 
 
@@ -284,7 +285,6 @@ def chain_day_options(run, c) -> list:
     if "pact_of_the_chain" not in c.features or c.dead:
         return []
     from . import content, spell_summons
-    from .engine import Opt
     plain = [m for m, _n in spell_summons._prep("find-familiar")["tiers"]["1"]]
     return [Opt(f"{c.cid} casts Find Familiar as a ritual (Pact of the Chain, no slot): {content.monster(k).name} "
                 f"(all day; it attacks when {c.cid} forgoes an attack)", "chain_familiar", (c.cid, k))
@@ -351,12 +351,10 @@ def chain_options(b: Battle, c: Combatant) -> list:
 
 
 def _menu(label, data):
-    from .engine import Opt
     return Opt(label, "feature", tuple(data))
 
 
 def chain_target_options(b: Battle, c: Combatant) -> list:
-    from .engine import Opt
     s = _familiar(b, c)
     if s is None:
         return []

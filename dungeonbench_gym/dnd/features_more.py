@@ -61,6 +61,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .model.options import Opt
 from .state import DamagePart, ability_mod
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -90,7 +91,6 @@ FAVORED = ("monstrosity", "humanoid")   # our ranger's favored enemies (Foe Slay
 
 
 def _opt(label, kind, data=()):
-    from .engine import Opt
     return Opt(label, kind, tuple(data))
 
 

@@ -33,8 +33,9 @@ import numpy as np
 
 from . import fastpaths, features_more, lighting, monster_specials, spell_plants
 from . import spell_utility   # Mage Hand, Unseen Servant, Water Walk, Water Breathing
-from .engine import Battle, Opt, expected_damage
+from .engine import Battle, expected_damage
 from .grid import SQUARE_FT
+from .model.options import Opt
 from .state import Combatant
 
 PARTY_FEATURES = True   # False: the party ignores its class-feature options (the measurement's baseline)

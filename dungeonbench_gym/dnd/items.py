@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
+from .model.options import Opt
 from .state import (
     ABILITIES,
     METAL_ARMOR,
@@ -460,7 +461,6 @@ def _max_castable(c: Combatant) -> int:
 def item_options(battle, c: Combatant) -> list:
     """The action-menu options of c's items (the engine's Opt tuples)."""
     from . import content
-    from .engine import Opt
     settle(c)
     out = _mount_options(battle, c)
     inv = c.resources.get("items", ())
@@ -657,7 +657,6 @@ def _switched(c: Combatant) -> bool:   # SRD: mount or dismount once during your
 
 
 def _mount_options(battle, c: Combatant) -> list:
-    from .engine import Opt
     half = _half(battle, c)
     if half <= 0 or c.economy.movement < half or _switched(c):
         return []

@@ -77,6 +77,7 @@ import functools
 
 from . import areas
 from .grid import SQUARE_FT, Cover
+from .model.options import Opt
 
 DARK, DIM, BRIGHT = 0, 1, 2
 AMBIENTS = {"bright": BRIGHT, "dim": DIM, "dark": DARK}
@@ -482,7 +483,6 @@ def _my_lights(b, c) -> dict | None:
 
 def later_options(b, c) -> list:
     """A bonus action on a later turn of the concentration: move the lights (a destination decision)."""
-    from .engine import Opt
     s = _my_lights(b, c)
     if s is None or not c.economy.bonus or not _spots(b, c, s, first=True):
         return []
@@ -508,7 +508,6 @@ def _spots(b, c, s, first: bool = False) -> list:
 
 def move_options(b, c, p: dict) -> list:
     """The destination decision: each point, naming who the lights would reach there."""
-    from .engine import Opt
     s = _my_lights(b, c)
     if s is None:
         return []
@@ -633,7 +632,6 @@ def day_options(run, c, living) -> list:
     """Light (until a short rest), Continual Flame and Darkvision (all day) on a member, while a
     fight still ahead is dark."""
     from .day import DURATION_TEXT, effect_duration
-    from .engine import Opt
     if not any(k in c.spells for k in ("light", "continual-flame", "darkvision")) or not _dark_ahead(run):
         return []
     out = []

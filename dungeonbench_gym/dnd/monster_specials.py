@@ -102,6 +102,7 @@ What runs here (SRD 5.1 stat blocks; simplifications named):
 from __future__ import annotations
 
 from .grid import SQUARE_FT, footprint
+from .model.options import Opt
 from .state import AttackProfile, DamagePart
 
 # ---------------------------------------------------------------- SRD numbers per monster
@@ -386,7 +387,6 @@ def end_turn(b, c) -> None:
 # ================================================================ the menu
 def menu(b, c, out: list) -> list:
     """Add c's own options before End turn; trim what Berserk, Gibbering or a hovering sword forbid."""
-    from .engine import Opt
     e = c.economy
     if "gibbering" in c.conditions:   # what the d8 left it: nothing, or one melee attack
         g = c.conditions["gibbering"]
@@ -597,7 +597,6 @@ def apply(b, c, p, opt) -> None:
 
 
 def target_options(b, c, use) -> list:
-    from .engine import Opt
     what = use[1]
     if what == "haste-slam":
         return [Opt(f"Slam {t.cid} [{t.hp}/{t.max_hp} HP, AC {b.armour_class(t)}]", "target", (t.cid,))
@@ -1691,7 +1690,6 @@ def _tendrils_on(b, c) -> list:
 
 def _roper_menu(b, c, ms, out: list) -> list:
     """Six tendrils at most; Reel before the multiattack's bite; tendril steps it cannot make are skipped."""
-    from .engine import Opt
     e = c.economy
     full = len(_grappled_by(b, c)) >= ms["roper"]["tendrils"]
     if full:

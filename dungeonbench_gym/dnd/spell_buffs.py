@@ -49,6 +49,8 @@ Breathing, Water Walk and Unseen Servant between fights are :mod:`.spell_utility
 
 from __future__ import annotations
 
+from .model.options import Opt
+
 ENERGY = ("acid", "cold", "fire", "lightning", "thunder")
 REACTIONS = ("hellish_rebuke",)
 
@@ -259,7 +261,6 @@ def _sees_invisible(t) -> bool:
 
 def reaction_options(b, c, p: dict) -> list:
     from . import spellbook
-    from .engine import Opt
     if p["reaction"] == "hellish_rebuke":
         out = [Opt(f"Cast Hellish Rebuke at level {lv} on {p['attacker']} (DC {c.resources.get('spell_dc')} DEX, "
                    f"{spellbook.dice(c, 'hellish-rebuke', lv)} fire, half on a save)", "reaction", (True, lv))
@@ -364,7 +365,6 @@ def revivify_window(run, t) -> bool:
 def day_options(run, c, living) -> list:
     """What conscious member c can do between fights with this module's spells and features."""
     from . import content
-    from .engine import Opt
     out = []
     hurt = [t for t in living if t.hp < t.max_hp]
     if "lay_on_hands" in c.features and c.resources.get("lay_on_hands", 0) > 0:
@@ -719,7 +719,6 @@ def _scorch(b, c, key: str, level: int, t) -> None:
 def reheat_options(b, c) -> list:
     """The caster's later turns: a bonus action heats the object again (no slot)."""
     from . import spellbook
-    from .engine import Opt
     h = c.resources.get("heat")
     t = b.creatures.get(h["target"]) if h else None
     if t is None or t.dead or not c.economy.bonus or h["round"] >= b.round or b.distance(c, t) > 60:

@@ -51,6 +51,7 @@ control effect is in play, so battles without one pay nothing):
 from __future__ import annotations
 
 from .grid import SQUARE_FT, footprint
+from .model.options import Opt
 
 OTHER_PLANES = ("celestial", "elemental", "fey", "fiend")
 
@@ -384,7 +385,6 @@ def stealth_aura(b, c) -> int:
 
 def meld_menu(b, c) -> list:
     """Hook of the action menu: a melded creature may step out or end its turn."""
-    from .engine import Opt
     return [Opt("Step out of the stone (movement; ends meld-into-stone)", "control", ("meld_out",)),
             Opt("End turn", "end_turn")]
 
@@ -435,7 +435,6 @@ EYEBITE = ("asleep", "panicked", "sickened")
 
 def target_options(b, c, use: tuple) -> list:
     """The module's own choices inside a target decision: Eyebite's effect, Wish's spell."""
-    from .engine import Opt
     if use[3] == "eyebite":
         t = b.creatures[use[4]]
         return [Opt(f"Eyebite {t.cid}: {e}", "control", (e,)) for e in EYEBITE]
@@ -525,7 +524,6 @@ def _eyebite(b, c, key: str, t, effect: str) -> None:
 def later_options(b, c) -> list:
     """Later turns of a spell the caster concentrates on: Eyebite's and Telekinesis's action
     on another creature (no slot)."""
-    from .engine import Opt
     key = c.concentration
     if key not in ("eyebite", "telekinesis") or c.economy.actions <= 0 or key not in c.resources:
         return []

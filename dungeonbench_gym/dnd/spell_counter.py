@@ -12,6 +12,8 @@ pending decision is ``reaction`` with ``reaction="counterspell"``; the options c
 
 from __future__ import annotations
 
+from .model.options import Opt
+
 RANGE_FT = 60
 KEY = "counterspell"
 BASE_LEVEL = 3
@@ -56,7 +58,6 @@ def offer(b, c, key: str, level: int) -> bool:
 
 
 def options(b, o, p: dict) -> list:
-    from .engine import Opt
     cid, key, level = p["stack"][-1]
     out = []
     for lv in _slots(o):

@@ -46,6 +46,7 @@ ground; Land's Stride ignores the overgrowth (it is instantaneous, so nonmagical
 from __future__ import annotations
 
 from .grid import OVERGROWN, PLANTS, SQUARE_FT, footprint
+from .model.options import Opt
 
 KEY = "plant_magic"          # the battle's record (in its __dict__): links and strides
 STRIDE_FT = 2 * SQUARE_FT    # Tree Stride: 5 ft to enter a tree, 5 ft to step out of another (SRD)
@@ -218,7 +219,6 @@ def _ask_link(b, c, level: int, src: tuple) -> None:
 # ================================================================ the engine's calls
 def menu_options(b, c) -> list:
     """Tree Stride and the live links of Transport via Plants on c's action menu."""
-    from .engine import Opt
     out = []
     if can_stride(b, c) and stride_exits(b, c):
         out.append(Opt(f"Tree Stride: into a tree within 5 ft, out beside another within {stride_range(c)} ft "
@@ -248,7 +248,6 @@ def _near_note(b, c, pos) -> str:
 
 def destination_options(b, c, p: dict) -> list:
     """The squares (or trees) of this module's destination decisions."""
-    from .engine import Opt
     use = p["use"]
     out = []
     if use[1] == "stride":

@@ -43,6 +43,7 @@ import functools
 import json
 from pathlib import Path
 
+from .model.options import Opt
 from .state import ABILITIES, AttackProfile, Combatant, DamagePart, ability_mod
 
 _DATA = Path(__file__).parent / "content" / "data" / "spell_creatures.json"
@@ -193,7 +194,6 @@ def resolve_self(b, c, key: str, level: int) -> None:
 def form_options(b, c, use: tuple) -> list:
     """The options of the form decision (kind "form", data (choice,))."""
     from . import content
-    from .engine import Opt
     _, key, level, tid = use
     out = []
     if _mech(key)["mech"] == "summon":
@@ -620,7 +620,6 @@ def day_options(run, c, living) -> list:
     """Between fights: a member casts a long summoning (Animate Dead, Conjure Elemental, Find
     Familiar...); the creatures join the party in the next fight (or every fight that day)."""
     from . import content
-    from .engine import Opt
     from . import features_last
     out = features_last.chain_day_options(run, c)   # Pact of the Chain: Find Familiar as a ritual
     for key in c.spells:
@@ -756,7 +755,6 @@ def probe(key: str) -> None:
 def _simulacrum_options(run, c) -> list:
     """Simulacrum (12 hours, 1,500 gp of ruby dust): a duplicate of a humanoid member."""
     from . import content
-    from .engine import Opt
     cost = _prep("simulacrum")["cost_gp"]
     levels = [lv for lv in range(7, len(c.resources.get("slots") or ()) + 1) if c.resources["slots"][lv - 1] > 0]
     if not levels or c.resources.get("gp", 0) < cost:

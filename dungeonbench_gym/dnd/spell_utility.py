@@ -79,6 +79,7 @@ import functools
 import numpy as np
 
 from .grid import SQUARE_FT, WATER, Cover, box_distance_ft
+from .model.options import Opt
 
 KINDS = ("hand_use", "servant_command")   # action-menu options of this module
 DAY_KINDS = ("utility_day",)              # intermission options of this module
@@ -108,7 +109,6 @@ def _spell(key: str):
 
 
 def _opt(*args):
-    from .engine import Opt
     return Opt(*args)
 
 

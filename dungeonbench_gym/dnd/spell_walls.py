@@ -62,6 +62,7 @@ from __future__ import annotations
 
 from .areas import DIRECTIONS_8, Area, ground_z_at_point
 from .grid import BLOCKS, SQUARE_FT, footprint
+from .model.options import Opt
 
 #: the option kinds this module adds to an action menu (the engine hands them to :func:`apply`)
 KINDS = ("wall_panel", "monster_wall")
@@ -487,7 +488,6 @@ def start_of_turn(b, c) -> None:
 # ================================================================ options
 def action_options(b, c) -> list:
     """A monster's wall action (when ready), and attacks on breakable wall sections in reach."""
-    from .engine import Opt
     out = []
     e = c.economy
     if e.actions <= 0 or e.attacks_left:

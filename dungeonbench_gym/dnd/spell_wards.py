@@ -76,6 +76,7 @@ knows Revivify. It does not cast Symbol (its 60-ft sphere would catch the party)
 from __future__ import annotations
 
 from .grid import SQUARE_FT, box_distance_ft, footprint
+from .model.options import Decision, Opt
 
 WARDS = ("glyph-of-warding", "symbol", "magic-circle")
 DAY_KINDS = ("ward_cast", "point_x", "point_y", "ward_kind", "ward_span")   # intermission option kinds
@@ -201,7 +202,6 @@ def glyph_dice(level: int) -> str:
 
 def day_options(run, c, living) -> list:
     """Conscious member c's ward castings on the next fight's map."""
-    from .engine import Opt
     out = []
     if run.__dict__.get("_ward_pending") or not any(k in WARDS for k in c.spells):
         return out
@@ -235,7 +235,6 @@ def pending(run) -> dict | None:
 
 def pending_options(run) -> list:
     """The options of the ward decision under way: x, then y given x, then the kind."""
-    from .engine import Opt
     p = pending(run)
     _, points = places(run)
     if p["step"] == "x":
@@ -273,7 +272,6 @@ def _point_label(run, spell: str, point, cells) -> str:
 
 def visible(run, opts: list) -> list:
     """At most max_options at once: ranges of the list (as the engine's groups), never cut."""
-    from .engine import Opt
     p = pending(run)
     lo, hi = p.get("span") or (0, len(opts))
     part, cap = opts[lo:hi], max(2, run.max_options)
@@ -289,7 +287,6 @@ def visible(run, opts: list) -> list:
 
 def decision(run):
     """The pending ward decision as the day's Decision (point_x, point_y, then the kind)."""
-    from .engine import Decision
     p = pending(run)
     shown = run._visible()
     name = _spell(p["spell"]).name

@@ -50,6 +50,7 @@ from pathlib import Path
 
 from . import areas, lighting, spellbook
 from .grid import fall_damage_dice
+from .model.options import Opt
 
 _SPELLS = Path(__file__).parent / "content" / "data" / "spells.json"
 _UNLIVING = ("undead", "construct")
@@ -675,7 +676,6 @@ def monster_runs(c) -> set:
 
 def monster_options(b, c) -> list:
     """A darkmantle's Darkness Aura, an octopus's Ink Cloud: an action, once per battle."""
-    from .engine import Opt
     key, radius, f = MONSTER_ZONES[c.monster]
     if c.economy.actions <= 0 or key in c.resources.get("zone_actions_used", ()) or \
             (f.get("underwater") and not getattr(b, "underwater", False)):

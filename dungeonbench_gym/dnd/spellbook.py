@@ -51,6 +51,7 @@ from . import spell_plants   # Tree Stride, Transport via Plants, Plant Growth
 from . import spell_wards   # Magic Circle's guard against charm and fear
 from . import lighting   # light and darkness: Light, Dancing Lights, Darkvision, Enthrall
 from .grid import SQUARE_FT
+from .model.options import Opt
 from .state import AttackProfile, DamagePart
 
 _DATA = Path(__file__).parent / "content" / "data" / "spell_mechanics.json"
@@ -913,7 +914,6 @@ def _tiers(b, c, key: str, level: int) -> None:
 
 def recall_options(b, c) -> list:
     """Call Lightning: while the caster concentrates on it, its action can call another bolt."""
-    from .engine import Opt
     r = c.resources.get("recall")
     if not r or c.concentration != r["spell"] or c.economy.actions <= 0:
         return []

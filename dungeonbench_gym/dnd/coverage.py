@@ -19,7 +19,13 @@ import functools
 import importlib
 from pathlib import Path
 
-from . import monster_specials
+from . import content, heuristic, monster_specials, pcs, spell_zones, spellbook
+from .content import load_json
+from .dice import Roller
+from .engine import Battle, _monster_action
+from .grid import BattleMap
+from .pcs import build_pc
+from .state import monster_combatant
 
 STATUSES = ("executable", "out of scope", "not yet")
 TABLES = ("classes", "spells", "monsters", "items")
@@ -105,7 +111,6 @@ _REACTION_RUN = {
 
 def _merge_specials() -> None:
     """Traits and reactions run by dnd/monster_specials.py."""
-    from . import monster_specials
     for k, f in monster_specials.TRAIT_RUN.items():
         _TRAIT_RUN.setdefault(k, f)
     for k, f in monster_specials.REACTION_RUN.items():
@@ -117,19 +122,16 @@ _merge_specials()
 
 @functools.cache
 def _scope() -> dict:
-    from .content import load_json
     return load_json("monster_scope")
 
 
 def _combatant(key: str):
-    from .state import monster_combatant
     return monster_combatant(key, "m", "enemies", (2, 2, 0))
 
 
 # ---------------------------------------------------------------- monsters
 def monster_parts(key: str) -> list[dict]:
     """Every part of a stat block with its status: {"part", "key", "name", "status", "reason"}."""
-    from . import content
     spec, c = content.monster(key), _combatant(key)
     scope = _scope()
     runs = {a.key for a in c.attacks} | set(c.save_actions) | set(c.resources.get("teleports", ()))
@@ -141,7 +143,6 @@ def monster_parts(key: str) -> list[dict]:
     runs |= {"children-of-the-night"} if "children" in c.resources else set()   # a vampire
     runs |= {c.resources["monster_wall"]["action"]} if "monster_wall" in c.resources else set()   # an ice devil
     runs |= monster_specials.runs(c)   # dnd/monster_specials.py
-    from . import spell_zones
     runs |= spell_zones.monster_runs(c)   # Darkness Aura, Ink Cloud (dnd/spell_zones.py)
     legendary = {x[0] for x in c.legendary}
     out = []
@@ -199,7 +200,6 @@ def monster_parts(key: str) -> list[dict]:
 
 @functools.cache
 def _spell_status() -> dict:
-    from . import spellbook
     return {r["key"]: r["status"] for r in spellbook.coverage()}
 
 
@@ -220,7 +220,6 @@ def _why_not(a) -> str:
 
 
 def monster_coverage() -> list[dict]:
-    from . import content
     rows = []
     for key, spec in content.monsters().items():
         parts = monster_parts(key)
@@ -239,7 +238,6 @@ def _cr(cr: float) -> str:
 def probe_monster(key: str) -> None:
     """Each action, legendary action and reaction the engine runs for this monster is offered
     in a duel and resolves (an event names it); each run trait is compiled into the combatant."""
-    from . import content
     spec = content.monster(key)
     c = _combatant(key)
     for p in monster_parts(key):
@@ -247,7 +245,6 @@ def probe_monster(key: str) -> None:
             continue
         if monster_specials.probe(key, p):   # a part dnd/monster_specials.py runs: its own probe
             continue
-        from . import spell_zones
         if p["part"] == "action" and p["key"] in spell_zones.monster_runs(c):   # Darkness Aura, Ink Cloud
             spell_zones.probe_monster(key, p["key"])
             continue
@@ -304,9 +301,6 @@ def _action_spec(spec, key):
 
 def _duel(key: str, first: str):
     """The monster at (2, 2) and a sturdy level-5 fighter beside it (another one behind), on open ground."""
-    from .engine import Battle
-    from .grid import BattleMap
-    from .pcs import build_pc
     m = _combatant(key)
     n = m.squares
     foes = [build_pc("fighter", 5, "a", (2 + n, 2, 0)), build_pc("fighter", 5, "b", (2 + n, 3, 0))]
@@ -322,7 +316,6 @@ def _duel(key: str, first: str):
 
 def _play_out(b, actor: str) -> None:
     """Let the heuristic answer the follow-up decisions (targets, points, directions) of actor."""
-    from . import heuristic
     for _ in range(50):
         d = b.decision
         if d is None or d.actor != actor or d.kind == "action":
@@ -331,7 +324,6 @@ def _play_out(b, actor: str) -> None:
 
 
 def _probe_turn(key: str, kind: str, action: str | None, event: str) -> None:
-    from .engine import _monster_action
     b, m = _duel(key, "m")
     if action and kind == "attack" and ("swallow",) in m.attack(action).on_hit:   # Swallow: a held victim
         foe = b.creatures["a"]
@@ -360,7 +352,6 @@ def _probe_turn(key: str, kind: str, action: str | None, event: str) -> None:
 def _probe_spell(key: str, spell: str) -> None:
     """The monster casts the spell from its block through the spell options, hurt (so healing
     is worth it) and with foes beside it; it must be offered and end in a cast event."""
-    from . import content, spellbook
     if spellbook.mech(spell).get("mech") == "sight":   # Light, Dancing Lights: in a dark duel (dnd/lighting.py)
         from .lighting import probe_monster_spell
         probe_monster_spell(key, spell)
@@ -384,7 +375,6 @@ def _probe_spell(key: str, spell: str) -> None:
     if spell == "dispel-magic":   # a foe's spell on it to dispel
         m.conditions["baned"] = {"by": "a", "spell": "bane"}
     if spell == "spare-the-dying":   # an ally at 0 HP, dying, beside the caster
-        from .pcs import build_pc
         ally = build_pc("fighter", 1, "ally", (2, 2 + m.squares, 0))
         ally.side, ally.hp = "enemies", 0
         ally.conditions["prone"] = {}
@@ -433,7 +423,6 @@ def _probe_reaction_spell(key: str, spell: str) -> None:
 
 def _probe_rock_catching(key: str) -> None:
     """Rock Catching: a hill giant on the other side throws rocks until one hits; the reaction comes."""
-    from .state import monster_combatant
     b, m = _duel(key, "a")
     g = monster_combatant("hill-giant", "g", "party", (10, 8, 0))
     b.creatures["g"] = g
@@ -487,7 +476,6 @@ def _probe_mask(key: str) -> None:
 
 def _probe_engulf(key: str) -> None:
     """Engulf: multiattacks until both slams of one turn hit the fighter; it is engulfed."""
-    from .dice import Roller
     for seed in range(1, 41):   # seeded, so repeatable
         b, m = _duel(key, "m")
         b.creatures["a"].hp = 10 ** 6
@@ -503,7 +491,6 @@ def _probe_engulf(key: str) -> None:
 
 
 def _probe_counterspell(key: str) -> None:
-    from .pcs import build_pc
     b, m = _duel(key, "a")
     w = build_pc("wizard", 5, "w", (2 + m.squares + 2, 6, 0))
     b.creatures["w"] = w
@@ -600,7 +587,6 @@ def probe(name: str, key: str) -> None:
 
 def combatants(monster_rows: list[dict]) -> dict:
     """Combatants the benchmark can field: executable monsters plus PC archetype x level builds."""
-    from . import pcs
     archetypes = sorted(pcs.ARCHETYPES) if hasattr(pcs, "ARCHETYPES") else []
     levels = getattr(pcs, "MAX_LEVEL", 5)
     builds = 0

@@ -51,10 +51,15 @@ from . import spell_wards   # glyphs and circles laid on the next fight's map
 from . import lighting   # dark fights: light and darkvision between fights
 from . import spell_utility   # Water Walk, Water Breathing, Unseen Servant between fights; breath under water
 from .dice import Roller
-from .engine import BUFFS
+from .engine import BUFFS, Battle
+from .features import _class_level, beast_forms, end_rage, revert, take_wild_shape
+from .features_more import song_of_rest
 from .grid import size_squares
+from .items import equip, item, settle, use_out_of_combat
 from .model.options import Decision, Opt
+from .pcs import ARCHETYPES, arcane_recovery, build_pc, natural_recovery, short_rest
 from .scenario import Scenario, _map_cache, encounter_names, load_encounter, read_toml
+from .state import Economy, monster_combatant
 
 DAY_FOLDER = ("dnd", "days")
 MIN_STAGES, MAX_STAGES = 3, 5
@@ -106,7 +111,6 @@ def load_day(name_or_path: str | Path) -> Day:
 
 
 def parse_day(data: dict[str, Any], path: str | Path = "<memory>") -> Day:
-    from .pcs import ARCHETYPES
 
     def need(table, field, kind, fix, where=""):
         v = table.get(field)
@@ -295,12 +299,10 @@ class DayRun:
 
     # ------------------------------------------------------------------ party
     def _fresh_party(self) -> dict:
-        from .pcs import build_pc
         party = {}
         for p in self.day.party:
             pc = build_pc(p["archetype"], p["level"], p["id"], (0, 0, 0), p.get("name"))
             if p.get("items"):
-                from .items import equip
                 equip(pc, p["items"])
             if "hit_dice" not in pc.resources:   # SRD: a character has hit dice equal to its level
                 pc.resources["hit_dice"] = pc.level
@@ -336,8 +338,6 @@ class DayRun:
 
     # ------------------------------------------------------------------ fights
     def _start_battle(self) -> None:
-        from .engine import Battle
-        from .state import monster_combatant
         if self.rested:
             self.party = self._fresh_party()
         stage = self.current
@@ -381,8 +381,6 @@ class DayRun:
         self.results.append("win" if b.outcome == "win" else "loss")
         self.event("fight", f"Encounter {self.stage + 1} ({self.current.scenario.name}): "
                             f"{'won' if b.outcome == 'win' else 'lost'}")
-        from .features import end_rage
-        from .items import settle
         for pc in self.party.values():
             settle(pc)   # an item's borrowed spell numbers go back
             if "raging" in pc.conditions and not pc.dead:   # Frenzy's exhaustion comes due here
@@ -570,7 +568,6 @@ class DayRun:
                         "wild_shape_end", (c.cid,))]
         if r.get("wild_shape", 0) <= 0:
             return []
-        from .features import _class_level, beast_forms
         level = _class_level(c, "druid")
         how = DURATION_TEXT[wild_shape_duration(level)]
         uses = "unlimited uses" if r["wild_shape"] >= 99 else f"{r['wild_shape']} use(s) left"
@@ -605,7 +602,6 @@ class DayRun:
         return True
 
     def _end_shape(self, c, why: str) -> None:
-        from .features import revert
         form = c.name
         revert(None, c)
         self.event("wild_shape", f"{c.cid} returns to its own form from {form} ({why}; {c.hp}/{c.max_hp} HP)")
@@ -630,8 +626,6 @@ class DayRun:
                 if c.resources.get("wild_shape_day") == "until_short_rest" and not c.dead:
                     self._end_shape(c, "the short rest outlasts the shape")
         elif k == "finish_rest":
-            from .features_more import song_of_rest
-            from .pcs import short_rest
             for cid, die in song_of_rest(self.party.values()):   # a bard's Song of Rest
                 self._heal(self.party[cid], self.roller.roll(die, what=f"song of rest {cid}"), "Song of Rest")
             for c in self.party.values():
@@ -648,12 +642,10 @@ class DayRun:
             amount = max(0, self.roller.roll(f"1d{c.resources['hit_die']}", what=f"hit die {c.cid}") + c.mod("con"))
             self._heal(c, amount, "a hit die")
         elif k == "arcane":
-            from .pcs import arcane_recovery, natural_recovery
             recover = arcane_recovery if d[2] == "arcane_recovery" else natural_recovery
             got = recover(self.party[d[0]], d[1])
             self.event("recover", f"{d[0]} recovers slot levels {list(got)} ({d[2].replace('_', ' ')})")
         elif k == "item_potion":
-            from .items import use_out_of_combat
             giver, key, t = self.party[d[0]], d[1], self.party[d[2]]
             got = use_out_of_combat(giver, key, t, roller=self.roller)
             self.event("heal", f"{t.cid} regains {got} HP from a {_item_name(key)} from {giver.cid} "
@@ -663,7 +655,6 @@ class DayRun:
             giver.resources["potions"] -= 1
             self._heal(t, self.roller.roll("2d4+2", what=f"potion {t.cid}"), f"a potion of healing from {giver.cid}")
         elif k == "wild_shape":
-            from .features import _class_level, take_wild_shape
             c = self.party[d[0]]
             take_wild_shape(None, c, d[1])
             c.resources["wild_shape_day"] = wild_shape_duration(_class_level(c, "druid"))
@@ -759,7 +750,6 @@ def _drop_concentration(c, party) -> None:
 
 def _clear_combat_state(pc, keep: tuple) -> None:
     """After a fight (or a short rest): drop effects that do not outlast it; the dying stabilise."""
-    from .state import Economy
     for k in list(pc.conditions):
         v = pc.conditions[k]
         if k in KEPT_CONDITIONS or v.get("day_duration") in keep:
@@ -784,17 +774,14 @@ def _clear_combat_state(pc, keep: tuple) -> None:
 
 def _healing_items(c) -> list[tuple[str, int]]:
     """The healing potions a member carries in its item inventory (dnd/items.py)."""
-    from .items import item
     return [(k, n) for k, n in c.resources.get("items", ()) if n > 0 and (item(k).get("use") or {}).get("kind") == "heal"]
 
 
 def _item_name(key: str) -> str:
-    from .items import item
     return item(key)["name"].lower()
 
 
 def _item_dice(key: str) -> str:
-    from .items import item
     return item(key)["use"]["dice"]
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from . import areas, features, monster_specials, spell_counter, spellbook
+from . import areas, content, features, items as _items, monster_specials, spell_counter, spellbook
 from . import spell_buffs
 from . import features_more   # subclass and late class features (hooks)
 from . import features_last   # Retaliation, Giant Killer, Stand Against the Tide, Hurl Through Hell
@@ -42,10 +42,19 @@ from . import spell_utility   # water and objects: suffocation, Water Walk, Mage
 from . import lighting   # dark battles: light sources, darkvision, Dancing Lights, Enthrall
 from . import spell_wards   # glyphs and circles laid between fights (the Day track)
 from . import spell_plants   # trees and plants: Tree Stride, Transport via Plants, Plant Growth
-from .dice import Roller
-from .grid import SQUARE_FT, BattleMap, Cover, box_distance_ft, footprint, nearest_box_ft
+from .dice import Roller, parse
+from .grid import (
+    SQUARE_FT,
+    BattleMap,
+    Cover,
+    box_distance_ft,
+    fall_damage_dice,
+    footprint,
+    nearest_box_ft,
+    size_squares,
+)
 from .model.options import Decision, DestinationOpt, Opt
-from .state import INCAPACITATING, AttackProfile, Combatant, DamagePart, Economy
+from .state import INCAPACITATING, AttackProfile, Combatant, DamagePart, Economy, monster_combatant
 
 DIRECTION_NAMES = {v: k for k, v in areas.COMPASS.items()}
 
@@ -951,7 +960,6 @@ class Battle:
         return [o for o in pool if self._may_target(c, o) and not self._save_exempt(c, spec, o)]
 
     def _save_exempt(self, c: Combatant, spec, t: Combatant) -> bool:
-        from . import content
         types = set(spec.exempt_types) | set(spec.save.exempt_types)
         sub = content.monster(t.monster).subtype if t.monster else None
         if t.creature_type in types or (sub and any(x in sub for x in types)):
@@ -1060,7 +1068,6 @@ class Battle:
         """SRD Channel Divinity: Turn Undead. Each undead within 30 ft makes a Wis save against the
         cleric's spell save DC; on a failure it is turned for 1 minute or until it takes damage
         (Destroy Undead at 5: a failed save destroys one of CR 1/2 or lower)."""
-        from . import content
         c.economy.actions -= 1
         c.resources["channel_divinity"] -= 1
         c.conditions.pop("hidden", None)
@@ -1086,7 +1093,6 @@ class Battle:
 
         SRD bonus-action rule: after a bonus-action spell only an action cantrip may follow, and
         after a levelled action spell no bonus-action spell may."""
-        from . import content
         e = c.economy
         slots = c.resources.get("slots", ())
         memo = self.__dict__.get("_menu_spells")
@@ -1142,7 +1148,6 @@ class Battle:
         return out
 
     def _spell_summary(self, c: Combatant, key: str, level: int) -> str:
-        from . import content
         if spellbook.handles(key):
             return spellbook.summary(c, key, level)
         sp = content.spell(key)
@@ -1329,7 +1334,6 @@ class Battle:
 
     def _spell_targets(self, c: Combatant, key: str, first: bool = False) -> list[Combatant]:
         """Who the spell may target now; ``first``: at most the first (is there anyone?)."""
-        from . import content
         if spellbook.handles(key):
             return spellbook.targets(self, c, key, first)
         sp = content.spell(key)
@@ -1533,7 +1537,6 @@ class Battle:
         return areas.line(c.cells, size, where, 5, c.pos[2])
 
     def _area_shape(self, c: Combatant, use: tuple):
-        from . import content
         if use[0] == "spell":
             a = content.spell(use[1]).area
         else:
@@ -1565,7 +1568,6 @@ class Battle:
         """The heights (ft) a point-placed area may be centred at above intersection (x, y): the
         ground, and while some creature is aloft, every 5 ft up to the battle's ceiling that is in
         range and in line of effect (the z coordinate of the paper's x, y, z point)."""
-        from . import content
         ground = areas.ground_z_at_point(self.map, x, y)
         aloft = any(not o.dead and o.pos[2] > self.map.standing_z(o.pos[0], o.pos[1], o.squares)
                     for o in self.creatures.values())
@@ -1583,7 +1585,6 @@ class Battle:
         return out
 
     def _point_range(self, c: Combatant, use: tuple) -> int:
-        from . import content
         if use[0] == "spell":
             rng = content.spell(use[1]).range_feet or 0
             if "monster_wall" in c.resources:   # an ice devil's Wall of Ice: its own range
@@ -1796,7 +1797,6 @@ class Battle:
         elif kind == "point_z":
             self._resolve_area(c, p["use"], (p["x"], p["y"], opt.data[0]))
         elif kind == "item" or (kind == "potion" and opt.data):   # an inventory item (dnd/items.py)
-            from . import items as _items
             _items.use_item(self, c, opt.data)
         elif kind.startswith("ms_"):   # a monster's own action (dnd/monster_specials.py)
             monster_specials.apply(self, c, p, opt)
@@ -1914,7 +1914,6 @@ class Battle:
 
     @staticmethod
     def _passive_perception(o: Combatant) -> int:
-        from . import content
         if o.is_pc:
             return 10 + o.mod("wis")
         return content.monster(o.monster).senses.get("passive_perception", 10 + o.mod("wis"))
@@ -1935,7 +1934,6 @@ class Battle:
     def _falls(self) -> None:
         """SRD: a flyer knocked prone, with its speed reduced to 0 or unable to move falls, unless
         it can hover: 1d6 bludgeoning per 10 ft fallen, and it lands prone."""
-        from .grid import fall_damage_dice
         if self.move_state is not None:
             return   # mid-move (a reaction pending): positions in the air are part of the flight
         standing_z, low = self.map.standing_z, self.map._min_layer * SQUARE_FT   # low: the lowest floor
@@ -2064,7 +2062,6 @@ class Battle:
             c.pos = tuple(path[ms["i"]])
             self.event("move", f"{c.cid} moves to ({c.pos[0]}, {c.pos[1]})", creature=c.cid, pos=list(c.pos))
             if "ridden" in c.conditions:   # its rider moves with it (dnd/items.py)
-                from . import items as _items
                 _items.carry_rider(self, c)
             for o in self._swallowed_by(c):   # and those it swallowed
                 o.pos = tuple(c.pos)
@@ -2235,7 +2232,6 @@ class Battle:
         if self.wards:   # a target inside a Magic Circle against the attacker's type (dnd/spell_wards.py)
             spell_wards.attack_modifiers(self, c, t, dis)
         if a is not None and getattr(self, "underwater", False):   # SRD underwater combat (dnd/items.py)
-            from . import items as _items
             dis.extend(_items.underwater_disadvantage(c, a, melee))
         return bool(adv), bool(dis), adv + dis
 
@@ -2590,7 +2586,6 @@ class Battle:
 
     @staticmethod
     def _skill(c: Combatant, skill: str, ability: str) -> int:
-        from . import content
         return content.monster(c.monster).skills.get(skill, c.mod(ability))
 
     def _push_square(self, c: Combatant, t: Combatant):
@@ -2761,7 +2756,6 @@ class Battle:
 
     def _children_arrive(self, c: Combatant) -> None:
         """They arrive beside the vampire (as many as there is room for) and act right after it."""
-        from .state import monster_combatant
         due, count = c.resources["children_due"]
         if self.round < due:
             return
@@ -2781,9 +2775,6 @@ class Battle:
     def _create_specter(self, c: Combatant, corpse: Combatant) -> None:
         """A wraith raises a humanoid dead this minute as a specter on its side, in the corpse's
         space or the nearest free one; it acts right after the wraith."""
-        from . import content
-        from .grid import size_squares
-        from .state import monster_combatant
         rise = c.resources["create_specter"]
         c.economy.actions -= 1
         corpse.resources["risen"] = True
@@ -2949,7 +2940,6 @@ class Battle:
         smaller; the new one acts right after it (simplification: no room beside it, no split)."""
         import copy
 
-        from .grid import size_squares
         if dtype not in ("lightning", "slashing") or t.dead or t.hp < 10 or t.incapacitated \
                 or _SIZES.index(t.size) < _SIZES.index("medium") or not t.economy.reaction:
             return
@@ -3082,7 +3072,6 @@ class Battle:
 
     # ---------------------------------------------------------------- spells and areas
     def _begin_spell(self, c: Combatant, key: str, level: int) -> None:
-        from . import content
         sp = content.spell(key)
         use = ("spell", key, level)
         if spell_counter.offer(self, c, key, level):   # a foe sees the casting and may counter it
@@ -3104,7 +3093,6 @@ class Battle:
             self.pending = {"kind": "direction", "actor": c.cid, "use": use}
 
     def _pay_spell(self, c: Combatant, key: str, level: int) -> None:
-        from . import content
         sp = content.spell(key)
         e = c.economy
         if sp.casting_time == "bonus_action" or features.casting_as_bonus(c):   # (Quickened Spell)
@@ -3161,7 +3149,6 @@ class Battle:
             self._back_to_menu(c)
 
     def _cast_at(self, c: Combatant, key: str, level: int, t: Combatant) -> bool | None:
-        from . import content
         if spellbook.handles(key):
             return spellbook.cast_at(self, c, key, level, t)
         sp = content.spell(key)
@@ -3203,7 +3190,6 @@ class Battle:
 
     def _spell_effect(self, c: Combatant, key: str, t: Combatant) -> None:
         """A buff on a willing creature, or a debuff after a failed save."""
-        from . import content
         if key in BUFFS:
             t.conditions[BUFFS[key]] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc")}
             self.event("condition", f"{t.cid} is under {key}", creature=t.cid, condition=BUFFS[key])
@@ -3246,7 +3232,6 @@ class Battle:
         self._back_to_menu(c)
 
     def _resolve_area(self, c: Combatant, use: tuple, where) -> None:
-        from . import content
         if use[0] == "spell" and spellbook.handles(use[1]):
             spellbook.resolve_area(self, c, use, where)
             return
@@ -3655,7 +3640,6 @@ _SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
 
 def _monster_action(c: Combatant, key: str):
-    from . import content
     from .state import breath_rider
     extra = breath_rider(c.monster, key)   # a save action from our data (a copper dragon's Slowing Breath)
     if extra is not None:
@@ -3673,7 +3657,6 @@ def _monster_action(c: Combatant, key: str):
 
 
 def _expected(a: AttackProfile) -> float:
-    from .dice import parse
     return sum(parse(p.dice).average for p in a.damage)
 
 

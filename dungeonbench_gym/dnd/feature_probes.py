@@ -8,9 +8,11 @@ its probe; :func:`.features.probe` runs them.
 
 from __future__ import annotations
 
+from . import content, heuristic
 from .engine import Battle
+from .features import end_rage, save_bonus
 from .grid import BattleMap
-from .pcs import build_pc, short_rest
+from .pcs import arcane_recovery, build_pc, natural_recovery, short_rest
 from .state import ability_mod, monster_combatant
 
 _LAYOUT = ["#" * 16] + ["#" + "." * 14 + "#"] * 10 + ["#" * 16]
@@ -181,7 +183,6 @@ def _p_frenzy():
     b._cache = None
     _attack(b, "Frenzy: attack with Greataxe", 15, 5)
     assert not c.economy.bonus and o.hp < 59
-    from .features import end_rage
     end_rage(b, c, "probe")
     assert c.exhaustion == 1
 
@@ -556,7 +557,6 @@ def _p_aura(level, feet):
         near = _pc("wizard", 1, "w", (2 + feet // 5, 2))
         far = _pc("wizard", 1, "w2", (2 + feet // 5 + 1, 2))
         b = _battle(c, near, far, _mon("ogre", (12, 8)))
-        from .features import save_bonus
         assert save_bonus(b, near, "wis") == max(1, _mod(c, "cha")) and save_bonus(b, far, "wis") == 0
     return run
 
@@ -650,7 +650,6 @@ def _p_fiendish_resilience():
 
 
 def _p_natural_recovery():
-    from .pcs import natural_recovery
     c = _pc("druid", 5)
     c.resources["slots"] = (4, 0, 0) + c.resources["slots"][3:]
     assert natural_recovery(c) == (3,) and c.resources["slots"][:3] == (4, 0, 1)   # 3 levels at druid 5
@@ -660,7 +659,6 @@ def _p_natural_recovery():
 
 
 def _p_arcane_recovery():
-    from .pcs import arcane_recovery
     c = _pc("wizard", 4)
     c.resources["slots"] = (0, 0) + c.resources["slots"][2:]
     assert arcane_recovery(c) == (2,)
@@ -854,7 +852,6 @@ def _p_two_weapon(arch: str, level: int, weapons: tuple, off: str):
 
 
 def content_name(key: str) -> str:
-    from . import content
     return content.weapon(key).name
 
 
@@ -1009,7 +1006,6 @@ def _p_arcanum(level: int, key: str, name: str):
     """A Mystic Arcanum spell cast once without a slot (its placement or target as the planner picks),
     then not offered again before a long rest."""
     def run():
-        from . import heuristic
         c, o = _pc("warlock", level), _mon("ogre", (6, 2))
         b = _battle(c, o, _mon("ogre", (12, 8), "m2"), first="p")   # a second foe: the battle goes on
         slots = c.resources["slots"]

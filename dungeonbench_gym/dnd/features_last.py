@@ -50,7 +50,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .grid import DIFFICULT, OVERGROWN, BattleMap
 from .model.options import Opt
+from .state import monster_combatant
 
 if TYPE_CHECKING:   # pragma: no cover
     from .engine import Battle
@@ -295,7 +297,6 @@ def chain_familiar(c: Combatant, form: str, cid: str) -> Combatant:
     """The familiar's combatant: its attacks are kept aside (a familiar can't attack on its own;
     the warlock lends it one of its attacks, then it strikes with its reaction)."""
     from . import spell_summons
-    from .state import monster_combatant
     s = monster_combatant(form, cid, c.side, (0, 0, 0))
     s.creature_type = spell_summons._prep("find-familiar").get("type", s.creature_type)
     s.resources["chain_attacks"] = tuple(s.attacks)
@@ -426,7 +427,6 @@ def stride_map(m):
     terrain costs nothing extra. Built once per map (kept in the map's cache); the map itself
     when it has no difficult terrain. Spell zones stay difficult (``difficult_extra``). Plant
     Growth's overgrowth is instantaneous, so nonmagical plants: it costs nothing extra either."""
-    from .grid import DIFFICULT, OVERGROWN
     slow = DIFFICULT | OVERGROWN   # (SRD: "pass through nonmagical plants without being slowed")
     got = m._cache.get("lands-stride")
     if got is not None:
@@ -551,7 +551,6 @@ def probes() -> dict:
     def lands_stride(cls, level, below):
         def run():
             from .engine import Battle
-            from .grid import BattleMap
             layout = ["#" * 16] + ["#" + "," * 14 + "#"] * 10 + ["#" * 16]   # rubble everywhere
             far = {}
             for lvl in (below, level):

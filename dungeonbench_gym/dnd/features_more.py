@@ -61,6 +61,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import content
+from .dice import parse
+from .grid import BattleMap
 from .model.options import Opt
 from .state import DamagePart, ability_mod
 
@@ -103,7 +106,6 @@ def _lvl(c: Combatant, cls: str) -> int:
 
 
 def _spell(key: str):
-    from . import content
     return content.spell(key)
 
 
@@ -672,7 +674,6 @@ def damage_roll(roller, expr, critical: bool, what: str, change: dict) -> int:
     """A damage (or healing) roll with a casting's changes: every die at its maximum (Overchannel,
     Supreme Healing), up to n dice below their half rerolled once (Empowered Spell), a flat bonus
     (Empowered Evocation, Elemental Affinity; only on the ancestry's type)."""
-    from .dice import parse
     e = expr if hasattr(expr, "dice") else parse(expr)
     rolls: list[int] = []
     reroll = change.get("reroll", 0)
@@ -868,7 +869,6 @@ def probes() -> dict:
     from . import feature_probes as fp
     from . import heuristic
     from .engine import Battle
-    from .grid import BattleMap
     from .pcs import build_pc
     from .pcs import short_rest as pc_short_rest
 

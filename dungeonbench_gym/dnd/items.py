@@ -38,6 +38,9 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
+from . import content
+from .dice import Roller, parse
+from .grid import BattleMap
 from .model.options import Opt
 from .state import (
     ABILITIES,
@@ -46,6 +49,7 @@ from .state import (
     Combatant,
     DamagePart,
     ability_mod,
+    monster_combatant,
 )
 
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
@@ -97,7 +101,6 @@ def status(key: str) -> tuple[str, str]:
     if "reason" in rec:
         return "not yet", rec["reason"]
     if rec["kind"] == "weapon":
-        from . import content
         if content.weapon(rec["base"]).damage is None:
             return "not yet", "the net's restraining is not modelled"
     use = rec.get("use")
@@ -191,7 +194,6 @@ def count(pc: Combatant, key: str) -> int:
 
 def _shift(dice: str, delta: int) -> str:
     """'1d8+3' shifted by +1 -> '1d8+4' (the constant of an SRD dice expression)."""
-    from .dice import parse
     e = parse(dice)
     groups = "+".join(f"{c}d{s}" for c, s in e.dice)
     b = e.bonus + delta
@@ -209,7 +211,6 @@ def _weapon_ability(pc: Combatant, a: AttackProfile) -> int:
 
 
 def _base_of(pc: Combatant, a: AttackProfile) -> str | None:
-    from . import content
     bases = pc.resources.get("weapon_bases", {})
     k = a.key.removesuffix("-thrown")
     if k in bases:
@@ -218,7 +219,6 @@ def _base_of(pc: Combatant, a: AttackProfile) -> str | None:
 
 
 def _equip_weapon(pc: Combatant, rec: dict) -> None:
-    from . import content
     from .pcs import PROFICIENT, weapon_profile
     base, bonus = rec["base"], rec.get("bonus", 0)
     current = [a for a in pc.attacks if _base_of(pc, a) == base and ":" not in a.key]   # not magic ammunition
@@ -292,7 +292,6 @@ def _archetype_kit(pc: Combatant) -> tuple[str | None, bool]:
 
 
 def _armor_ac(key: str | None, dex: int) -> int:
-    from . import content
     return content.armor(key).ac(dex) if key else 10 + dex
 
 
@@ -315,7 +314,6 @@ def _equip_armor(pc: Combatant, rec: dict) -> None:
 
 
 def _equip_shield(pc: Combatant, rec: dict) -> None:
-    from . import content
     armor, shield = _archetype_kit(pc)
     old = pc.resources.get("shield_bonus", 0)
     if not shield:   # a shield taken up: its +2 too (the grip of versatile weapons is not recompiled)
@@ -328,7 +326,6 @@ def _equip_shield(pc: Combatant, rec: dict) -> None:
 
 def set_score(pc: Combatant, ability: str, value: int) -> None:
     """Change an ability score and everything compiled from it (attacks, saves, HP, spell numbers)."""
-    from . import content
     old_mods = {a.key: _weapon_ability(pc, a) for a in pc.attacks if _base_of(pc, a)}
     delta = ability_mod(value) - pc.mod(ability)
     pc.abilities = dict(pc.abilities, **{ability: value})
@@ -412,7 +409,6 @@ def _spend_item(c: Combatant, key: str, charges: int = 0) -> None:
 
 def _casts(rec: dict, c: Combatant):
     """(spell, level, charges) a charged item can cast now."""
-    from . import content
     use = rec["use"]
     left = c.resources.get("charges", {}).get(rec["key"], 0)
     for s in use["spells"]:
@@ -426,7 +422,6 @@ def _casts(rec: dict, c: Combatant):
 
 def _spell_legal(battle, c: Combatant, key: str, level: int, bonus_ok: bool) -> bool:
     """Whether the engine could start this spell now (economy, targets, a place to put it)."""
-    from . import content
     sp = content.spell(key)
     e = c.economy
     if sp.casting_time == "bonus_action":
@@ -460,7 +455,6 @@ def _max_castable(c: Combatant) -> int:
 
 def item_options(battle, c: Combatant) -> list:
     """The action-menu options of c's items (the engine's Opt tuples)."""
-    from . import content
     settle(c)
     out = _mount_options(battle, c)
     inv = c.resources.get("items", ())
@@ -764,7 +758,6 @@ def weapon_of(c: Combatant, a: AttackProfile) -> str | None:
         return _base_of(c, a)
     if not c.monster:
         return None
-    from . import content
     try:
         spec = content.monster(c.monster).action(a.key)
     except KeyError:
@@ -776,7 +769,6 @@ def weapon_of(c: Combatant, a: AttackProfile) -> str | None:
 def _swims(c: Combatant) -> bool:
     if c.is_pc or not c.monster:
         return bool(c.resources.get("swim"))
-    from . import content
     return bool(content.monster(c.monster).speed.swim)
 
 
@@ -797,7 +789,6 @@ def underwater_disadvantage(c: Combatant, a: AttackProfile, melee: bool) -> list
 def use_out_of_combat(pc: Combatant, key: str, target: Combatant | None = None, roller=None, seed: int = 0) -> int:
     """Drink (or give) a healing potion between battles: returns the HP regained. ``roller`` is a
     :class:`~.dice.Roller` (one is made from ``seed`` when none is given)."""
-    from .dice import Roller
     rec = item(key)
     use = rec.get("use") or {}
     if use.get("kind") != "heal":
@@ -837,8 +828,6 @@ _ARENA = ["##########", "#........#", "#........#", "#........#", "#........#", 
 def _arena(pc: Combatant, foe: str = "bandit-captain"):
     """A small room: the PC at (2, 2), a humanoid foe next to it; the PC's turn."""
     from .engine import Battle
-    from .grid import BattleMap
-    from .state import monster_combatant
     enemy = monster_combatant(foe, "foe", "enemies", (3, 2, 0))
     b = Battle(BattleMap.from_dict({"layout": _ARENA}), [pc, enemy], seed=0, max_options=4096)   # no groups
     _turn_of(b, pc.cid)
@@ -876,7 +865,6 @@ def _finish(b, cid: str) -> None:
 
 def _reader(rec: dict) -> str:
     """An archetype able to use the item: a caster whose class list has the spell, else a fighter."""
-    from . import content
     from .pcs import ARCHETYPES
     use = rec.get("use") or {}
     spell = use.get("spell") or (use.get("spells") or [{}])[0].get("spell")
@@ -894,7 +882,6 @@ def _reader(rec: dict) -> str:
 
 def probe(key: str) -> None:
     """Make the item happen through the engine's real decision options; AssertionError otherwise."""
-    from .dice import parse
     from .pcs import build_pc
     rec = item(key)
     assert executable(key), f"{key} is not executable: {status(key)[1]}"

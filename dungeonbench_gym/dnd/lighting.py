@@ -75,7 +75,7 @@ from __future__ import annotations
 
 import functools
 
-from . import areas
+from . import areas, content
 from .grid import SQUARE_FT, Cover
 from .model.options import Opt
 
@@ -96,7 +96,6 @@ def _m(key: str) -> dict:
 
 
 def _spell(key: str):
-    from . import content
     return content.spell(key)
 
 
@@ -233,7 +232,6 @@ def level(b, t) -> int:
 def _monster_darkvision(monster: str | None) -> int:
     if not monster:
         return 0
-    from . import content
     return content.monster(monster).senses.get("darkvision", 0)
 
 

@@ -101,9 +101,11 @@ What runs here (SRD 5.1 stat blocks; simplifications named):
 
 from __future__ import annotations
 
-from .grid import SQUARE_FT, footprint
+from . import content
+from .areas import DIRECTIONS_8
+from .grid import SQUARE_FT, BattleMap, Cover, box_distance_ft, footprint
 from .model.options import Opt
-from .state import AttackProfile, DamagePart
+from .state import AttackProfile, DamagePart, Economy, monster_combatant
 
 # ---------------------------------------------------------------- SRD numbers per monster
 BERSERK = {"clay-golem": 60, "flesh-golem": 40}            # hit points at or below which the d6 is rolled
@@ -933,7 +935,6 @@ def _kiss_targets(b, c) -> list:
 
 def _sword_targets(b, c) -> list:
     at = _ms(c).get("sword_pos", c.pos)
-    from .grid import box_distance_ft
     return [t for t in sorted(b.enemies_of(c), key=lambda o: o.cid)
             if b._may_target(c, t) and b.distance(c, t) <= 120
             and box_distance_ft(at[0], at[1], 1, at[2], t.pos[0], t.pos[1], t.squares, t.pos[2])
@@ -948,7 +949,6 @@ def _best_melee(b, c, t):
 
 # ================================================================ the duergar's Enlarge
 def _enlarge(b, c) -> None:
-    from . import content
     ms = _ms(c)
     if c.conditions.get("invisible", {}).get("spell") == "invisibility" and c.concentration == "invisibility":
         b.end_concentration(c)   # Invisibility ends when it uses Enlarge
@@ -1059,7 +1059,6 @@ def _gibber(b, m, c, g) -> None:
 
 
 def _random_walk(b, c) -> None:
-    from .areas import DIRECTIONS_8
     dx, dy = DIRECTIONS_8[b.roller.roll("1d8", what=f"gibbering direction {c.cid}") - 1][:2]
     taken = {cell for o in b.creatures.values() if not o.dead and o is not c for cell in o.cells}
     left = c.economy.movement
@@ -1247,9 +1246,7 @@ def _probe_corrode(key: str) -> None:
 
 def _probe_fire_trait(key: str, trait: str) -> None:
     from .engine import Battle
-    from .grid import BattleMap
     from .pcs import build_pc
-    from .state import monster_combatant
     m = monster_combatant(key, "m", "enemies", (2, 2, 0))
     f = build_pc("fighter", 5, "a", (5, 2, 0))
     f.hp = f.max_hp = 1000
@@ -1288,7 +1285,6 @@ def _probe_immunity(key) -> None:
     b, m = _duel(key, "a")
     w = build_pc("wizard", 5, "w", (2 + m.squares, 4, 0))
     b.creatures["w"] = w
-    from .areas import DIRECTIONS_8
     b.specials = False
     way = next(d for d in DIRECTIONS_8 if m in b.area_hits(w, ("spell", "burning-hands", 1), d))
     b.specials = True
@@ -1311,7 +1307,6 @@ def _probe_carapace(key) -> None:
 
 
 def _bolt(w):
-    from . import content
     sp = content.spell("fire-bolt")
     return AttackProfile("fire-bolt", sp.name, w.resources["spell_attack"], (DamagePart("1d10", "fire"),), False, 0,
                          120, 120, spell=True)
@@ -1339,7 +1334,6 @@ def _probe_tendrils(key) -> None:
 
 def _probe_cube(key) -> None:
     """A fighter (its Dex save hopeless) is engulfed; it is inside: total cover from its friend."""
-    from .grid import Cover
     b, m = _duel(key, "m")
     f, g = b.creatures["a"], b.creatures["b"]
     f.saves = dict(f.saves, dex=-30)
@@ -1630,7 +1624,6 @@ def _fling(b, c, t) -> None:
     """Thrown up to 60 ft in a random direction and knocked prone; a wall (or the map's edge) it hits
     deals 1d6 bludgeoning per 10 ft thrown; a creature it hits saves (Dex DC 18) or takes the same
     and falls prone too (the thrown creature takes it as well)."""
-    from .areas import DIRECTIONS_8
     b._release(t)
     dx, dy = DIRECTIONS_8[b.roller.roll("1d8", what=f"fling direction {t.cid}") - 1][:2]
     others = {cell: o for o in b.creatures.values() if not o.dead and o is not t and o is not c for cell in o.cells}
@@ -1736,7 +1729,6 @@ def _reel(b, c, feet: int) -> None:
 
 # ================================================================ the tarrasque's Reflective Carapace
 def _is_spell(key: str) -> bool:
-    from . import content
     return key in content.spells()
 
 
@@ -1767,7 +1759,6 @@ def carapace_target(b, c, key: str, t):
 
 def carapace_hits(b, c, key: str, hits: list) -> list:
     """A line spell's creatures: the tarrasque is unaffected; on a 6 the caster is caught instead."""
-    from . import content
     if not any("carapace" in _ms(o) for o in hits) or not _is_spell(key):
         return hits
     area = content.spell(key).area
@@ -1787,7 +1778,6 @@ def spell_screen(b, c, key: str, pool: list, level: int | None = None) -> list:
     it lets its friends' spells in."""
     if not any("magic_immunity" in _ms(o) for o in pool):
         return pool
-    from . import content
     lv = level if level is not None else content.spell(key).level
     return [o for o in pool if not ("magic_immunity" in _ms(o) and o.side != c.side
                                     and lv <= _ms(o)["magic_immunity"])]
@@ -1795,7 +1785,6 @@ def spell_screen(b, c, key: str, pool: list, level: int | None = None) -> list:
 
 # ================================================================ a legendary spell (a sphinx, a lich)
 def _cast_economy(c):
-    from .state import Economy
     return Economy(actions=1, bonus=False, reaction=c.economy.reaction, movement=0, object_use=False)
 
 

@@ -49,7 +49,11 @@ Breathing, Water Walk and Unseen Servant between fights are :mod:`.spell_utility
 
 from __future__ import annotations
 
+from . import content
+from .dice import parse
+from .grid import fall_damage_dice
 from .model.options import Opt
+from .state import monster_combatant
 
 ENERGY = ("acid", "cold", "fire", "lightning", "thunder")
 REACTIONS = ("hellish_rebuke",)
@@ -87,7 +91,6 @@ def energy_for(b, t) -> str:
                 if part.type in count:
                     count[part.type] += 1
         for key in o.spells:
-            from . import content
             dtype = content.spell(key).damage_type
             if dtype in count:
                 count[dtype] += 1
@@ -104,7 +107,6 @@ def _flag(t, flag: str):
 def heal_roll(b, t, expr: str, what: str) -> int:
     """A spell's healing dice for t: their maximum under Beacon of Hope, else a roll."""
     if t.conditions and _flag(t, "max_heal"):
-        from .dice import parse
         b.event("max_heal", f"{t.cid} regains the most the dice allow (beacon of hope)", creature=t.cid)
         return parse(expr).max
     return b.roller.roll(expr, what=what)
@@ -216,7 +218,6 @@ def pool_heal(b, c, key: str, level: int) -> None:
 
 # ================================================================ reactions
 def _slot_levels(c, key: str) -> list:
-    from . import content
     lv0 = content.spell(key).level
     slots = c.resources.get("slots", ())
     out = [lv for lv in range(lv0, len(slots) + 1) if slots[lv - 1] > 0]
@@ -293,7 +294,6 @@ def resolve_reaction(b, c, p: dict, data: tuple) -> None:
 def feather_fall(b, c, height: int) -> bool:
     """A creature of c's side (c too) with Feather Fall, its reaction and a slot, within 60 ft,
     slows c's fall: no damage, and it lands on its feet. Taken only when the fall would hurt."""
-    from .grid import fall_damage_dice
     if c.dead or not fall_damage_dice(height):
         return False
     for o in sorted(b.creatures.values(), key=lambda o: (o is not c, o.cid)):
@@ -337,7 +337,6 @@ def _day_buff(key: str) -> bool:
 
 
 def _levels(c, key: str) -> list:
-    from . import content
     slots = c.resources.get("slots") or ()
     return [lv for lv in range(content.spell(key).level, len(slots) + 1) if slots[lv - 1] > 0]
 
@@ -364,7 +363,6 @@ def revivify_window(run, t) -> bool:
 
 def day_options(run, c, living) -> list:
     """What conscious member c can do between fights with this module's spells and features."""
-    from . import content
     out = []
     hurt = [t for t in living if t.hp < t.max_hp]
     if "lay_on_hands" in c.features and c.resources.get("lay_on_hands", 0) > 0:
@@ -433,7 +431,6 @@ def day_options(run, c, living) -> list:
 
 def day_apply(run, opt) -> None:
     """An intermission option of this module was chosen."""
-    from . import content
     from .day import _pay_slot
     if opt.kind == "lay_on_hands":
         c, t = run.party[opt.data[0]], run.party[opt.data[1]]
@@ -512,7 +509,6 @@ def _day_buff_on(run, c, key: str, lv: int, t) -> None:
     """A data buff cast between fights: its flags on t for the Day's span of its duration (a
     concentration spell replaces the caster's old one); Protection from Energy takes the energy
     the next encounter's foes deal most."""
-    from . import content
     from .day import _drop_concentration, effect_duration
     m = _mech(key)
     if content.spell(key).concentration:
@@ -531,7 +527,6 @@ def _day_buff_on(run, c, key: str, lv: int, t) -> None:
 
 def _next_energy(run) -> str:
     """The energy the next encounter's foes deal most (their attacks and save actions)."""
-    from .state import monster_combatant
 
     class _Foes:   # energy_for asks a battle for t's enemies
         def __init__(self, foes):

@@ -50,6 +50,8 @@ control effect is in play, so battles without one pay nothing):
 
 from __future__ import annotations
 
+from . import areas, content
+from .areas import DIRECTIONS_8
 from .grid import SQUARE_FT, footprint
 from .model.options import Opt
 
@@ -62,7 +64,6 @@ def _m(key: str) -> dict:
 
 
 def _spell(key: str):
-    from . import content
     return content.spell(key)
 
 
@@ -198,7 +199,6 @@ def begin(b, c, key: str, level: int) -> bool:
 def area(b, c, key: str, where):
     """The area for labels and hits: Confusion's and Calm Emotions' spheres; Compulsion: 30 ft
     around the caster whatever the direction."""
-    from . import areas
     if kind(key) == "compulsion" or where is None:
         return areas.emanation(c.cells, 30, c.pos[2])
     size = _spell(key).area.size if _spell(key).area else 20
@@ -646,7 +646,6 @@ def _confused(b, c) -> None:
     if roll >= 9:
         return   # it acts and moves normally
     if roll == 1:
-        from .areas import DIRECTIONS_8
         d = DIRECTIONS_8[b.roller.roll("1d8", what=f"confusion direction {c.cid}") - 1]
         _drift(b, c, d, b._speed(c))
     elif roll >= 7:

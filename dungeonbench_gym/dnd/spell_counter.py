@@ -12,6 +12,7 @@ pending decision is ``reaction`` with ``reaction="counterspell"``; the options c
 
 from __future__ import annotations
 
+from . import content
 from .model.options import Opt
 
 RANGE_FT = 60
@@ -120,7 +121,6 @@ def _resolve(b, stack: list) -> None:
     cid, key, level = stack[0]
     c = b.creatures[cid]
     if 0 in countered:   # the slot and the action are spent; nothing happens
-        from . import content
         b._pay_spell(c, key, level)
         if content.spell(key).concentration:
             c.concentration = None

@@ -45,7 +45,8 @@ ground; Land's Stride ignores the overgrowth (it is instantaneous, so nonmagical
 
 from __future__ import annotations
 
-from .grid import OVERGROWN, PLANTS, SQUARE_FT, footprint
+from . import areas, content
+from .grid import OVERGROWN, PLANTS, SQUARE_FT, BattleMap, footprint
 from .model.options import Opt
 
 KEY = "plant_magic"          # the battle's record (in its __dict__): links and strides
@@ -179,7 +180,6 @@ def available(b, c, key: str, level: int) -> bool:
 
 
 def _range(key: str) -> int:
-    from . import content
     return content.spell(key).range_feet or 0
 
 
@@ -333,7 +333,6 @@ def excluded(b, c) -> set:
 
 def growth_cells(b, c, area) -> list:
     """The plant squares the area overgrows (in it, reached from its point, not left out)."""
-    from . import areas
     m, spare = b.map, excluded(b, c)
     return [p for p in m.plant_cells if not m.flags_at(*p) & OVERGROWN and p not in spare
             and areas.affects(area, m, (p,))]
@@ -447,7 +446,6 @@ def probe(key: str) -> None:
     Tree Stride moves the caster beside a far tree for 10 ft of movement, once a round; a
     Transport via Plants link takes it beside the linked tree for 5 ft; Plant Growth makes the
     undergrowth cost 20 ft a square."""
-    from .grid import BattleMap
     from .spell_probe import battle
     b = battle(key)
     b.replace_map(BattleMap.from_dict({"name": "grove", "layout": _PROBE_MAP}))
@@ -483,7 +481,6 @@ def probe(key: str) -> None:
 def scroll_arena(b) -> None:
     """The item probe's room (the reader at (2, 2), its foe at (3, 2)) with a tree beside the
     reader, another across the room and undergrowth between (for a scroll of these spells)."""
-    from .grid import BattleMap
     rows = ["##########", "#T.......#", "#........#", "#...;;;..#", "#...;;;..#", "#......T.#", "#........#",
             "##########"]
     b.replace_map(BattleMap.from_dict({"name": "grove", "layout": rows}))

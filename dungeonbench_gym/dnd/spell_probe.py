@@ -8,6 +8,7 @@ when one of them shows the effect (deterministic for a given engine).
 
 from __future__ import annotations
 
+from . import content, spellbook
 from .engine import Battle
 from .grid import BattleMap
 from .pcs import build_pc
@@ -30,7 +31,6 @@ def caster(key: str, level: int = 5, cid: str = "caster", at=(4, 6)):
 def battle(key: str, seed: int = 0, foes=("orc", "orc", "ogre")) -> Battle:
     """The caster at (4, 6) with a wounded fighter beside it and foes: one adjacent (east), others
     10-20 ft east; it is the caster's turn."""
-    from . import spellbook
     m = spellbook.mech(key)
     c = caster(key)
     ally = build_pc("fighter", 5, "ally", (4, 7, 0))
@@ -101,7 +101,6 @@ def _steer(b: Battle, key: str, support: bool) -> None:
 
 
 def run_probe(key: str) -> None:
-    from . import content, spellbook
     m = spellbook.mech(key)
     if not m.get("mech"):
         raise AssertionError(f"{key}: no mechanism ({m})")

@@ -78,8 +78,10 @@ import functools
 
 import numpy as np
 
-from .grid import SQUARE_FT, WATER, Cover, box_distance_ft
+from . import content
+from .grid import SQUARE_FT, WATER, BattleMap, Cover, box_distance_ft
 from .model.options import Opt
+from .state import Combatant, monster_combatant
 
 KINDS = ("hand_use", "servant_command")   # action-menu options of this module
 DAY_KINDS = ("utility_day",)              # intermission options of this module
@@ -104,7 +106,6 @@ def kind(key: str) -> str:
 
 
 def _spell(key: str):
-    from . import content
     return content.spell(key)
 
 
@@ -117,7 +118,6 @@ def _opt(*args):
 def _traits(monster: str | None) -> frozenset:
     if not monster:
         return frozenset()
-    from . import content
     return frozenset(t.key for t in content.monster(monster).traits)
 
 
@@ -406,7 +406,6 @@ def _servant_grid(b, at) -> tuple:
 
 
 def _servant(b, c, pos: tuple):
-    from .state import Combatant
     cid, n = f"{c.cid}_unseen_servant", 1
     while cid in b.creatures:   # a servant cast again after the first one was destroyed
         n += 1
@@ -760,7 +759,6 @@ def probe(key: str) -> None:
 
 def _battle(layout, fighters, objective=None, underwater=False, first="caster"):
     from .engine import Battle
-    from .grid import BattleMap
     b = Battle(BattleMap.from_dict({"layout": layout}), fighters, seed=0, objective=objective)
     b.underwater = underwater
     b.order = [first] + [o for o in b.order if o != first]
@@ -785,7 +783,6 @@ LEVER = ["############", "#..........#", "#..........#", "############"]   # the
 def _probe_water_walk(key: str) -> None:
     from .pcs import build_pc
     from .spell_probe import caster
-    from .state import monster_combatant
     c = caster(key, cid="caster", at=(1, 2))
     ally = build_pc("fighter", 5, "ally", (2, 3, 0))
     foe = monster_combatant("orc", "orc", "enemies", (8, 4, 0))
@@ -806,7 +803,6 @@ def _probe_water_walk(key: str) -> None:
 def _probe_water_breathing(key: str) -> None:
     from .pcs import build_pc
     from .spell_probe import caster
-    from .state import monster_combatant
     c = caster(key, cid="caster", at=(1, 2))
     ally = build_pc("fighter", 5, "ally", (1, 3, 0))
     foe = monster_combatant("sahuagin", "sahuagin", "enemies", (8, 4, 0))
@@ -861,7 +857,6 @@ def probe_monster_spell(key: str, spell: str) -> None:
     """A monster casts Water Breathing on an ally short of breath in an underwater fight (the
     monster coverage probe)."""
     from .pcs import build_pc
-    from .state import monster_combatant
     m = monster_combatant(key, "m", "enemies", (1, 1, 0))
     ally = monster_combatant("orc", "ally", "enemies", (1 + m.squares, 1, 0))
     foe = build_pc("fighter", 5, "foe", (8, 4, 0))
@@ -879,7 +874,6 @@ def probe_monster_spell(key: str, spell: str) -> None:
 def scroll_arena(b, spell: str) -> None:
     """The item probe's room (the reader at (2, 2)) made fit for a scroll of one of these spells:
     under water, with a pool, or with a lever in the west wall 10 ft away."""
-    from .grid import BattleMap
     k = kind(spell)
     if k == "water_breathing":
         b.underwater = True

@@ -60,8 +60,9 @@ a Forcecage).
 
 from __future__ import annotations
 
+from . import content
 from .areas import DIRECTIONS_8, Area, ground_z_at_point
-from .grid import BLOCKS, SQUARE_FT, footprint
+from .grid import BLOCKS, SQUARE_FT, BattleMap, footprint
 from .model.options import Opt
 
 #: the option kinds this module adds to an action menu (the engine hands them to :func:`apply`)
@@ -88,7 +89,6 @@ class Barriers:
         return {"base": self.base.to_dict(), "walls": self.walls, "serial": self.serial}
 
     def __setstate__(self, state):
-        from .grid import BattleMap
         self.base = BattleMap.from_dict(state["base"])
         self.walls = state["walls"]
         self.serial = state["serial"]
@@ -219,7 +219,6 @@ def summary(c, key: str, level: int) -> str:
         bits.append(f"DC {_dc(c, f)} DEX for {_dice(c, key, level, f)} cold to those it pushes")
     if f.get("blind_ft"):
         bits.append(f"DC {_dc(c, f)} CON or blinded within {f['blind_ft']} ft; fails if it crosses a creature")
-    from . import content
     if key in content.spells() and content.spell(key).concentration and "action" not in f:
         bits.append("concentration")
     return ", ".join(bits)
@@ -370,7 +369,6 @@ def _shape(b, c, key: str, f: dict, anchor, d) -> None:
 
 
 def _add(b, c, key, f, cells, monster, d, level=0) -> None:
-    from . import content
     st = _state(b)
     st.serial += 1
     sec = f.get("section") or max(1, len(cells))

@@ -75,8 +75,11 @@ knows Revivify. It does not cast Symbol (its 60-ft sphere would catch the party)
 
 from __future__ import annotations
 
-from .grid import SQUARE_FT, box_distance_ft, footprint
+from . import areas, content
+from .areas import DIRECTIONS_8, ground_z_at_point
+from .grid import SQUARE_FT, box_distance_ft, footprint, size_squares
 from .model.options import Decision, Opt
+from .state import INCAPACITATING, monster_combatant
 
 WARDS = ("glyph-of-warding", "symbol", "magic-circle")
 DAY_KINDS = ("ward_cast", "point_x", "point_y", "ward_kind", "ward_span")   # intermission option kinds
@@ -111,7 +114,6 @@ def _mech(key: str) -> dict:
 
 
 def _spell(key: str):
-    from . import content
     return content.spell(key)
 
 
@@ -149,8 +151,6 @@ def places(run) -> tuple:
 
 def _spots(run) -> list:
     """The next fight's creatures where they start: (id, side, x, y, squares, z)."""
-    from . import content
-    from .grid import size_squares
     sc, bmap, squares = _next(run)
     out = [(cid, "party", x, y, 1, bmap.standing_z(x, y)) for cid, (x, y) in sorted(squares.items())
            if not run.party[cid].dead]
@@ -162,14 +162,12 @@ def _spots(run) -> list:
 
 
 def _foe_types(run) -> list:
-    from . import content
     sc = run.current.scenario
     have = {content.monster(e["monster"]).type for e in sc.enemies}
     return [t for t in CIRCLE_TYPES if t in have]
 
 
 def _area(spell: str, point, bmap):
-    from . import areas
     m = _mech(spell)
     if spell == "magic-circle":
         return areas.cylinder(point, m["radius"], m["height"], bmap)
@@ -178,7 +176,6 @@ def _area(spell: str, point, bmap):
 
 def _reached(run, spell: str, point) -> tuple:
     """Who the ward's area would reach if it went off with everyone on their starting squares."""
-    from . import areas
     _, bmap, _ = _next(run)
     a = _area(spell, point, bmap)
     party, foes = [], []
@@ -438,8 +435,6 @@ def _circle_point(run):
 def _glyph_point(run):
     """A point on the walking path from the foe nearest the party to the party's nearest starting
     square: the first one (from the party's end) whose 20-ft blast misses every party square."""
-    from . import areas, content
-    from .grid import size_squares
     sc, bmap, squares = _next(run)
     _, points = places(run)
     party = [(x, y) for cid, (x, y) in sorted(squares.items()) if not run.party[cid].dead]
@@ -471,7 +466,6 @@ def _glyph_point(run):
 
 
 def _least_resisted(run) -> str:
-    from .state import monster_combatant
     foes = [monster_combatant(e["monster"], e["id"], "enemies", (0, 0, 0)) for e in run.current.scenario.enemies]
 
     def score(energy):
@@ -521,7 +515,6 @@ def _sheltered(o) -> bool:
 
 
 def _in_area(b, w, o) -> bool:
-    from . import areas
     return not o.dead and not _sheltered(o) and areas.affects(_area(w["spell"], w["point"], b.map), b.map, o.cells,
                                                               o.pos[2])
 
@@ -568,7 +561,6 @@ def start_of_turn(b, c) -> None:
     """Symbol's insanity: the creature staggers its speed in a random direction (it takes no actions)."""
     v = c.conditions.get("incapacitated")
     if v and v.get("insane") and c.conscious:
-        from .areas import DIRECTIONS_8
         d = DIRECTIONS_8[b.roller.roll("1d8", what=f"insanity direction {c.cid}") - 1]
         moved = _stagger(b, c, d, b._speed(c))
         c.economy.movement = 0
@@ -653,7 +645,6 @@ def _symbol_effect(b, w, targets) -> None:
 
 def _put(b, t, cond: str, entry: dict, what: str) -> None:
     from . import features, spell_buffs
-    from .state import INCAPACITATING
     if t.dead or cond in t.condition_immunities or cond in t.conditions:
         return
     if features.blocks_condition(b, t, cond) or (t.conditions and spell_buffs.wards(t, cond)):
@@ -692,14 +683,12 @@ def _circles(b, c) -> list:
 def _circle_cells(b, w) -> frozenset:
     got = w.get("_cells")
     if got is None:
-        from . import areas
         got = frozenset(areas.affected_cells(_area("magic-circle", w["point"], b.map), b.map, line_of_effect=False))
         w["_cells"] = got
     return got
 
 
 def _inside(b, w, o) -> bool:
-    from .areas import ground_z_at_point
     cells = _circle_cells(b, w)
     low = ground_z_at_point(b.map, *w["point"])
     return any(x in cells for x in o.cells) and o.pos[2] < low + _mech("magic-circle")["height"]
@@ -713,7 +702,6 @@ def barrier_cells(b, c) -> list:
         if _inside(b, w, c):
             continue
         if b._flying(c):
-            from .areas import ground_z_at_point
             low = ground_z_at_point(b.map, *w["point"])
             out.extend((x, y, z) for x, y in sorted(_circle_cells(b, w))
                        for z in range(low, low + _mech("magic-circle")["height"], SQUARE_FT))

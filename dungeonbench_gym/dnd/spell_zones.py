@@ -48,9 +48,10 @@ import functools
 import json
 from pathlib import Path
 
-from . import areas, lighting, spellbook
-from .grid import fall_damage_dice
+from . import areas, content, lighting, spellbook
+from .grid import BattleMap, fall_damage_dice
 from .model.options import Opt
+from .state import monster_combatant
 
 _SPELLS = Path(__file__).parent / "content" / "data" / "spells.json"
 _UNLIVING = ("undead", "construct")
@@ -78,7 +79,6 @@ def _senses(monster: str | None) -> tuple:
     """(blindsight, truesight, devil's sight) ranges in feet for a monster key (0: none)."""
     if not monster:
         return (0, 0, 0)
-    from . import content
     m = content.monster(monster)
     devil = 120 if any(t.key == "devils-sight" for t in m.traits) else 0
     return (m.senses.get("blindsight", 0), m.senses.get("truesight", 0), devil)
@@ -397,7 +397,6 @@ def start_of_turn(b, c) -> None:
 def _susceptible(monster: str | None) -> bool:
     if not monster:
         return False
-    from . import content
     return any(t.key == "antimagic-susceptibility" for t in content.monster(monster).traits)
 
 
@@ -711,9 +710,7 @@ def probe_monster(monster: str, key: str) -> None:
     """The monster's obscuring action is offered (underwater for an octopus) and leaves a zone
     over it that its foe cannot see into."""
     from .engine import Battle
-    from .grid import BattleMap
     from .pcs import build_pc
-    from .state import monster_combatant
     m = monster_combatant(monster, "m", "enemies", (2, 2, 0))
     foe = build_pc("fighter", 5, "a", (2 + m.squares + 3, 2, 0))
     b = Battle(BattleMap.from_dict({"layout": ["#" * 16] + ["#" + "." * 14 + "#"] * 10 + ["#" * 16]}), [foe, m],

@@ -17,6 +17,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from . import content
 from .grid import SIZE_SQUARES, footprint
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
@@ -219,7 +220,6 @@ def engine_runs_save_action(a, allow_move: bool = False) -> bool:
     :data:`SAVE_SHAPES`, with damage or conditions, usable at will, on a recharge or n/day, not
     bound to a shape and not followed by a move (``allow_move``: a legendary wing attack, whose
     flight afterwards is not run)."""
-    from . import content
     return (a.executable and isinstance(a, content.SaveActionSpec) and not a.forms
             and (allow_move or not a.then_move)
             and (a.area is None or a.area.shape in SAVE_SHAPES) and bool(a.save.damage or a.save.conditions)
@@ -230,7 +230,6 @@ def engine_runs_save_action(a, allow_move: bool = False) -> bool:
 def breath_rider(monster: str, key: str):
     """A metallic dragon's second breath (repulsion, slowing, weakening) as a cone save action
     built from our data (``monster_traits.json``); None when there is none."""
-    from . import content
     d = content.load_json("monster_traits")["breath-weapons"].get(monster, {}).get(key)
     if d is None:
         return None
@@ -291,7 +290,6 @@ def _duration(s) -> tuple:
 
 def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | None = None) -> Combatant:
     """A combatant from an SRD stat block: its executable attacks, save actions and multiattack."""
-    from . import content
 
     spec = content.monster(key)
     attacks = []

@@ -62,7 +62,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import content
-from .dice import parse
 from .grid import BattleMap
 from .model.options import Opt
 from .state import DamagePart, ability_mod
@@ -590,7 +589,7 @@ def resolve_target(b: Battle, c: Combatant, use: tuple, t: Combatant) -> None:
 # ================================================================ spells
 def before_spell(b: Battle, c: Combatant, data: tuple) -> None:
     """A spell option was chosen: note the casting (healing features), pay a metamagic, and arm the
-    damage roll's changes (:func:`damage_roll`): Empowered Evocation, Elemental Affinity,
+    damage roll's changes (`dice.Roller.changed_roll`): Empowered Evocation, Elemental Affinity,
     Overchannel, Empowered Spell, Supreme Healing; Sculpt Spells for an evocation area."""
     mods = getattr(b.roller, "mods", None)
     if mods:
@@ -668,31 +667,6 @@ def extended(c: Combatant) -> bool:
 def potent(c: Combatant, sp) -> bool:
     """SRD Potent Cantrip: a cantrip's save success still takes half the damage."""
     return sp.level == 0 and "potent_cantrip" in c.features
-
-
-def damage_roll(roller, expr, critical: bool, what: str, change: dict) -> int:
-    """A damage (or healing) roll with a casting's changes: every die at its maximum (Overchannel,
-    Supreme Healing), up to n dice below their half rerolled once (Empowered Spell), a flat bonus
-    (Empowered Evocation, Elemental Affinity; only on the ancestry's type)."""
-    e = expr if hasattr(expr, "dice") else parse(expr)
-    rolls: list[int] = []
-    reroll = change.get("reroll", 0)
-    for count, sides in e.dice:
-        n = 2 * count if critical else count
-        got = [sides] * n if change.get("max") else roller._dice(n, sides)
-        for i in sorted(range(len(got)), key=lambda j: got[j]):
-            if reroll and got[i] <= sides // 2:
-                got[i] = roller._dice(1, sides)[0]
-                reroll -= 1
-        rolls += got
-    words = what.split(" ")
-    add = change.get("add", 0) if change.get("type") in (None, words[2] if len(words) > 2 else None) else 0
-    change["add"] = 0   # one damage roll only (a kept Overchannel entry maximises the later darts or rays)
-    total = sum(rolls) + e.bonus + add
-    if roller.record:
-        roller.log.append({"what": what + " (" + ", ".join(sorted(change)) + ")", "expr": e.text, "rolls": rolls,
-                           "bonus": e.bonus + add, "total": total})
-    return total
 
 
 def careful(b: Battle, c: Combatant, t: Combatant) -> bool:

@@ -8,7 +8,8 @@ import pytest
 
 from dungeonbench_gym.core.errors import FileFormatError
 from dungeonbench_gym.dnd import lighting, spell_zones
-from dungeonbench_gym.dnd.day import DayRun, effect_duration, parse_day, plan_intermission
+from dungeonbench_gym.dnd.day import DayRun, parse_day, plan_intermission
+from dungeonbench_gym.dnd.model.durations import effect_duration
 from dungeonbench_gym.dnd.items import equip
 from dungeonbench_gym.dnd.scenario import load_encounter, parse_encounter
 from dnd_helpers import WIDE, arena, cast, events, fighter, labels, mon, pick, rogue, script, spell_setup, target, turn

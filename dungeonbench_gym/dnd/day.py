@@ -56,19 +56,15 @@ from .features import _class_level, beast_forms, end_rage, revert, take_wild_sha
 from .features_more import song_of_rest
 from .grid import size_squares
 from .items import equip, item, settle, use_out_of_combat
+from .model.durations import DURATION_TEXT, effect_duration, wild_shape_duration
 from .model.options import Decision, Opt
+from .model.slots import spend_slot
 from .pcs import ARCHETYPES, arcane_recovery, build_pc, natural_recovery, short_rest
 from .scenario import Scenario, _map_cache, encounter_names, load_encounter, read_toml
 from .state import Economy, monster_combatant
 
 DAY_FOLDER = ("dnd", "days")
 MIN_STAGES, MAX_STAGES = 3, 5
-# spell duration (rounds; 10 rounds = 1 minute) -> how long an effect cast between fights lasts
-NEXT_ENCOUNTER_ROUNDS = 100      # 10 minutes
-UNTIL_SHORT_REST_ROUNDS = 600    # 1 hour
-ALL_DAY_ROUNDS = 4800            # 8 hours
-DURATION_TEXT = {"next_encounter": "into the next fight", "until_short_rest": "until a short rest",
-                 "all_day": "all day"}
 KEPT_CONDITIONS = ("exhaustion",)   # what a fight's end does not clear by itself
 
 
@@ -226,27 +222,10 @@ def _check_squares(path, where: str, sc: Scenario, stage: Stage, ids: list) -> N
 
 
 # ====================================================================== the day in play
-def effect_duration(spell_key: str) -> str | None:
-    """How long a spell cast between fights lasts (None: not worth casting between fights)."""
-    rounds = content.spell(spell_key).duration_rounds or 0
-    if rounds >= ALL_DAY_ROUNDS or content.spell(spell_key).duration_kind == "until_dispelled":   # Continual Flame
-        return "all_day"
-    if rounds >= UNTIL_SHORT_REST_ROUNDS:
-        return "until_short_rest"
-    if rounds >= NEXT_ENCOUNTER_ROUNDS:
-        return "next_encounter"
-    return None
-
-
 # healing spells worth casting between fights; the others in the SRD data give temporary or
 # maximum HP (False Life, Aid) or heal over time in a fight (Regenerate)
 PARTY_HEALS = ("prayer-of-healing", "mass-cure-wounds", "mass-healing-word", "mass-heal")
 NOT_HEALS = ("aid", "false-life", "regenerate", "mass-heal")
-
-
-def wild_shape_duration(druid_level: int) -> str:
-    """SRD Wild Shape lasts half the druid level in hours (rounded down): all day from 8 hours."""
-    return "all_day" if (druid_level // 2) * UNTIL_SHORT_REST_ROUNDS >= ALL_DAY_ROUNDS else "until_short_rest"
 
 
 def heal_dice(spell_key: str, level: int) -> str | None:
@@ -668,7 +647,7 @@ class DayRun:
             self._heal(c, self.roller.roll(f"1d10+{c.level}", what=f"second wind {c.cid}"), "Second Wind")
         elif k == "heal":
             c, key, lv = self.party[d[0]], d[1], d[2]
-            _pay_slot(c, lv)
+            spend_slot(c, lv)
             amount = self.roller.roll(heal_dice(key, lv), what=f"{key} by {c.cid}") + heal_modifier(c, key)
             for cid in d[3]:   # one roll for every target (the SRD's single healing amount)
                 self._heal(self.party[cid], max(0, amount), f"{key} from {c.cid}")
@@ -685,7 +664,7 @@ class DayRun:
         elif k == "buff":
             c, key, lv, t = self.party[d[0]], d[1], d[2], self.party[d[3]]
             sp = content.spell(key)
-            _pay_slot(c, lv)
+            spend_slot(c, lv)
             if sp.concentration:   # a new concentration spell ends the caster's old one
                 _drop_concentration(c, self.party.values())
                 c.concentration = key
@@ -729,14 +708,6 @@ class DayRun:
 def _mix(seed: int, k: int) -> int:
     """The stage's battle seed: distinct per (day seed, stage), stable across versions."""
     return (seed * 1_000_003 + k * 7919) % (2 ** 31)
-
-
-def _pay_slot(c, level: int) -> None:
-    slots = list(c.resources["slots"])
-    if slots[level - 1] <= 0:
-        raise ValueError(f"{c.cid} has no level-{level} slot left")
-    slots[level - 1] -= 1
-    c.resources["slots"] = tuple(slots)
 
 
 def _drop_concentration(c, party) -> None:

@@ -54,7 +54,15 @@ from .grid import (
     size_squares,
 )
 from .model.options import Decision, DestinationOpt, Opt
-from .state import INCAPACITATING, AttackProfile, Combatant, DamagePart, Economy, monster_combatant
+from .state import (
+    INCAPACITATING,
+    AttackProfile,
+    Combatant,
+    DamagePart,
+    Economy,
+    breath_rider,
+    monster_combatant,
+)
 
 DIRECTION_NAMES = {v: k for k, v in areas.COMPASS.items()}
 
@@ -3640,7 +3648,6 @@ _SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 
 
 def _monster_action(c: Combatant, key: str):
-    from .state import breath_rider
     extra = breath_rider(c.monster, key)   # a save action from our data (a copper dragon's Slowing Breath)
     if extra is not None:
         return extra
@@ -3651,7 +3658,6 @@ def _monster_action(c: Combatant, key: str):
         if isinstance(a, content.ChoiceSpec):   # one breath of "Breath Weapons"
             for o in a.options:
                 if o.key == key:
-                    from .state import breath_rider
                     return breath_rider(c.monster, key) or o
     return spec.action(key)
 

@@ -77,7 +77,9 @@ import functools
 
 from . import areas, content
 from .grid import SQUARE_FT, Cover
+from .model.durations import DURATION_TEXT, effect_duration
 from .model.options import Opt
+from .model.slots import spend_slot
 
 DARK, DIM, BRIGHT = 0, 1, 2
 AMBIENTS = {"bright": BRIGHT, "dim": DIM, "dark": DARK}
@@ -629,7 +631,6 @@ def _dark_ahead(run, next_only: bool = False) -> bool:
 def day_options(run, c, living) -> list:
     """Light (until a short rest), Continual Flame and Darkvision (all day) on a member, while a
     fight still ahead is dark."""
-    from .day import DURATION_TEXT, effect_duration
     if not any(k in c.spells for k in ("light", "continual-flame", "darkvision")) or not _dark_ahead(run):
         return []
     out = []
@@ -655,11 +656,10 @@ def day_options(run, c, living) -> list:
 
 
 def day_apply(run, opt) -> None:
-    from .day import _pay_slot, effect_duration
     cid, key, lv, ids = opt.data
     c, t, m = run.party[cid], run.party[ids[0]], _m(key)
     if lv:
-        _pay_slot(c, lv)
+        spend_slot(c, lv)
     if m.get("cost_gp"):
         c.resources["gp"] -= m["cost_gp"]
     entry = {"by": c.cid, "spell": key, "level": lv, "day_duration": effect_duration(key)}

@@ -52,7 +52,9 @@ from __future__ import annotations
 from . import content
 from .dice import parse
 from .grid import fall_damage_dice
+from .model.durations import DURATION_TEXT, effect_duration
 from .model.options import Opt
+from .model.slots import spend_slot
 from .state import monster_combatant
 
 ENERGY = ("acid", "cold", "fire", "lightning", "thunder")
@@ -331,7 +333,6 @@ def _day_rows(c) -> list:
 def _day_buff(key: str) -> bool:
     """A data-driven buff (``mech: "buff"``) that outlasts a fight when cast between fights (10
     minutes or more: Mind Blank, Freedom of Movement, Protection from Energy, Death Ward)."""
-    from .day import effect_duration
     from .engine import BUFFS
     return _mech(key).get("mech") == "buff" and key not in BUFFS and effect_duration(key) is not None
 
@@ -402,13 +403,11 @@ def day_options(run, c, living) -> list:
             out.append(Opt(f"{head}: {m['pool']} HP shared out to the party, the most hurt first", "day_spell",
                            (c.cid, key, lv, ())))
         elif kind == "buff":
-            from .day import DURATION_TEXT, effect_duration
             for t in living:
                 if m["condition"] not in t.conditions:
                     out.append(Opt(f"{head} on {t.cid} ({DURATION_TEXT[effect_duration(key)]})", "day_spell",
                                    (c.cid, key, lv, (t.cid,))))
         elif kind == "gbuff":
-            from .day import DURATION_TEXT, effect_duration
             conc = ", concentration" if sp.concentration else ""
             for t in living:
                 if (m.get("self") and t is not c) or m["condition"] in t.conditions:
@@ -431,7 +430,6 @@ def day_options(run, c, living) -> list:
 
 def day_apply(run, opt) -> None:
     """An intermission option of this module was chosen."""
-    from .day import _pay_slot
     if opt.kind == "lay_on_hands":
         c, t = run.party[opt.data[0]], run.party[opt.data[1]]
         amount = min(c.resources["lay_on_hands"], t.max_hp - t.hp)
@@ -440,7 +438,7 @@ def day_apply(run, opt) -> None:
         return
     cid, key, lv, ids = opt.data
     c, m = run.party[cid], _mech(key)
-    _pay_slot(c, lv)
+    spend_slot(c, lv)
     if key == "revivify":   # the SRD's 300 gp diamond; back with 1 HP, no penalty
         c.resources["gp"] -= REVIVIFY_GP
         m = {"day": "revive", "hp": "one"}
@@ -486,7 +484,6 @@ def day_apply(run, opt) -> None:
                 run._heal(t, got, f"{key} from {c.cid}")
                 left -= got
     elif kind == "buff":   # Foresight: its flags on the member, for the spell's span of the day
-        from .day import effect_duration
         t = run.party[ids[0]]
         t.conditions[m["condition"]] = {"by": c.cid, "spell": key, **m.get("flags", {}),
                                         "day_duration": effect_duration(key)}
@@ -509,7 +506,7 @@ def _day_buff_on(run, c, key: str, lv: int, t) -> None:
     """A data buff cast between fights: its flags on t for the Day's span of its duration (a
     concentration spell replaces the caster's old one); Protection from Energy takes the energy
     the next encounter's foes deal most."""
-    from .day import _drop_concentration, effect_duration
+    from .day import _drop_concentration
     m = _mech(key)
     if content.spell(key).concentration:
         _drop_concentration(c, run.party.values())
@@ -570,7 +567,6 @@ def plan(run, opts) -> int | None:
         if i is not None:
             return i
     if worst.hp / worst.max_hp >= 0.5:   # all-day buffs (Mind Blank, Death Ward, Foresight) while slots last
-        from .day import effect_duration
         return first(lambda o: o.kind == "day_spell" and effect_duration(o.data[1]) == "all_day"
                      and (_day_buff(o.data[1]) or _mech(o.data[1]).get("day") == "buff"))
     return None

@@ -46,6 +46,7 @@ from pathlib import Path
 from . import content
 from .grid import SIZE_SQUARES, Cover, box_distance_ft, footprint
 from .model.options import Opt
+from .model.slots import spend_slot
 from .state import ABILITIES, AttackProfile, Combatant, DamagePart, ability_mod, monster_combatant
 
 _DATA = Path(__file__).parent / "content" / "data" / "spell_creatures.json"
@@ -631,7 +632,7 @@ def _prepared(run) -> list:
 
 def day_apply(run, opt) -> None:
     """The long casting happens: the slot (and any cost) is paid and the creatures wait for the fight."""
-    from .day import _drop_concentration, _pay_slot
+    from .day import _drop_concentration
     from . import features_last
     if opt.kind == "chain_familiar":   # Pact of the Chain's ritual familiar
         features_last.chain_day_apply(run, opt)
@@ -642,7 +643,7 @@ def day_apply(run, opt) -> None:
         _make_simulacrum(run, run.party[cid], lv, run.party[monster])
         return
     c, p = run.party[cid], _prep(key)
-    _pay_slot(c, lv)
+    spend_slot(c, lv)
     if p.get("cost_gp"):
         c.resources["gp"] -= p["cost_gp"]
     if p["lasts"] == "concentration":
@@ -760,9 +761,8 @@ def _archetype(run, cid: str):
 def _make_simulacrum(run, c, lv: int, t) -> None:
     """The duplicate: the original's build without weapons, armour or shield, half its hit point
     maximum, the spell slots it has now (never regained); a new casting destroys the old one."""
-    from .day import _pay_slot
     from .pcs import build_pc
-    _pay_slot(c, lv)
+    spend_slot(c, lv)
     c.resources["gp"] -= _prep("simulacrum")["cost_gp"]
     run.__dict__["_prepared_summons"] = [e for e in _prepared(run)
                                          if not (e["owner"] == c.cid and e["spell"] == "simulacrum")]

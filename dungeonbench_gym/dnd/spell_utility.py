@@ -80,7 +80,9 @@ import numpy as np
 
 from . import content
 from .grid import SQUARE_FT, WATER, BattleMap, Cover, box_distance_ft
+from .model.durations import DURATION_TEXT, effect_duration
 from .model.options import Opt
+from .model.slots import spend_slot
 from .state import Combatant, monster_combatant
 
 KINDS = ("hand_use", "servant_command")   # action-menu options of this module
@@ -539,7 +541,6 @@ def _later(run) -> list:
 def day_options(run, c, living) -> list:
     """Between fights: Water Walk while a later fight has water, Water Breathing while one is under
     water, Unseen Servant before an interact fight; a potion of water breathing."""
-    from .day import DURATION_TEXT, effect_duration
     from .scenario import _map_cache
     out = []
     later = _later(run)
@@ -583,7 +584,6 @@ def day_options(run, c, living) -> list:
 
 
 def day_apply(run, opt) -> None:
-    from .day import DURATION_TEXT, _pay_slot, effect_duration
     cid, key, lv, ids, ritual = opt.data
     c = run.party[cid]
     if key == POTION:
@@ -594,7 +594,7 @@ def day_apply(run, opt) -> None:
         run.event("item", f"{t.cid} drinks a potion of water breathing from {cid} (until a short rest)")
         return
     if not ritual:
-        _pay_slot(c, lv)
+        spend_slot(c, lv)
     dur = effect_duration(key)
     k = kind(key)
     for tid in ids:

@@ -79,6 +79,7 @@ from . import areas, content
 from .areas import DIRECTIONS_8, ground_z_at_point
 from .grid import SQUARE_FT, box_distance_ft, footprint, size_squares
 from .model.options import Decision, Opt
+from .model.slots import spend_slot
 from .state import INCAPACITATING, monster_combatant
 
 WARDS = ("glyph-of-warding", "symbol", "magic-circle")
@@ -317,9 +318,8 @@ def day_apply(run, opt) -> None:
 
 
 def _inscribe(run, p: dict, kind) -> None:
-    from .day import _pay_slot
     c, key, lv = run.party[p["by"]], p["spell"], p["level"]
-    _pay_slot(c, lv)
+    spend_slot(c, lv)
     c.resources["gp"] -= _mech(key)["cost_gp"]
     _, points = places(run)
     point = (p["x"], p["y"])

@@ -22,10 +22,10 @@ from pathlib import Path
 from . import content, heuristic, monster_specials, pcs, spell_zones, spellbook
 from .content import load_json
 from .dice import Roller
-from .engine import Battle, _monster_action
+from .engine import Battle
+from .state import monster_action, monster_combatant
 from .grid import BattleMap
 from .pcs import build_pc
-from .state import monster_combatant
 
 STATUSES = ("executable", "out of scope", "not yet")
 TABLES = ("classes", "spells", "monsters", "items")
@@ -330,7 +330,7 @@ def _probe_turn(key: str, kind: str, action: str | None, event: str) -> None:
         foe.size = "small"   # small enough for a frog
         foe.conditions["grappled"] = {"by": "m", "dc": 10}
         b._open_menu(m)
-    if action and kind == "save_action" and _monster_action(m, action).target_filter == "grappled_by_self":
+    if action and kind == "save_action" and monster_action(m, action).target_filter == "grappled_by_self":
         b.creatures["a"].conditions["grappled"] = {"by": "m", "dc": 10}   # its tentacles need a held victim
         b._open_menu(m)
     _choose(b, lambda o: o.kind == kind and (action is None or o.data[0] == action),   # a long menu: its groups

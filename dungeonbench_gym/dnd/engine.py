@@ -42,7 +42,7 @@ from . import spell_utility   # water and objects: suffocation, Water Walk, Mage
 from . import lighting   # dark battles: light sources, darkvision, Dancing Lights, Enthrall
 from . import spell_wards   # glyphs and circles laid between fights (the Day track)
 from . import spell_plants   # trees and plants: Tree Stride, Transport via Plants, Plant Growth
-from .dice import Roller, parse
+from .dice import Roller
 from .grid import (
     SQUARE_FT,
     BattleMap,
@@ -56,11 +56,13 @@ from .grid import (
 from .model.options import Decision, DestinationOpt, Opt
 from .state import (
     INCAPACITATING,
+    SIZES,
     AttackProfile,
     Combatant,
     DamagePart,
     Economy,
-    breath_rider,
+    expected_damage,
+    monster_action,
     monster_combatant,
 )
 
@@ -322,7 +324,7 @@ class Battle:
             return
         for key, ready in sorted(c.recharge.items()):
             if not ready:   # SRD "Recharge X-Y": roll at the start of each of its turns
-                usage = _monster_action(c, key).usage
+                usage = monster_action(c, key).usage
                 roll = self.roller.roll(usage.die or "1d6", what=f"recharge {c.cid} {key}")
                 if roll >= usage.min_roll:
                     c.recharge[key] = True
@@ -471,7 +473,7 @@ class Battle:
                 out.append(Opt(f"Legendary action: {key} (heal {payload}; costs {cost} of {left})",
                                "legendary", (key,)))
             elif kind == "save":
-                spec = _monster_action(c, payload)
+                spec = monster_action(c, payload)
                 if spec.area is not None or self._save_targets(c, spec):
                     out.append(Opt(f"Legendary action: {key} ({spec.name}, DC {spec.save.dc} "
                                    f"{spec.save.ability.upper()}; costs {cost} of {left})", "legendary", (key,)))
@@ -938,7 +940,7 @@ class Battle:
             if not c.recharge.get(c.resources.get("recharge_of", {}).get(key, key), True) \
                     or c.resources.get(f"uses:{key}", 1) <= 0:
                 continue
-            spec = _monster_action(c, key)
+            spec = monster_action(c, key)
             if spec.requires_no_grapple and any(o.conditions.get("grappled", {}).get("by") == c.cid
                                                 for o in self.creatures.values()):
                 continue
@@ -972,14 +974,14 @@ class Battle:
         sub = content.monster(t.monster).subtype if t.monster else None
         if t.creature_type in types or (sub and any(x in sub for x in types)):
             return True
-        if spec.save.size_max and _SIZES.index(t.size) > _SIZES.index(spec.save.size_max):
+        if spec.save.size_max and SIZES.index(t.size) > SIZES.index(spec.save.size_max):
             return True
         if self.wards and spell_wards.exempt(self, c, spec, t):   # Magic Circle: no possession inside
             return True
         return f"{c.cid}:{spec.key}" in t.resources.get("immune_to", ())
 
     def _start_save_action(self, c: Combatant, key: str, legendary: bool = False, queued: bool = False) -> None:
-        spec = _monster_action(c, key)
+        spec = monster_action(c, key)
         use = ("save_action", key, "legendary" if legendary else "queue") if legendary or queued else ("save_action", key)
         shape = spec.area.shape if spec.area else None
         if shape is None:
@@ -995,7 +997,7 @@ class Battle:
         """A monster save action on those it affects: damage rolled once for all, half or none on
         a success, conditions on a failure with the stat block's duration and repeat save.
         ``legendary``: taken between turns, costing legendary points, not its action."""
-        spec = _monster_action(c, key)
+        spec = monster_action(c, key)
         sv = spec.save
         if queued:   # a step of its multiattack: the action is already paid
             c.economy.attack_queue = c.economy.attack_queue[1:]
@@ -1335,7 +1337,7 @@ class Battle:
             out = [t for t in out if self._can_swallow(c, t)]
         if any(e[0] == "smother" for e in a.on_hit):   # one smothered target at a time, Medium or smaller
             busy = any(o.conditions.get("smothered", {}).get("by") == c.cid for o in self.creatures.values())
-            out = [] if busy else [t for t in out if _SIZES.index(t.size) <= _SIZES.index("medium")]
+            out = [] if busy else [t for t in out if SIZES.index(t.size) <= SIZES.index("medium")]
         if self.zones and a.melee:   # no reaching through an Antilife Shell (dnd/spell_zones.py)
             out = [t for t in out if self._attack_range(c, a, t) != "melee" or spell_zones.reach_through(self, c, t)]
         return out
@@ -1500,8 +1502,8 @@ class Battle:
         elif use[0] == "feature":   # Lay on Hands, Bardic Inspiration
             out = features.target_options(self, c, use)
         elif use[0] == "save_action":
-            sv = _monster_action(c, use[1]).save
-            for t in self._save_targets(c, _monster_action(c, use[1])):
+            sv = monster_action(c, use[1]).save
+            for t in self._save_targets(c, monster_action(c, use[1])):
                 out.append(Opt(f"{use[1]} on {t.cid} [{t.hp}/{t.max_hp} HP, {sv.ability.upper()} save "
                                f"{t.saves[sv.ability]:+d} vs DC {sv.dc}, {self.distance(c, t)} ft]", "target", (t.cid,)))
         elif use[0] == "control":   # Eyebite's effect, the spell Wish duplicates (dnd/spell_control.py)
@@ -1548,7 +1550,7 @@ class Battle:
         if use[0] == "spell":
             a = content.spell(use[1]).area
         else:
-            a = _monster_action(c, use[1]).area
+            a = monster_action(c, use[1]).area
         return a.shape, a.size
 
     def area_hits(self, c: Combatant, use: tuple, where) -> list[Combatant]:
@@ -1582,7 +1584,7 @@ class Battle:
         if not aloft:
             return [ground]
         rng = content.spell(use[1]).range_feet or 0 if use[0] == "spell" else \
-            min(_monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
+            min(monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
         W, H = self.map.width, self.map.height
         cell = [(min(x, W - 1), min(y, H - 1))]
         out = [ground]
@@ -1599,7 +1601,7 @@ class Battle:
                 rng = spell_walls.point_range(c, use) or rng
             return rng
         # a monster's point-placed save (no range given: a point it can see within 30 ft)
-        return min(_monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
+        return min(monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
 
     def _point_column(self, c: Combatant, p: dict, x: int, first: bool = False) -> list:
         """The y of every grid intersection (x, y) a point-placed area can be centred on (in range
@@ -1850,7 +1852,7 @@ class Battle:
         elif kind == "ready":
             self._spend(c)
             best = max((a for a in c.attacks if a.melee and ("swallow",) not in a.on_hit),
-                       key=lambda a: (_expected(a), a.key))
+                       key=lambda a: (expected_damage(a), a.key))
             c.conditions["readied"] = {"attack": best.key}
             self.event("ready", f"{c.cid} readies an attack with {best.key}", creature=c.cid)
         elif kind == "dodge":
@@ -2046,7 +2048,7 @@ class Battle:
                     reach = max(a.reach for a in melee)
                     if self.distance_from(c, here, o) <= reach < self.distance_from(c, nxt, o):
                         at = self.distance_from(c, here, o)   # a weapon that reaches the mover from here
-                        best = max((a for a in melee if a.reach >= at), key=lambda a: (_expected(a), a.key))
+                        best = max((a for a in melee if a.reach >= at), key=lambda a: (expected_damage(a), a.key))
                         ms["asked"] = ms["asked"] + (o.cid,)
                         self.pending = {"kind": "reaction", "actor": o.cid, "mover": c.cid, "attack": best.key}
                         self._cache = None
@@ -2625,7 +2627,7 @@ class Battle:
     def _shove_targets(self, c: Combatant, mode: str) -> list[Combatant]:
         out = []
         for t in self.enemies_of(c):
-            if self.distance(c, t) > SQUARE_FT or _SIZES.index(t.size) > _SIZES.index(c.size) + 1 \
+            if self.distance(c, t) > SQUARE_FT or SIZES.index(t.size) > SIZES.index(c.size) + 1 \
                     or self._inside_apart(c, t):   # swallowed, or enclosed (Forcecage, Resilient Sphere)
                 continue
             if mode == "prone" and "prone" in t.conditions:
@@ -2674,7 +2676,7 @@ class Battle:
         if effect[0] == "webbed":   # restrained by webbing until an ability check bursts it
             _, ability, dc, size_max = effect
             if "restrained" not in t.condition_immunities and \
-                    (size_max is None or _SIZES.index(t.size) <= _SIZES.index(size_max)):
+                    (size_max is None or SIZES.index(t.size) <= SIZES.index(size_max)):
                 t.conditions["restrained"] = {"by": c.cid, "escape": (ability, dc)}
                 self.event("condition", f"{t.cid} is restrained by webbing", creature=t.cid, condition="restrained")
             return
@@ -2699,7 +2701,7 @@ class Battle:
             _, dc, size_max, restrained = effect
             if "grappled" in t.condition_immunities:
                 return
-            if size_max and _SIZES.index(t.size) > _SIZES.index(size_max):
+            if size_max and SIZES.index(t.size) > SIZES.index(size_max):
                 return
             t.conditions["grappled"] = {"by": c.cid, "dc": dc}
             if restrained:
@@ -2827,7 +2829,7 @@ class Battle:
         tally = c.resources.get("engulf_tally")
         n = tally[1] + 1 if tally and tally[0] == mark else 1
         c.resources["engulf_tally"] = (mark, n)
-        if n < eg["hits"] or t.dead or _SIZES.index(t.size) > _SIZES.index(eg["size_max"]) \
+        if n < eg["hits"] or t.dead or SIZES.index(t.size) > SIZES.index(eg["size_max"]) \
                 or "grappled" in t.condition_immunities or len(self._engulfed_by(c)) >= eg["capacity"]:
             return
         t.conditions["grappled"] = {"by": c.cid, "dc": eg["escape_dc"]}
@@ -2848,7 +2850,7 @@ class Battle:
         """A creature c grapples, small enough, while c has room (a frog holds one at a time)."""
         sw = c.resources.get("swallow")
         return bool(sw) and not t.dead and t.conditions.get("grappled", {}).get("by") == c.cid \
-            and _SIZES.index(t.size) <= _SIZES.index(sw["size_max"]) \
+            and SIZES.index(t.size) <= SIZES.index(sw["size_max"]) \
             and (sw["capacity"] is None or len(self._swallowed_by(c)) < sw["capacity"])
 
     def _swallowed_by(self, c: Combatant) -> list[Combatant]:
@@ -2949,9 +2951,9 @@ class Battle:
         import copy
 
         if dtype not in ("lightning", "slashing") or t.dead or t.hp < 10 or t.incapacitated \
-                or _SIZES.index(t.size) < _SIZES.index("medium") or not t.economy.reaction:
+                or SIZES.index(t.size) < SIZES.index("medium") or not t.economy.reaction:
             return
-        size = _SIZES[_SIZES.index(t.size) - 1]
+        size = SIZES[SIZES.index(t.size) - 1]
         spot = self._free_spot_beside(t, size_squares(size))
         if spot is None:
             return
@@ -3045,7 +3047,7 @@ class Battle:
             self._weapon_attack(c, t)
             return
         elif use[0] == "save_action":
-            spec = _monster_action(c, use[1])
+            spec = monster_action(c, use[1])
             hits = [t]
             if spec.target_filter and spec.targets is None:   # every qualifying creature
                 hits = self._save_targets(c, spec)
@@ -3258,7 +3260,7 @@ class Battle:
             parts = (DamagePart(sp.damage_for(slot_level=use[2]), sp.damage_type),)
             magical = True
         else:
-            spec = _monster_action(c, use[1])
+            spec = monster_action(c, use[1])
             if spec.chosen_creatures:   # it picks who is affected: its foes
                 hits = [o for o in hits if o.side != c.side]
             self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
@@ -3643,32 +3645,6 @@ GUARDIANS_FT = 15
 TURN_UNDEAD_FT = 30
 ZERO_SPEED = ("grappled", "restrained", "paralyzed", "petrified", "stunned", "unconscious")
 AUTO_FAIL = ("paralyzed", "petrified", "stunned", "unconscious")
-
-_SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
-
-
-def _monster_action(c: Combatant, key: str):
-    extra = breath_rider(c.monster, key)   # a save action from our data (a copper dragon's Slowing Breath)
-    if extra is not None:
-        return extra
-    spec = content.monster(c.monster)
-    for a in spec.actions + spec.legendary_actions:   # legendary save actions (a wing attack) too
-        if a.key == key:
-            return a
-        if isinstance(a, content.ChoiceSpec):   # one breath of "Breath Weapons"
-            for o in a.options:
-                if o.key == key:
-                    return breath_rider(c.monster, key) or o
-    return spec.action(key)
-
-
-def _expected(a: AttackProfile) -> float:
-    return sum(parse(p.dice).average for p in a.damage)
-
-
-def expected_damage(a: AttackProfile) -> float:
-    return _expected(a)
-
 
 def _route_label(i: int, r) -> str:
     parts = [f"{r.cost_ft} ft"]

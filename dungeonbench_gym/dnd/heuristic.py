@@ -44,12 +44,12 @@ from . import (
 from . import spell_utility   # Mage Hand, Unseen Servant, Water Walk, Water Breathing
 from .areas import DIRECTIONS_8
 from .dice import parse
-from .engine import BUFFS, Battle, _monster_action, expected_damage
+from .engine import BUFFS, Battle
+from .state import Combatant, expected_damage, monster_action, monster_combatant
 from .features import _smite_dice
 from .grid import SQUARE_FT
 from .model.options import Opt
 from .spell_control import worth
-from .state import Combatant, monster_combatant
 
 PARTY_FEATURES = True   # False: the party ignores its class-feature options (the measurement's baseline)
 
@@ -145,7 +145,7 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
 def _legendary_save_reaches(battle: Battle, c: Combatant, key: str) -> bool:
     """Whether a legendary save action would catch a foe: an emanation needs one inside its
     radius; a single-target or placed one is offered only with a target in reach."""
-    spec = _monster_action(c, key)
+    spec = monster_action(c, key)
     if spec.area is not None and spec.area.shape == "emanation":
         return any(o.conscious and battle.distance(c, o) <= spec.area.size for o in battle.enemies_of(c))
     return True
@@ -589,7 +589,7 @@ def _area_value(battle: Battle, c: Combatant, use: tuple, where) -> int:
 
 def _save_action_value(battle: Battle, c: Combatant, key: str) -> int:
     """Foes a monster's save action would catch (for a condition-only one: those without it yet)."""
-    spec = _monster_action(c, key)
+    spec = monster_action(c, key)
     use = ("save_action", key)
     if spec.area is None:
         hits = battle._save_targets(c, spec)
@@ -640,7 +640,7 @@ def _best_point(battle: Battle, c: Combatant, use: tuple):
 
 def _best_point_uncached(battle: Battle, c: Combatant, use: tuple):
     rng = content.spell(use[1]).range_feet or 0 if use[0] == "spell" else \
-        min(_monster_action(c, use[1]).range or 30, 5 * (battle.map.width + battle.map.height))
+        min(monster_action(c, use[1]).range or 30, 5 * (battle.map.width + battle.map.height))
     foes = [o for o in battle.enemies_of(c) if o.conscious]
     near = sorted({(o.pos[0] + dx, o.pos[1] + dy) for o in foes for dx in range(-2, 3) for dy in range(-2, 3)},
                   key=lambda p: (p[1], p[0]))   # the engine's point order: y, then x

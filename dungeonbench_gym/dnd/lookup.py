@@ -14,9 +14,9 @@ from fractions import Fraction
 from . import content, engine
 from .areas import COMPASS
 from .dice import distribution, p_d20_success, parse
-from .engine import Battle, _monster_action
+from .engine import Battle
+from .state import AttackProfile, DamagePart, monster_action
 from .grid import SQUARE_FT
-from .state import AttackProfile, DamagePart
 
 
 def attack_odds(battle: Battle, attacker: str, attack: str, target: str) -> dict:
@@ -147,7 +147,7 @@ def area_effect(battle: Battle, user: str, what: str, where, level: int | None =
         shape = sp.area.shape
     elif what in c.save_actions:
 
-        spec = _monster_action(c, what)
+        spec = monster_action(c, what)
         if spec.area is None:
             raise ValueError(f"{what} is a single-target save action; use save_odds")
         use = ("save_action", what)

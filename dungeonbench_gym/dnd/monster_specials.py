@@ -105,7 +105,7 @@ from . import content
 from .areas import DIRECTIONS_8
 from .grid import SQUARE_FT, BattleMap, Cover, box_distance_ft, footprint
 from .model.options import Opt
-from .state import AttackProfile, DamagePart, Economy, monster_combatant
+from .state import AttackProfile, DamagePart, Economy, expected_damage, monster_combatant
 
 # ---------------------------------------------------------------- SRD numbers per monster
 BERSERK = {"clay-golem": 60, "flesh-golem": 40}            # hit points at or below which the d6 is rolled
@@ -942,7 +942,6 @@ def _sword_targets(b, c) -> list:
 
 
 def _best_melee(b, c, t):
-    from .engine import expected_damage
     melee = [a for a in c.attacks if a.melee and a.damage and b.distance(c, t) <= a.reach]
     return max(melee, key=lambda a: (expected_damage(a), a.key)) if melee else None
 

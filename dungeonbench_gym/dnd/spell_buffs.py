@@ -55,7 +55,7 @@ from .grid import fall_damage_dice
 from .model.durations import DURATION_TEXT, effect_duration
 from .model.options import Opt
 from .model.slots import spend_slot
-from .state import monster_combatant
+from .state import monster_action, monster_combatant
 
 ENERGY = ("acid", "cold", "fire", "lightning", "thunder")
 REACTIONS = ("hellish_rebuke",)
@@ -87,8 +87,7 @@ def energy_for(b, t) -> str:
                 if part.type in count:
                     count[part.type] += 1
         for key in o.save_actions:   # breath weapons and the like
-            from .engine import _monster_action
-            save = getattr(_monster_action(o, key), "save", None)
+            save = getattr(monster_action(o, key), "save", None)
             for part in (save.damage if save is not None else ()):
                 if part.type in count:
                     count[part.type] += 1

@@ -54,6 +54,7 @@ from . import areas, content
 from .areas import DIRECTIONS_8
 from .grid import SQUARE_FT, footprint
 from .model.options import Opt
+from .state import SIZES
 
 OTHER_PLANES = ("celestial", "elemental", "fey", "fiend")
 
@@ -104,8 +105,7 @@ def _exempt(key: str, t) -> bool:
     if m.get("immune_as") in t.condition_immunities:
         return True
     if m.get("max_size"):
-        from .engine import _SIZES
-        return _SIZES.index(t.size) > _SIZES.index(m["max_size"])
+        return SIZES.index(t.size) > SIZES.index(m["max_size"])
     return False
 
 

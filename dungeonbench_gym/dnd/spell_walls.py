@@ -64,6 +64,7 @@ from . import content
 from .areas import DIRECTIONS_8, Area, ground_z_at_point
 from .grid import BLOCKS, SQUARE_FT, BattleMap, footprint
 from .model.options import Opt
+from .state import expected_damage
 
 #: the option kinds this module adds to an action menu (the engine hands them to :func:`apply`)
 KINDS = ("wall_panel", "monster_wall")
@@ -539,7 +540,6 @@ def apply(b, c, opt) -> None:
 def attack_section(b, c, w: dict, i: int) -> None:
     """The Attack action against a wall section: the best melee attack, as many swings as the
     creature's Attack action or multiattack has, each against the section's AC."""
-    from .engine import expected_damage
     c.economy.actions -= 1
     a = max((a for a in c.attacks if a.melee), key=lambda a: (expected_damage(a), a.key))
     swings = len(c.multiattack) if c.multiattack else \

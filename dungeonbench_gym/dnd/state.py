@@ -18,7 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from . import content
+from .dice import parse
 from .grid import SIZE_SQUARES, footprint
+
+SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")   # smallest first
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
 INCAPACITATING = ("incapacitated", "paralyzed", "petrified", "stunned", "unconscious")
@@ -243,6 +246,28 @@ def breath_rider(monster: str, key: str):
         area=content.AreaSpec(shape, d[shape]), chosen_creatures=d.get("chosen_creatures", False))
 
 
+
+
+def monster_action(c: Combatant, key: str):
+    """The stat-block action ``key`` of a monster combatant (a breath of "Breath Weapons" and
+    legendary save actions included; a breath rider from our data first)."""
+    extra = breath_rider(c.monster, key)   # a save action from our data (a copper dragon's Slowing Breath)
+    if extra is not None:
+        return extra
+    spec = content.monster(c.monster)
+    for a in spec.actions + spec.legendary_actions:   # legendary save actions (a wing attack) too
+        if a.key == key:
+            return a
+        if isinstance(a, content.ChoiceSpec):   # one breath of "Breath Weapons"
+            for o in a.options:
+                if o.key == key:
+                    return breath_rider(c.monster, key) or o
+    return spec.action(key)
+
+
+def expected_damage(a: AttackProfile) -> float:
+    """The average damage of one hit of ``a`` (its dice's averages and bonuses)."""
+    return sum(parse(p.dice).average for p in a.damage)
 @functools.cache
 def castable_spells() -> frozenset:
     """The SRD spells the engine casts (the spell table's executable rows)."""

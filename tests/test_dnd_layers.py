@@ -34,7 +34,7 @@ LAYERS = (
     ("engine", ("engine",)),
     ("scenario", ("scenario", "day")),
     ("planner", ("heuristic", "fastpaths", "lookup")),
-    ("verification", ("coverage", "feature_probes", "spell_probe")),
+    ("verification", ("verification",)),
     ("package", ("",)),   # dnd/__init__.py
 )
 

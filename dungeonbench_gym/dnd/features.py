@@ -24,17 +24,15 @@ choices, invocations) come from :func:`.pcs.build_pc`'s ``style``/``choices`` lo
 late-level features added since (Sculpt Spells to Foe Slayer) live in :mod:`.features_more`, called
 from the hooks here with one-line calls.
 
-The coverage protocol: :func:`coverage` lists every SRD class feature (``5e-SRD-Features.json``)
-with its status, and :func:`probe` shows an executable one working through the engine's options.
+The coverage table of class features and their probes live with the other probes, in
+:mod:`.verification.feature_probes`.
 """
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
 from . import content, features_more
-from .content import load_json
 from .dice import parse
 from .grid import size_squares
 from .model.options import Opt
@@ -1026,41 +1024,3 @@ def end_rage(b: Battle, c: Combatant, why: str) -> None:
 def on_unconscious(b: Battle, c: Combatant) -> None:
     if "raging" in c.conditions:
         end_rage(b, c, "unconscious")
-
-
-# ================================================================ coverage
-@functools.cache
-def _srd_rows() -> tuple:
-    return tuple(load_json("class_features"))
-
-
-@functools.cache
-def _status() -> dict:
-    return dict(load_json("class_feature_status"))
-
-
-def coverage() -> list[dict]:
-    """One row per SRD class feature: executable (a probe shows it through the engine), out of
-    scope (with the reason) or not yet; grouped by class, subclass and level."""
-    from .feature_probes import PROBES
-    rows = []
-    for r in _srd_rows():
-        st = _status().get(r["key"])
-        if r["key"] in PROBES:
-            status, reason = "executable", ""
-        elif st is not None:
-            status, reason = st["status"], st["reason"]
-        else:
-            status, reason = "not yet", "not yet: no rule or probe for it"
-        kind = "subclass" if r["subclass"] else "option" if r["parent"] else "class"
-        rows.append({"key": r["key"], "name": r["name"], "class": r["class"], "subclass": r["subclass"],
-                     "level": r["level"], "kind": kind, "status": status, "reason": reason})
-    return rows
-
-
-def probe(key: str) -> None:
-    """Make the feature happen through the engine's options; AssertionError if it cannot."""
-    from .feature_probes import PROBES
-    if key not in PROBES:
-        raise AssertionError(f"class feature {key!r} is not executable: {_status().get(key, 'no probe')}")
-    PROBES[key]()

@@ -721,23 +721,6 @@ def _break_control(b, c, spell: str) -> None:
             b.event("uncontrolled", f"{o.cid} breaks free of {c.cid} and turns hostile", creature=o.cid)
 
 
-def probe(key: str) -> None:
-    """Cast between fights through the Day track's intermission options, then the fight starts:
-    the creatures stand with the caster's side."""
-    from .spell_buffs import choose_day, day_probe_run
-    run = day_probe_run(key)
-    caster = next(c for c in run.party.values() if key in c.spells)
-    slots = sum(caster.resources["slots"])
-    ok = choose_day(run, lambda o: o.kind == "prepare_summon" and o.data[1] == key)
-    assert ok, f"{key}: not offered between fights"
-    assert sum(caster.resources["slots"]) == slots - 1, f"{key}: no slot spent"
-    assert choose_day(run, lambda o: o.kind == "continue"), f"{key}: could not go on"
-    b = run.battle
-    mine = [o for o in b.creatures.values() if o.resources.get("prepared") == key]
-    assert mine and all(o.side == caster.side and not o.dead for o in mine), f"{key}: no creature in the fight"
-    assert all(o.cid in b.order for o in mine), f"{key}: the creatures take no turns"
-
-
 def _simulacrum_options(run, c) -> list:
     """Simulacrum (12 hours, 1,500 gp of ruby dust): a duplicate of a humanoid member."""
     cost = _prep("simulacrum")["cost_gp"]

@@ -1042,7 +1042,7 @@ def start_of_turn(b, c) -> None:
 
 # ================================================================ coverage
 def coverage() -> list[dict]:
-    """One row per SRD spell: executable (a mechanism runs it; :func:`probe` shows it), out of
+    """One row per SRD spell: executable (a mechanism runs it; :func:`.verification.spell_probe.run_probe` shows it), out of
     scope or not yet, with the reason."""
     rows = []
     for key, m in sorted(table().items()):
@@ -1056,10 +1056,3 @@ def coverage() -> list[dict]:
         rows.append({"key": key, "name": sp.name, "status": status, "reason": reason, "level": sp.level,
                      "mechanism": m.get("mech", ""), "class": ", ".join(sorted(sp.classes))})
     return rows
-
-
-def probe(key: str) -> None:
-    """Cast the spell through the engine's real options in a small battle and check that
-    something observable happened; AssertionError otherwise."""
-    from .spell_probe import run_probe
-    run_probe(key)

@@ -12,7 +12,7 @@ encounters it touched.
 ``--labels`` also hashes every decision's kind, actor, prompt and full option list (labels, kinds and
 payloads, before any split into groups): what an agent is shown must not move either. ``--days``
 adds every Day-track day (fights, intermissions, the day's events and its stage table).
-``--probes`` adds a digest per executable coverage row (`dnd.coverage`: class features, spells,
+``--probes`` adds a digest per executable coverage row (`dnd.verification.coverage`: class features, spells,
 monsters, items): self-play reaches few of them, so each row's probe is run and the event logs of
 every battle it builds (or unpickles), and the final state (`to_dict`) of every combatant it
 builds, are hashed, as multisets: the order in which a probe builds them does not count, what
@@ -65,7 +65,8 @@ def digest_day(name: str, seed: int, labels: bool = False) -> str:
 def probe_digests() -> dict[str, str]:
     """"probe:<table>:<key>" -> the multisets of the event logs of the battles its probe builds and
     of the final states of the combatants it builds."""
-    from dungeonbench_gym.dnd import coverage, engine, state
+    from dungeonbench_gym.dnd import engine, state
+    from dungeonbench_gym.dnd.verification import coverage
     battles: list = []
     combatants: list = []
     originals = (engine.Battle.__init__, engine.Battle.__setstate__, state.Combatant.__init__)

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from dungeonbench_gym.dnd import coverage
+from dungeonbench_gym.dnd.verification import coverage
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -89,7 +89,7 @@ def mon(key, at, cid=None):
 def spell_setup(key, *foes, at=(3, 5), level=5, allies=()):
     """A battle on the WIDE map: dnd/spell_probe's wizard holding the one spell `key` (four slots of
     every level), its allies and foes; the caster acts first."""
-    from dungeonbench_gym.dnd.spell_probe import caster
+    from dungeonbench_gym.dnd.verification.arena import caster
     c = caster(key, level, "caster", at)
     return arena(c, *allies, *foes, layout=WIDE, first="caster"), c
 

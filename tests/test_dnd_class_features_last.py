@@ -5,17 +5,19 @@ from __future__ import annotations
 import pytest
 from dnd_helpers import WIDE, arena, events, labels, mon, pick
 
-from dungeonbench_gym.dnd import feature_probes as fp
-from dungeonbench_gym.dnd import features, features_last, heuristic
+from dungeonbench_gym.dnd import features_last, heuristic
 from dungeonbench_gym.dnd.pcs import build_pc, long_rest
+from dungeonbench_gym.dnd.verification import feature_probes
+from dungeonbench_gym.dnd.verification import feature_probes as fp
+from dungeonbench_gym.dnd.verification import features_last_probes
 
-LAST = sorted(features_last.probes())
+LAST = sorted(features_last_probes.probes())
 
 
 @pytest.mark.parametrize("key", LAST)
 def test_each_probe_passes_and_is_listed_executable(key):
-    features.probe(key)
-    row = next(r for r in features.coverage() if r["key"] == key)
+    feature_probes.probe(key)
+    row = next(r for r in feature_probes.coverage() if r["key"] == key)
     assert row["status"] == "executable" and row["reason"] == ""
 
 

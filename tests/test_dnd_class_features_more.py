@@ -5,22 +5,23 @@ from __future__ import annotations
 import pytest
 from dnd_helpers import WIDE, arena, events, labels, mon, pick, script, turn
 
-from dungeonbench_gym.dnd import features, features_more, heuristic
+from dungeonbench_gym.dnd import features_more, heuristic
 from dungeonbench_gym.dnd.pcs import build_pc, long_rest
 from dungeonbench_gym.dnd.state import ability_mod
+from dungeonbench_gym.dnd.verification import feature_probes, features_more_probes
 
-MORE = sorted(features_more.probes())
+MORE = sorted(features_more_probes.probes())
 
 
 @pytest.mark.parametrize("key", MORE)
 def test_each_feature_probe_passes_and_is_listed_executable(key):
-    features.probe(key)
-    row = next(r for r in features.coverage() if r["key"] == key)
+    feature_probes.probe(key)
+    row = next(r for r in feature_probes.coverage() if r["key"] == key)
     assert row["status"] == "executable" and row["reason"] == ""
 
 
 def test_no_class_feature_is_left_with_the_generic_not_yet_reason():
-    rows = features.coverage()
+    rows = feature_probes.coverage()
     generic = [r["key"] for r in rows if r["reason"] == "not yet: its choice or reaction is not wired into the engine"]
     assert not generic, generic
     assert sum(r["status"] == "not yet" for r in rows) <= 9

@@ -13,6 +13,7 @@ from dungeonbench_gym.dnd.pcs import (
     short_rest,
 )
 from dungeonbench_gym.dnd.state import ability_mod
+from dungeonbench_gym.dnd.verification import feature_probes
 
 
 def _mod(c, ab):
@@ -714,7 +715,7 @@ def test_short_rest_and_long_rest_restore_the_right_resources():
 
 # ------------------------------------------------------------------ the coverage table
 def test_the_feature_table_has_one_row_per_srd_feature_with_a_status():
-    rows = features.coverage()
+    rows = feature_probes.coverage()
     assert len(rows) == len({r["key"] for r in rows}) >= 400
     assert {r["status"] for r in rows} <= {"executable", "out of scope", "not yet"}
     assert all(r["reason"] == "" for r in rows if r["status"] == "executable")
@@ -723,15 +724,15 @@ def test_the_feature_table_has_one_row_per_srd_feature_with_a_status():
     assert sum(r["status"] == "executable" for r in rows) >= 60
 
 
-@pytest.mark.parametrize("key", [r["key"] for r in features.coverage() if r["status"] == "executable"])
+@pytest.mark.parametrize("key", [r["key"] for r in feature_probes.coverage() if r["status"] == "executable"])
 def test_every_executable_feature_probe_passes(key):
-    features.probe(key)
+    feature_probes.probe(key)
 
 
 def test_probe_refuses_a_feature_that_is_not_executable():
-    key = next(r["key"] for r in features.coverage() if r["status"] != "executable")
+    key = next(r["key"] for r in feature_probes.coverage() if r["status"] != "executable")
     with pytest.raises(AssertionError):
-        features.probe(key)
+        feature_probes.probe(key)
 
 
 # ------------------------------------------------------------------ Druid

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from dungeonbench_gym.dnd import coverage, engine
+from dungeonbench_gym.dnd import engine
+from dungeonbench_gym.dnd.verification import coverage
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,7 +53,7 @@ def test_monster_status_follows_its_parts():
     wolf = {p["key"]: p["status"] for p in coverage.monster_parts("wolf")}
     assert wolf == {"bite": "executable", "keen-hearing-and-smell": "out of scope", "pack-tactics": "executable"}
     assert rows["wolf"]["status"] == "executable"
-    from dungeonbench_gym.dnd import content   # a spellcasting trait waits exactly on the spells not yet cast
+    from dungeonbench_gym.dnd import content  # a spellcasting trait waits exactly on the spells not yet cast
     for key in ("acolyte", "mage", "archmage", "lich"):
         part = next(p for p in coverage.monster_parts(key) if p["key"] == "spellcasting")
         missing = coverage._spells_missing(content.monster(key), "spellcasting")

@@ -10,7 +10,8 @@ import dungeonbench_gym  # noqa: F401  (registers the ids)
 from dungeonbench_gym.core.errors import FileFormatError
 from dungeonbench_gym.dnd import day as daymod
 from dungeonbench_gym.dnd import heuristic
-from dungeonbench_gym.dnd.day import DayRun, effect_duration, load_day, parse_day, plan_intermission
+from dungeonbench_gym.dnd.day import DayRun, load_day, parse_day, plan_intermission
+from dungeonbench_gym.dnd.model.durations import effect_duration, wild_shape_duration
 from dungeonbench_gym.games.dnd.day_env import DAY_FEATURES, DnDDayEnv
 from dnd_helpers import Script
 
@@ -455,7 +456,7 @@ def test_wild_shape_between_fights_lasts_into_the_next_fight_and_ends_at_a_short
 
 def test_a_shape_taken_in_a_fight_ends_with_it_and_an_all_day_shape_outlasts_a_rest():
     from dungeonbench_gym.dnd.features import wild_shape
-    assert [daymod.wild_shape_duration(n) for n in (2, 15, 16, 20)] == \
+    assert [wild_shape_duration(n) for n in (2, 15, 16, 20)] == \
         ["until_short_rest", "until_short_rest", "all_day", "all_day"]
     data = copy.deepcopy(_base())
     data["party"][1] = {"id": "cleric", "archetype": "druid", "level": 4}

@@ -13,6 +13,7 @@ from dungeonbench_gym.dnd import heuristic, items
 from dungeonbench_gym.dnd.content import convert_items
 from dungeonbench_gym.dnd.dice import Roller
 from dungeonbench_gym.dnd.scenario import parse_encounter
+from dungeonbench_gym.dnd.verification import items_probes
 
 EXECUTABLE = [r["key"] for r in items.coverage() if r["status"] == "executable"]
 
@@ -73,12 +74,12 @@ def test_coverage_rows_and_target():
 
 @pytest.mark.parametrize("key", EXECUTABLE)
 def test_probe_every_executable_item(key):
-    items.probe(key)
+    items_probes.probe(key)
 
 
 def test_probe_rejects_what_the_engine_does_not_run():
     with pytest.raises(AssertionError):
-        items.probe("bag-of-holding")
+        items_probes.probe("bag-of-holding")
     with pytest.raises(ValueError, match="not yet"):
         items.equip(pc("fighter", 1, (2, 2)), ["wand-of-web"])
     with pytest.raises(ValueError, match="only PCs"):

@@ -25,7 +25,7 @@ ALLOWED_FILE = Path(__file__).resolve().parent / "data" / "dnd_layers_allowed.js
 # Lowest first. A module's layer is that of the longest prefix named here.
 LAYERS = (
     ("core", ("dice", "grid", "areas", "content")),
-    ("model", ("state",)),
+    ("model", ("model", "state")),
     ("mechanics", ("features", "features_more", "features_last", "spellbook", "spell_buffs",
                    "spell_control", "spell_counter", "spell_plants", "spell_summons",
                    "spell_utility", "spell_walls", "spell_wards", "spell_zones",
@@ -34,7 +34,7 @@ LAYERS = (
     ("engine", ("engine",)),
     ("scenario", ("scenario", "day")),
     ("planner", ("heuristic", "fastpaths", "lookup")),
-    ("verification", ("coverage", "feature_probes", "spell_probe")),
+    ("verification", ("verification",)),
     ("package", ("",)),   # dnd/__init__.py
 )
 

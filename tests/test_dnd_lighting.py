@@ -5,13 +5,28 @@ light 20 ft more; darkvision 60 ft (kobolds, the spell); Dancing Lights dim 10 f
 import copy
 
 import pytest
+from dnd_helpers import (
+    WIDE,
+    arena,
+    cast,
+    events,
+    fighter,
+    labels,
+    mon,
+    pick,
+    rogue,
+    script,
+    spell_setup,
+    target,
+    turn,
+)
 
 from dungeonbench_gym.core.errors import FileFormatError
 from dungeonbench_gym.dnd import lighting, spell_zones
-from dungeonbench_gym.dnd.day import DayRun, effect_duration, parse_day, plan_intermission
+from dungeonbench_gym.dnd.day import DayRun, parse_day, plan_intermission
 from dungeonbench_gym.dnd.items import equip
+from dungeonbench_gym.dnd.model.durations import effect_duration
 from dungeonbench_gym.dnd.scenario import load_encounter, parse_encounter
-from dnd_helpers import WIDE, arena, cast, events, fighter, labels, mon, pick, rogue, script, spell_setup, target, turn
 
 UNSEEN = "attacker unseen (obscured)"
 BLIND = "target unseen (obscured)"
@@ -159,7 +174,7 @@ WALLED = ["#" * 16] + ["#" + "." * 14 + "#"] * 7 + ["#" + "." * 2 + "#" * 9 + ".
 
 
 def test_enthrall_takes_5_off_passive_perception_against_others_only():
-    from dungeonbench_gym.dnd.spell_probe import caster
+    from dungeonbench_gym.dnd.verification.arena import caster
     c, orc, ally = caster("enthrall", at=(3, 5)), mon("orc", (7, 5), "orc"), rogue(at=(7, 9), cid="ally")
     b = arena(c, orc, ally, layout=WALLED, first="caster")
     script(b, 3, 4)                     # the orc's save, with advantage: 3 and 4 (+0) against DC 14

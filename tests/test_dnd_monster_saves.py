@@ -7,7 +7,7 @@ from dnd_helpers import WIDE, arena, events, mon, pc, pick, script
 
 from dungeonbench_gym.dnd import content, heuristic
 from dungeonbench_gym.dnd.content import report
-from dungeonbench_gym.dnd.engine import _monster_action
+from dungeonbench_gym.dnd.state import monster_action
 from dungeonbench_gym.dnd.state import monster_combatant
 
 
@@ -47,7 +47,7 @@ def test_dryad_fey_charm_single_target_save_and_immunity_after_a_success():
     pick(b2, "save_action", "Fey Charm")
     pick(b2, "target", "f")
     assert "charmed" not in f2.conditions
-    assert not b2._save_targets(d2, _monster_action(d2, "fey-charm"))
+    assert not b2._save_targets(d2, monster_action(d2, "fey-charm"))
 
 
 def test_gibbering_mouther_spittle_is_a_point_placed_sphere_until_the_end_of_its_next_turn():
@@ -103,7 +103,7 @@ def test_every_save_action_the_engine_runs_is_offered_and_resolves(key, action):
     a, c = pc("fighter", 5, (2 + n, 2), "a"), pc("fighter", 5, (2 + n, 3), "c")
     for f in (a, c):
         f.hp = f.max_hp = 500
-    spec = _monster_action(m, action)
+    spec = monster_action(m, action)
     if spec.target_filter == "grappled_by_self":
         a.conditions["grappled"] = {"by": "m", "dc": 10}
     b = arena(a, c, m, layout=WIDE, first="m")

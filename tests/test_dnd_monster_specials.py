@@ -14,8 +14,9 @@ from dnd_helpers import (
     turn,
 )
 
-from dungeonbench_gym.dnd import coverage, heuristic
+from dungeonbench_gym.dnd import heuristic
 from dungeonbench_gym.dnd.grid import BattleMap
+from dungeonbench_gym.dnd.verification import coverage
 
 POOL = ["#" * 12] + ["#" + "~~~~~~" + "...." + "#"] * 6 + ["#" * 12]
 
@@ -598,10 +599,11 @@ def test_a_tendril_can_be_broken_with_a_strength_check():
 # ---------------------------------------------------------------- tarrasque
 def test_reflective_carapace_turns_aside_or_reflects_spells():
     from dungeonbench_gym.dnd import monster_specials as ms
+    from dungeonbench_gym.dnd.verification import monster_specials_probes as monster_probes
     t, w, f = mon("tarrasque", (2, 2), "t"), pc("wizard", 5, (12, 8), "w"), fighter(at=(12, 3))
     w.hp = w.max_hp = 100
     b = arena(t, w, f, layout=BIG)
-    bolt = ms._bolt(w)
+    bolt = monster_probes._bolt(w)
     hp = t.hp
     script(b, 3)   # 1-5: unaffected
     assert b.make_attack(w, bolt, t, melee=False) is False and t.hp == hp

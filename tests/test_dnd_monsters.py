@@ -4,7 +4,7 @@ Attack, a kraken's Lightning Storm through "uses its Lightning Storm")."""
 
 from dnd_helpers import WIDE, arena, events, labels, mon, pc, pick, script, turn
 
-from dungeonbench_gym.dnd import coverage
+from dungeonbench_gym.dnd.verification import arena as probe_arena
 
 
 # ----------------------------------------------------------------- Pack Tactics
@@ -484,7 +484,7 @@ def test_balor_teleport_action_to_a_seen_space_within_120_ft():
     pick(b, "monster_teleport")
     dests = [o.data[0] for o in b.visible_options()]
     assert (12, 8, 0) in dests and (2, 2, 0) not in dests and (6, 6, 0) not in dests
-    coverage._choose(b, lambda o: o.data[0] == (12, 8, 0), "the far square")   # through the row groups
+    probe_arena.choose(b, lambda o: o.data[0] == (12, 8, 0), "the far square")   # through the row groups
     assert m.pos == (12, 8, 0) and m.economy.actions == 0
 
 
@@ -495,7 +495,7 @@ def test_vampire_legendary_move_without_opportunity_attacks_then_play_goes_on():
     assert any("move up to 30 ft without provoking" in x for x in labels(b))
     pick(b, "legendary", "Legendary action: move")
     assert b.decision.kind in ("destination", "group") and b.decision.actor == "v"
-    coverage._choose(b, lambda o: o.data[0] == (8, 2, 0), "a square 25 ft away")
+    probe_arena.choose(b, lambda o: o.data[0] == (8, 2, 0), "a square 25 ft away")
     assert v.pos == (8, 2, 0) and not events(b, "reaction")
     assert b.decision.actor == "v" and b.decision.kind == "action"   # its own turn comes next
 
@@ -646,7 +646,7 @@ def test_orc_aggressive_bonus_move_only_toward_a_foe_and_its_own_move_stays():
     full = [x.data[0] for x in b._destination_options(o)]
     assert full and all(b.distance_from(o, p, f) < b.distance(o, f) for p in full)
     assert (1, 2, 0) not in full and (2, 5, 0) not in full   # away, or no closer
-    coverage._choose(b, lambda x: x.data[0] == (8, 2, 0), "30 ft toward the fighter")
+    probe_arena.choose(b, lambda x: x.data[0] == (8, 2, 0), "30 ft toward the fighter")
     assert o.pos == (8, 2, 0) and o.economy.bonus is False and o.economy.movement == 30
 
 

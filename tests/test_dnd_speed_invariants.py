@@ -285,9 +285,9 @@ def test_destination_options_cached_equal_fresh(name):
 
 def _best_point_full_scan(battle, c, use):
     from dungeonbench_gym.dnd import content
-    from dungeonbench_gym.dnd.engine import _monster_action
+    from dungeonbench_gym.dnd.state import monster_action
     rng = content.spell(use[1]).range_feet or 0 if use[0] == "spell" else \
-        min(_monster_action(c, use[1]).range or 30, 5 * (battle.map.width + battle.map.height))
+        min(monster_action(c, use[1]).range or 30, 5 * (battle.map.width + battle.map.height))
     foes = [o for o in battle.enemies_of(c) if o.conscious]
     near = sorted({(o.pos[0] + dx, o.pos[1] + dy) for o in foes for dx in range(-2, 3) for dy in range(-2, 3)},
                   key=lambda p: (p[1], p[0]))

@@ -7,7 +7,8 @@ from dnd_helpers import pick, turn
 from dungeonbench_gym.dnd import spell_buffs, spellbook
 from dungeonbench_gym.dnd.day import DayRun, load_day, parse_day, plan_intermission
 from dungeonbench_gym.dnd.pcs import build_pc
-from dungeonbench_gym.dnd.spell_probe import battle
+from dungeonbench_gym.dnd.verification import spell_buffs_probes, spell_probe
+from dungeonbench_gym.dnd.verification.arena import battle
 
 
 def _cast_on(b, key, target_cid):
@@ -168,14 +169,14 @@ def _pick_day(run, kind, key=None):
 
 
 def test_raise_dead_returns_a_dead_member_with_the_penalty_and_spends_the_diamond():
-    run = spell_buffs.day_probe_run("raise-dead")
+    run = spell_buffs_probes.day_probe_run("raise-dead")
     caster_, dead = list(run.party.values())[:2]
     assert _pick_day(run, "day_spell", "raise-dead")
     assert not dead.dead and dead.hp == 1 and caster_.resources["gp"] == 29500
     pen = dead.conditions["back_from_death"]
     assert pen["attack_penalty"] == 4 and pen["save"] == -4 and pen["day_duration"] == "all_day"
     assert spell_buffs.attack_penalty(dead) == 4
-    poor = spell_buffs.day_probe_run("raise-dead")
+    poor = spell_buffs_probes.day_probe_run("raise-dead")
     next(iter(poor.party.values())).resources["gp"] = 499
     assert not _pick_day(poor, "day_spell", "raise-dead")
     run._start_battle()   # the raised member fights the next encounter
@@ -183,16 +184,16 @@ def test_raise_dead_returns_a_dead_member_with_the_penalty_and_spends_the_diamon
 
 
 def test_resurrection_restores_all_hp_and_true_resurrection_has_no_penalty():
-    run = spell_buffs.day_probe_run("resurrection")
+    run = spell_buffs_probes.day_probe_run("resurrection")
     dead = list(run.party.values())[1]
     assert _pick_day(run, "day_spell", "resurrection") and dead.hp == dead.max_hp and "back_from_death" in dead.conditions
-    run = spell_buffs.day_probe_run("true-resurrection")
+    run = spell_buffs_probes.day_probe_run("true-resurrection")
     dead = list(run.party.values())[1]
     assert _pick_day(run, "day_spell", "true-resurrection") and dead.hp == dead.max_hp and not dead.conditions
 
 
 def test_the_planner_brings_the_dead_back_first():
-    run = spell_buffs.day_probe_run("raise-dead")
+    run = spell_buffs_probes.day_probe_run("raise-dead")
     dead = list(run.party.values())[1]
     for _ in range(4):
         if not dead.dead:
@@ -202,7 +203,7 @@ def test_the_planner_brings_the_dead_back_first():
 
 
 def test_heroes_feast_raises_max_hp_and_wards_fear_in_the_next_fight():
-    run = spell_buffs.day_probe_run("heroes-feast")
+    run = spell_buffs_probes.day_probe_run("heroes-feast")
     members = list(run.party.values())
     maxes = [c.max_hp for c in members]
     assert _pick_day(run, "day_spell", "heroes-feast")
@@ -217,12 +218,12 @@ def test_heroes_feast_raises_max_hp_and_wards_fear_in_the_next_fight():
 
 
 def test_goodberry_and_regenerate_heal_between_fights():
-    run = spell_buffs.day_probe_run("goodberry")
+    run = spell_buffs_probes.day_probe_run("goodberry")
     hurt = list(run.party.values())[1]
     hp = hurt.hp
     assert _pick_day(run, "day_spell", "goodberry")
     assert hurt.hp == hp + 10
-    run = spell_buffs.day_probe_run("regenerate")
+    run = spell_buffs_probes.day_probe_run("regenerate")
     hurt = list(run.party.values())[1]
     hp = hurt.hp
     assert spell_buffs.choose_day(run, lambda o: o.kind == "day_spell" and o.data[3] == (hurt.cid,))
@@ -267,10 +268,10 @@ def test_day_files_may_give_gold():
 
 
 def test_day_probe_fails_when_the_option_is_missing(monkeypatch):
-    spellbook.probe("raise-dead")
+    spell_probe.run_probe("raise-dead")
     monkeypatch.setattr(spell_buffs, "day_options", lambda run, c, living: [])
     with pytest.raises(AssertionError, match="not offered"):
-        spellbook.probe("raise-dead")
+        spell_probe.run_probe("raise-dead")
 
 
 def test_day_spells_are_never_offered_in_a_battle():
@@ -291,12 +292,12 @@ def test_new_rows_are_executable_and_probe():
     rows = {r["key"]: r for r in spellbook.coverage()}
     for k in keys:
         assert rows[k]["status"] == "executable", k
-        spellbook.probe(k)
+        spell_probe.run_probe(k)
 
 
 # ---------------------------------------------------------------- more buffs and debuffs
 def test_foresight_is_an_all_day_buff_cast_between_fights():
-    run = spell_buffs.day_probe_run("foresight")
+    run = spell_buffs_probes.day_probe_run("foresight")
     member = list(run.party.values())[1]
     assert spell_buffs.choose_day(run, lambda o: o.kind == "day_spell" and o.data[3] == (member.cid,))
     assert member.conditions["foresight"]["day_duration"] == "all_day"
@@ -361,7 +362,7 @@ def test_mass_heal_shares_its_pool_in_battle_and_between_fights():
     pick(b, "spell", "Mass Heal")
     assert ally.hp == ally.max_hp and c.hp == c.max_hp and "blinded" not in ally.conditions
     assert b.creatures["orc_0"].hp == b.creatures["orc_0"].max_hp   # foes get nothing
-    run = spell_buffs.day_probe_run("mass-heal")
+    run = spell_buffs_probes.day_probe_run("mass-heal")
     hurt = list(run.party.values())[1]
     assert spell_buffs.choose_day(run, lambda o: o.kind == "day_spell" and o.data[1] == "mass-heal")
     assert hurt.hp == hurt.max_hp
@@ -392,8 +393,8 @@ def test_heat_metal_burns_hinders_and_is_heated_again_with_a_bonus_action():
 def test_spider_climb_makes_a_ledge_cost_no_extra_movement():
     from dungeonbench_gym.dnd.engine import Battle
     from dungeonbench_gym.dnd.grid import BattleMap
-    from dungeonbench_gym.dnd.spell_probe import caster
     from dungeonbench_gym.dnd.state import monster_combatant
+    from dungeonbench_gym.dnd.verification.arena import caster
     bmap = BattleMap.from_dict({"layout": ["........"] * 5, "heights": ["0 0 0 10 10 10 10 10"] * 5})
     c = caster("spider-climb", at=(1, 1))
     ally = build_pc("fighter", 5, "ally", (2, 2, 0))
@@ -440,7 +441,7 @@ def test_the_heuristic_reheats_and_never_wastes_an_action_on_guidance():
 
 
 def test_revivify_between_fights_only_within_its_minute_unless_gentle_repose():
-    run = spell_buffs.day_probe_run("gentle-repose")
+    run = spell_buffs_probes.day_probe_run("gentle-repose")
     c, dead = list(run.party.values())[:2]
     c.spells += ("revivify",)
     def revive(o):
@@ -450,7 +451,7 @@ def test_revivify_between_fights_only_within_its_minute_unless_gentle_repose():
     run.choose(run._visible().index(next(o for o in run._visible() if o.kind == "short_rest")))
     run.choose(next(i for i, o in enumerate(run._visible()) if o.kind == "finish_rest"))
     assert not any(revive(o) for o in run._options())   # an hour later: too late
-    run = spell_buffs.day_probe_run("gentle-repose")
+    run = spell_buffs_probes.day_probe_run("gentle-repose")
     c, dead = list(run.party.values())[:2]
     c.spells += ("revivify",)
     assert spell_buffs.choose_day(run, lambda o: o.kind == "day_spell" and o.data[1] == "gentle-repose")

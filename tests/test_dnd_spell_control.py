@@ -5,10 +5,11 @@ import pickle
 import pytest
 from dnd_helpers import WIDE, arena, cast, events, fighter, turn
 
-from dungeonbench_gym.dnd import coverage, spell_control, spellbook
+from dungeonbench_gym.dnd import spell_control, spellbook
 from dungeonbench_gym.dnd.dice import Roller
-from dungeonbench_gym.dnd.spell_probe import caster
 from dungeonbench_gym.dnd.state import monster_combatant
+from dungeonbench_gym.dnd.verification import coverage, spell_probe
+from dungeonbench_gym.dnd.verification.arena import caster
 
 KEYS = ("banishment", "maze", "plane-shift", "etherealness", "blink", "dimension-door", "teleport",
         "word-of-recall", "gaseous-form", "levitate", "telekinesis", "time-stop", "dominate-beast",
@@ -40,7 +41,7 @@ def end_turn(b):
 @pytest.mark.parametrize("key", KEYS)
 def test_each_spell_is_executable_and_probed(key):
     assert next(r for r in spellbook.coverage() if r["key"] == key)["status"] == "executable"
-    spellbook.probe(key)
+    spell_probe.run_probe(key)
 
 
 # ---------------------------------------------------------------- removal

@@ -12,8 +12,9 @@ from dungeonbench_gym.dnd.features_last import stride_map
 from dungeonbench_gym.dnd.grid import OVERGROWN, PLANTS, TREE, BattleMap, Cover, MapError
 from dungeonbench_gym.dnd.pcs import build_pc
 from dungeonbench_gym.dnd.scenario import load_encounter
-from dungeonbench_gym.dnd.spell_probe import caster
 from dungeonbench_gym.dnd.state import monster_combatant
+from dungeonbench_gym.dnd.verification import items_probes, spell_probe
+from dungeonbench_gym.dnd.verification.arena import caster
 from dungeonbench_gym.games.dnd import views
 
 # trees at (3, 2), (12, 2), (3, 8), (12, 8); undergrowth at x 6-9, y 4-6
@@ -291,9 +292,9 @@ def test_the_glade_has_trees_and_undergrowth_and_the_views_draw_them():
 @pytest.mark.parametrize("key", ["tree-stride", "transport-via-plants", "plant-growth"])
 def test_the_probes_pass_for_the_spell_and_its_scroll(key):
     assert spellbook.mech(key)["mech"] == "plants"
-    spellbook.probe(key)
+    spell_probe.run_probe(key)
     assert items.status(f"spell-scroll-{key}") == ("executable", "")
-    items.probe(f"spell-scroll-{key}")
+    items_probes.probe(f"spell-scroll-{key}")
 
 
 def test_druids_rangers_and_bards_get_the_spells_at_their_levels():

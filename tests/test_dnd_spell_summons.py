@@ -10,6 +10,7 @@ import pytest
 from dnd_helpers import cast, events, labels, mon, pc, pick, script, spell_setup, target
 
 from dungeonbench_gym.dnd import heuristic, spellbook
+from dungeonbench_gym.dnd.verification import spell_probe
 
 KEYS = ("flaming-sphere", "arcane-hand", "arcane-sword", "guardian-of-faith", "faithful-hound", "animate-objects",
         "polymorph", "true-polymorph", "shapechange", "animal-shapes", "alter-self", "flame-blade")
@@ -31,7 +32,7 @@ def summoned(b, spell):
 def test_each_spell_is_executable_and_probed(key):
     row = next(r for r in spellbook.coverage() if r["key"] == key)
     assert row["status"] == "executable"
-    spellbook.probe(key)
+    spell_probe.run_probe(key)
 
 
 # ================================================================ summons
@@ -326,7 +327,7 @@ PREPARED = ("animate-dead", "create-undead", "conjure-celestial", "conjure-eleme
 
 
 def day_with(key):
-    from dungeonbench_gym.dnd.spell_buffs import day_probe_run
+    from dungeonbench_gym.dnd.verification.spell_buffs_probes import day_probe_run
     run = day_probe_run(key)
     caster = next(c for c in run.party.values() if key in c.spells)
     return run, caster
@@ -360,7 +361,7 @@ def of(b, key):
 def test_long_summonings_are_executable_and_not_offered_in_a_battle(key):
     row = next(r for r in spellbook.coverage() if r["key"] == key)
     assert row["status"] == "executable"
-    spellbook.probe(key)
+    spell_probe.run_probe(key)
     b, _c = spell_setup(key, mon("orc", (12, 8)))
     assert not [o for o in b.decision.options if o.kind == "spell" and o.data[0] == key]   # a minute or more
 

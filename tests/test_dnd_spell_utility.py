@@ -9,10 +9,11 @@ import pytest
 from dnd_helpers import arena, cast, events, labels, mon, pc, pick, script, target, turn
 
 from dungeonbench_gym.dnd import heuristic, items, spell_utility, spellbook
-from dungeonbench_gym.dnd.coverage import probe_monster
 from dungeonbench_gym.dnd.day import DayRun, _clear_combat_state, parse_day, plan_intermission
-from dungeonbench_gym.dnd.spell_probe import caster
 from dungeonbench_gym.dnd.state import ability_mod
+from dungeonbench_gym.dnd.verification import items_probes, spell_probe
+from dungeonbench_gym.dnd.verification.arena import caster
+from dungeonbench_gym.dnd.verification.coverage import probe_monster
 
 KEYS = ("water-walk", "water-breathing", "mage-hand", "unseen-servant")
 POOL = ["##########", "#........#", "#..~~~~..#", "#..~~~~..#", "#........#", "##########"]
@@ -45,13 +46,13 @@ def underwater(*fighters, first=None):
 def test_each_spell_is_executable_and_probed(key):
     row = next(r for r in spellbook.coverage() if r["key"] == key)
     assert row["status"] == "executable" and spellbook.mech(key)["mech"] == "utility"
-    spellbook.probe(key)
+    spell_probe.run_probe(key)
 
 
 @pytest.mark.parametrize("key", ["potion-of-water-breathing", "spell-scroll-water-walk", "spell-scroll-mage-hand"])
 def test_the_potion_and_the_scrolls_are_executable_items(key):
     assert items.status(key) == ("executable", "")
-    items.probe(key)
+    items_probes.probe(key)
 
 
 def test_monsters_with_these_spells_keep_their_probes():

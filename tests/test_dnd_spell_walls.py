@@ -4,10 +4,12 @@ import pickle
 
 from dnd_helpers import WIDE, arena, events, pick, turn
 
-from dungeonbench_gym.dnd import coverage, spell_walls
+from dungeonbench_gym.dnd import spell_walls
 from dungeonbench_gym.dnd.grid import BattleMap, Cover
-from dungeonbench_gym.dnd.spell_probe import battle, caster
 from dungeonbench_gym.dnd.state import monster_combatant
+from dungeonbench_gym.dnd.verification import arena as probe_arena
+from dungeonbench_gym.dnd.verification import coverage, spell_probe
+from dungeonbench_gym.dnd.verification.arena import battle, caster
 
 
 def cast_wall(b, key, point, d, level=None):
@@ -140,7 +142,7 @@ def test_forcecage_holds_a_creature_apart_from_everyone():
     assert foe not in b.area_hits(c, ("spell", "fireball", 3), (6, 6))
     turn(b, "caster")   # walking away from the caged orc provokes nothing
     pick(b, "move")
-    coverage._choose(b, lambda o: o.kind == "destination" and o.data[0][:2] == (1, 5), "west")
+    probe_arena.choose(b, lambda o: o.kind == "destination" and o.data[0][:2] == (1, 5), "west")
     if b.decision.kind == "route":
         b.choose(0)
     assert b.decision.kind == "action" and b.decision.actor == "caster" and c.pos[:2] == (1, 5)
@@ -242,10 +244,9 @@ def test_point_and_reach_caches_follow_the_new_map():
 
 
 def test_the_probes_pass():
-    from dungeonbench_gym.dnd import spellbook
     for key in ("wall-of-force", "wall-of-stone", "wall-of-ice", "prismatic-wall", "passwall", "forcecage",
                 "resilient-sphere"):
-        spellbook.probe(key)
+        spell_probe.run_probe(key)
     coverage.probe_monster("ice-devil")
     b = battle("wall-of-force")
     assert b.decision.kind == "action"
@@ -269,7 +270,7 @@ def test_a_broken_ice_section_leaves_frigid_air():
     turn(b, "foe")
     hp = foe.hp
     pick(b, "move")
-    coverage._choose(b, lambda o: o.kind == "destination" and o.data[0][:2] == (5, 5), "through the gap")
+    probe_arena.choose(b, lambda o: o.kind == "destination" and o.data[0][:2] == (5, 5), "through the gap")
     if b.decision.kind == "route":
         b.choose(0)
     assert foe.pos[:2] == (5, 5) and foe.hp < hp

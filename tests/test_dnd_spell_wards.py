@@ -2,6 +2,7 @@
 in a Day-track intermission on the next fight's map, then that fight's triggers (SRD numbers)."""
 
 from dungeonbench_gym.dnd import spell_wards as wards
+from dungeonbench_gym.dnd.verification import spell_wards_probes as ward_probes
 from dungeonbench_gym.dnd.day import plan_intermission
 from dungeonbench_gym.dnd.scenario import load_encounter
 from dungeonbench_gym.dnd.spell_buffs import choose_day
@@ -236,7 +237,7 @@ def test_a_teleport_into_the_circle_needs_a_charisma_save():
 
 # ---------------------------------------------------------------- between fights (the Day track)
 def test_the_gold_is_consumed_and_nothing_is_offered_without_it():
-    run = wards.probe_run("glyph-of-warding")
+    run = ward_probes.probe_run("glyph-of-warding")
     cleric = run.party["cleric"]
     cleric.resources["gp"] = 199
     run._menu = None
@@ -245,9 +246,9 @@ def test_the_gold_is_consumed_and_nothing_is_offered_without_it():
     cleric.resources["gp"] = 200
     run._menu = None
     slots = sum(cleric.resources["slots"])
-    wards.cast(run, "glyph-of-warding", (8, 3), "fire")
+    ward_probes.cast(run, "glyph-of-warding", (8, 3), "fire")
     assert cleric.resources["gp"] == 0 and sum(cleric.resources["slots"]) == slots - 1
-    run2 = wards.probe_run("symbol")
+    run2 = ward_probes.probe_run("symbol")
     run2.party["cleric"].resources["gp"] = 999
     assert not any(o.kind == "ward_cast" and o.data[1] == "symbol" for o in run2._options())
     run2.party["cleric"].resources["gp"] = 1000
@@ -256,7 +257,7 @@ def test_the_gold_is_consumed_and_nothing_is_offered_without_it():
 
 
 def test_placement_is_x_then_y_on_floor_squares_the_party_can_reach():
-    run = wards.probe_run("glyph-of-warding")
+    run = ward_probes.probe_run("glyph-of-warding")
     assert choose_day(run, lambda o: o.kind == "ward_cast" and o.data[2] == 3)
     d = run.decision
     assert d.kind == "point_x" and d.actor == "cleric" and all(o.kind == "point_x" for o in d.options)
@@ -277,7 +278,7 @@ def test_placement_is_x_then_y_on_floor_squares_the_party_can_reach():
 
 
 def test_more_options_than_slots_are_split_into_ranges_never_cut():
-    run = wards.probe_run("glyph-of-warding")
+    run = ward_probes.probe_run("glyph-of-warding")
     run.max_options = 3
     assert choose_day(run, lambda o: o.kind == "ward_cast" and o.data[2] == 3)
     full = wards.pending_options(run)   # 16 x coordinates: ranges of 9, then of 3
@@ -289,7 +290,7 @@ def test_more_options_than_slots_are_split_into_ranges_never_cut():
     while run.decision.options[0].kind == "ward_span":
         run.choose(len(run.decision.options) - 1)
     assert run.decision.kind == "point_x" and run.decision.options[-1].data == full[-1].data
-    run = wards.probe_run("glyph-of-warding")   # the baseline finds its way through the ranges
+    run = ward_probes.probe_run("glyph-of-warding")   # the baseline finds its way through the ranges
     run.max_options = 3
     assert choose_day(run, lambda o: o.kind == "ward_cast" and o.data[2] == 3)
     while "_ward_pending" in run.__dict__:
@@ -299,9 +300,9 @@ def test_more_options_than_slots_are_split_into_ranges_never_cut():
 
 
 def test_the_circle_ends_with_its_fight_and_fades_with_a_short_rest():
-    run = wards.probe_run("magic-circle")
-    wards.cast(run, "magic-circle", wards._circle_point(run), ("undead",))
-    wards.go_on(run)
+    run = ward_probes.probe_run("magic-circle")
+    ward_probes.cast(run, "magic-circle", wards._circle_point(run), ("undead",))
+    ward_probes.go_on(run)
     assert run.battle.wards and run.battle.wards[0]["kind"] == ["undead"]
     for o in run.battle.creatures.values():   # the skeletons fall: the fight is won
         if o.side == "enemies":
@@ -309,19 +310,19 @@ def test_the_circle_ends_with_its_fight_and_fades_with_a_short_rest():
     run.battle._check_outcome()
     run._after_choice()
     assert run.phase == "intermission"
-    wards.go_on(run)
+    ward_probes.go_on(run)
     assert not run.battle.wards and "_wards" not in run.__dict__
     for level, kept in ((3, False), (4, True)):   # an hour, one more per slot level above 3rd
-        run = wards.probe_run("magic-circle")
-        wards.cast(run, "magic-circle", wards._circle_point(run), ("undead",), level=level)
+        run = ward_probes.probe_run("magic-circle")
+        ward_probes.cast(run, "magic-circle", wards._circle_point(run), ("undead",), level=level)
         assert choose_day(run, lambda o: o.kind == "short_rest")
         assert choose_day(run, lambda o: o.kind == "finish_rest")
-        wards.go_on(run)
+        ward_probes.go_on(run)
         assert bool(run.battle.wards) == kept
 
 
 def test_the_baseline_rings_the_party_against_undead_then_glyphs_the_foes_way_in():
-    run = wards.probe_run("glyph-of-warding")   # a 5th-level cleric knows Magic Circle too
+    run = ward_probes.probe_run("glyph-of-warding")   # a 5th-level cleric knows Magic Circle too
     for _ in range(12):
         if run.phase == "battle":
             break

@@ -8,7 +8,7 @@ damage taken while moving, positions and conditions.
 from dnd_helpers import WIDE, arena, events, mon, turn
 
 from dungeonbench_gym.dnd import spell_zones, spellbook
-from dungeonbench_gym.dnd.spell_probe import caster
+from dungeonbench_gym.dnd.verification.arena import caster
 
 
 def choose(b, kind, data):

@@ -11,7 +11,8 @@ import pytest
 from dnd_helpers import WIDE, arena, cast, events, labels, mon, pc, pick, script, spell_setup, target, turn
 
 from dungeonbench_gym.dnd import content, heuristic, spellbook
-from dungeonbench_gym.dnd.spell_probe import caster as make_caster
+from dungeonbench_gym.dnd.verification import spell_probe
+from dungeonbench_gym.dnd.verification.arena import caster as make_caster
 
 
 def place(b, x, y):
@@ -47,12 +48,12 @@ def test_executable_count_and_bespoke_rows():
 
 @pytest.mark.parametrize("key", [r["key"] for r in spellbook.coverage() if r["status"] == "executable"])
 def test_probe_every_executable_spell(key):
-    spellbook.probe(key)
+    spell_probe.run_probe(key)
 
 
 def test_probe_fails_for_a_spell_that_is_not_executable():
     with pytest.raises(AssertionError):
-        spellbook.probe("jump")
+        spell_probe.run_probe("jump")
 
 
 # ================================================================ slot scaling and dice

@@ -3,7 +3,8 @@ Stone Shape, Meld into Stone. Each test casts through the engine's own options."
 
 from dnd_helpers import turn
 
-from dungeonbench_gym.dnd import spell_probe, spellbook
+from dungeonbench_gym.dnd import spellbook
+from dungeonbench_gym.dnd.verification import arena as probe_arena
 
 
 def _cast(b, key, target):
@@ -19,7 +20,7 @@ def _cast(b, key, target):
 def _failed(key, target, foes=("orc", "orc", "ogre")):
     """A battle where target failed its save against key (the first seed that shows it)."""
     for seed in range(30):
-        b = spell_probe.battle(key, seed, foes)
+        b = probe_arena.battle(key, seed, foes)
         _cast(b, key, target)
         if spellbook.mech(key)["condition"] in b.creatures[target].conditions:
             return b
@@ -32,7 +33,7 @@ def _target_ids(b, key):
 
 # ================================================================ Animal Friendship
 def test_animal_friendship_only_beasts_with_int_below_4():
-    b = spell_probe.battle("animal-friendship", 0, ("wolf", "orc", "giant-ape"))
+    b = probe_arena.battle("animal-friendship", 0, ("wolf", "orc", "giant-ape"))
     ape = b.creatures["giant-ape_2"]
     ape.pos = (6, 6, 0)   # within 30 ft
     assert _target_ids(b, "animal-friendship") == {"wolf_0"}   # the orc is no beast, the ape has Int 7
@@ -69,7 +70,7 @@ def test_suggestion_ends_with_concentration_or_damage():
 
 
 def test_suggestion_spares_those_that_cannot_be_charmed():
-    b = spell_probe.battle("suggestion", 0)
+    b = probe_arena.battle("suggestion", 0)
     b.creatures["orc_0"].condition_immunities = ["charmed"]
     assert "orc_0" not in _target_ids(b, "suggestion")
     assert "orc_1" in _target_ids(b, "suggestion")
@@ -79,7 +80,7 @@ def test_suggestion_spares_those_that_cannot_be_charmed():
 def test_mass_suggestion_takes_up_to_twelve_targets_without_concentration():
     assert spellbook.extra_targets("mass-suggestion", 6) == 11
     for seed in range(30):
-        b = spell_probe.battle("mass-suggestion", seed)
+        b = probe_arena.battle("mass-suggestion", seed)
         c = b.creatures["caster"]
         b.choose(next(i for i, o in enumerate(b.decision.options) if o.kind == "spell" and o.data[0] == "mass-suggestion"))
         if b.decision.kind == "slot":
@@ -106,7 +107,7 @@ def _shape(b, d):
 
 
 def test_stone_shape_opens_a_wall_square_for_good():
-    b = spell_probe.battle("stone-shape")
+    b = probe_arena.battle("stone-shape")
     c = b.creatures["caster"]
     c.pos = (4, 1, 0)
     assert b.map.is_wall(4, 0)
@@ -120,7 +121,7 @@ def test_stone_shape_opens_a_wall_square_for_good():
 
 
 def test_stone_shape_raises_stone_on_an_empty_square_but_not_on_a_creature():
-    b = spell_probe.battle("stone-shape")
+    b = probe_arena.battle("stone-shape")
     c = b.creatures["caster"]
     _shape(b, (0, -1, 0))   # (4, 5): empty floor north of the caster
     assert b.map.is_wall(4, 5)
@@ -132,7 +133,7 @@ def test_stone_shape_raises_stone_on_an_empty_square_but_not_on_a_creature():
 
 # ================================================================ Meld into Stone
 def _melded(seed=0):
-    b = spell_probe.battle("meld-into-stone", seed)
+    b = probe_arena.battle("meld-into-stone", seed)
     c = b.creatures["caster"]
     c.pos = (1, 6, 0)
     b.creatures["orc_0"].pos = (2, 6, 0)
@@ -143,7 +144,7 @@ def _melded(seed=0):
 
 
 def test_meld_into_stone_is_offered_only_beside_a_wall():
-    b = spell_probe.battle("meld-into-stone")   # the caster at (4, 6): no wall beside it
+    b = probe_arena.battle("meld-into-stone")   # the caster at (4, 6): no wall beside it
     assert not any(o.kind == "spell" and o.data[0] == "meld-into-stone" for o in b.decision.options)
 
 
@@ -183,7 +184,7 @@ def test_a_battle_with_a_melded_caster_plays_out():
 
 # ================================================================ Pass without Trace
 def test_pass_without_trace_adds_ten_to_hide_checks_near_the_caster():
-    b = spell_probe.battle("pass-without-trace")
+    b = probe_arena.battle("pass-without-trace")
     c, ally, orc = b.creatures["caster"], b.creatures["ally"], b.creatures["orc_0"]
     before = {o.cid: b._stealth(o) for o in (c, ally, orc)}
     b.choose(next(i for i, o in enumerate(b.decision.options)

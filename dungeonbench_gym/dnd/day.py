@@ -51,18 +51,20 @@ from . import spell_wards   # glyphs and circles laid on the next fight's map
 from . import lighting   # dark fights: light and darkvision between fights
 from . import spell_utility   # Water Walk, Water Breathing, Unseen Servant between fights; breath under water
 from .dice import Roller
-from .engine import BUFFS, Decision, Opt
+from .engine import BUFFS, Battle
+from .features import _class_level, beast_forms, end_rage, revert, take_wild_shape
+from .features_more import song_of_rest
 from .grid import size_squares
+from .items import equip, item, settle, use_out_of_combat
+from .model.durations import DURATION_TEXT, effect_duration, wild_shape_duration
+from .model.options import Decision, Opt
+from .model.slots import spend_slot
+from .pcs import ARCHETYPES, arcane_recovery, build_pc, natural_recovery, short_rest
 from .scenario import Scenario, _map_cache, encounter_names, load_encounter, read_toml
+from .state import Economy, monster_combatant
 
 DAY_FOLDER = ("dnd", "days")
 MIN_STAGES, MAX_STAGES = 3, 5
-# spell duration (rounds; 10 rounds = 1 minute) -> how long an effect cast between fights lasts
-NEXT_ENCOUNTER_ROUNDS = 100      # 10 minutes
-UNTIL_SHORT_REST_ROUNDS = 600    # 1 hour
-ALL_DAY_ROUNDS = 4800            # 8 hours
-DURATION_TEXT = {"next_encounter": "into the next fight", "until_short_rest": "until a short rest",
-                 "all_day": "all day"}
 KEPT_CONDITIONS = ("exhaustion",)   # what a fight's end does not clear by itself
 
 
@@ -105,7 +107,6 @@ def load_day(name_or_path: str | Path) -> Day:
 
 
 def parse_day(data: dict[str, Any], path: str | Path = "<memory>") -> Day:
-    from .pcs import ARCHETYPES
 
     def need(table, field, kind, fix, where=""):
         v = table.get(field)
@@ -221,27 +222,10 @@ def _check_squares(path, where: str, sc: Scenario, stage: Stage, ids: list) -> N
 
 
 # ====================================================================== the day in play
-def effect_duration(spell_key: str) -> str | None:
-    """How long a spell cast between fights lasts (None: not worth casting between fights)."""
-    rounds = content.spell(spell_key).duration_rounds or 0
-    if rounds >= ALL_DAY_ROUNDS or content.spell(spell_key).duration_kind == "until_dispelled":   # Continual Flame
-        return "all_day"
-    if rounds >= UNTIL_SHORT_REST_ROUNDS:
-        return "until_short_rest"
-    if rounds >= NEXT_ENCOUNTER_ROUNDS:
-        return "next_encounter"
-    return None
-
-
 # healing spells worth casting between fights; the others in the SRD data give temporary or
 # maximum HP (False Life, Aid) or heal over time in a fight (Regenerate)
 PARTY_HEALS = ("prayer-of-healing", "mass-cure-wounds", "mass-healing-word", "mass-heal")
 NOT_HEALS = ("aid", "false-life", "regenerate", "mass-heal")
-
-
-def wild_shape_duration(druid_level: int) -> str:
-    """SRD Wild Shape lasts half the druid level in hours (rounded down): all day from 8 hours."""
-    return "all_day" if (druid_level // 2) * UNTIL_SHORT_REST_ROUNDS >= ALL_DAY_ROUNDS else "until_short_rest"
 
 
 def heal_dice(spell_key: str, level: int) -> str | None:
@@ -294,12 +278,10 @@ class DayRun:
 
     # ------------------------------------------------------------------ party
     def _fresh_party(self) -> dict:
-        from .pcs import build_pc
         party = {}
         for p in self.day.party:
             pc = build_pc(p["archetype"], p["level"], p["id"], (0, 0, 0), p.get("name"))
             if p.get("items"):
-                from .items import equip
                 equip(pc, p["items"])
             if "hit_dice" not in pc.resources:   # SRD: a character has hit dice equal to its level
                 pc.resources["hit_dice"] = pc.level
@@ -335,8 +317,6 @@ class DayRun:
 
     # ------------------------------------------------------------------ fights
     def _start_battle(self) -> None:
-        from .engine import Battle
-        from .state import monster_combatant
         if self.rested:
             self.party = self._fresh_party()
         stage = self.current
@@ -380,8 +360,6 @@ class DayRun:
         self.results.append("win" if b.outcome == "win" else "loss")
         self.event("fight", f"Encounter {self.stage + 1} ({self.current.scenario.name}): "
                             f"{'won' if b.outcome == 'win' else 'lost'}")
-        from .features import end_rage
-        from .items import settle
         for pc in self.party.values():
             settle(pc)   # an item's borrowed spell numbers go back
             if "raging" in pc.conditions and not pc.dead:   # Frenzy's exhaustion comes due here
@@ -569,7 +547,6 @@ class DayRun:
                         "wild_shape_end", (c.cid,))]
         if r.get("wild_shape", 0) <= 0:
             return []
-        from .features import _class_level, beast_forms
         level = _class_level(c, "druid")
         how = DURATION_TEXT[wild_shape_duration(level)]
         uses = "unlimited uses" if r["wild_shape"] >= 99 else f"{r['wild_shape']} use(s) left"
@@ -604,7 +581,6 @@ class DayRun:
         return True
 
     def _end_shape(self, c, why: str) -> None:
-        from .features import revert
         form = c.name
         revert(None, c)
         self.event("wild_shape", f"{c.cid} returns to its own form from {form} ({why}; {c.hp}/{c.max_hp} HP)")
@@ -629,8 +605,6 @@ class DayRun:
                 if c.resources.get("wild_shape_day") == "until_short_rest" and not c.dead:
                     self._end_shape(c, "the short rest outlasts the shape")
         elif k == "finish_rest":
-            from .features_more import song_of_rest
-            from .pcs import short_rest
             for cid, die in song_of_rest(self.party.values()):   # a bard's Song of Rest
                 self._heal(self.party[cid], self.roller.roll(die, what=f"song of rest {cid}"), "Song of Rest")
             for c in self.party.values():
@@ -647,12 +621,10 @@ class DayRun:
             amount = max(0, self.roller.roll(f"1d{c.resources['hit_die']}", what=f"hit die {c.cid}") + c.mod("con"))
             self._heal(c, amount, "a hit die")
         elif k == "arcane":
-            from .pcs import arcane_recovery, natural_recovery
             recover = arcane_recovery if d[2] == "arcane_recovery" else natural_recovery
             got = recover(self.party[d[0]], d[1])
             self.event("recover", f"{d[0]} recovers slot levels {list(got)} ({d[2].replace('_', ' ')})")
         elif k == "item_potion":
-            from .items import use_out_of_combat
             giver, key, t = self.party[d[0]], d[1], self.party[d[2]]
             got = use_out_of_combat(giver, key, t, roller=self.roller)
             self.event("heal", f"{t.cid} regains {got} HP from a {_item_name(key)} from {giver.cid} "
@@ -662,7 +634,6 @@ class DayRun:
             giver.resources["potions"] -= 1
             self._heal(t, self.roller.roll("2d4+2", what=f"potion {t.cid}"), f"a potion of healing from {giver.cid}")
         elif k == "wild_shape":
-            from .features import _class_level, take_wild_shape
             c = self.party[d[0]]
             take_wild_shape(None, c, d[1])
             c.resources["wild_shape_day"] = wild_shape_duration(_class_level(c, "druid"))
@@ -676,7 +647,7 @@ class DayRun:
             self._heal(c, self.roller.roll(f"1d10+{c.level}", what=f"second wind {c.cid}"), "Second Wind")
         elif k == "heal":
             c, key, lv = self.party[d[0]], d[1], d[2]
-            _pay_slot(c, lv)
+            spend_slot(c, lv)
             amount = self.roller.roll(heal_dice(key, lv), what=f"{key} by {c.cid}") + heal_modifier(c, key)
             for cid in d[3]:   # one roll for every target (the SRD's single healing amount)
                 self._heal(self.party[cid], max(0, amount), f"{key} from {c.cid}")
@@ -693,7 +664,7 @@ class DayRun:
         elif k == "buff":
             c, key, lv, t = self.party[d[0]], d[1], d[2], self.party[d[3]]
             sp = content.spell(key)
-            _pay_slot(c, lv)
+            spend_slot(c, lv)
             if sp.concentration:   # a new concentration spell ends the caster's old one
                 _drop_concentration(c, self.party.values())
                 c.concentration = key
@@ -739,14 +710,6 @@ def _mix(seed: int, k: int) -> int:
     return (seed * 1_000_003 + k * 7919) % (2 ** 31)
 
 
-def _pay_slot(c, level: int) -> None:
-    slots = list(c.resources["slots"])
-    if slots[level - 1] <= 0:
-        raise ValueError(f"{c.cid} has no level-{level} slot left")
-    slots[level - 1] -= 1
-    c.resources["slots"] = tuple(slots)
-
-
 def _drop_concentration(c, party) -> None:
     if c.concentration is None:
         return
@@ -758,7 +721,6 @@ def _drop_concentration(c, party) -> None:
 
 def _clear_combat_state(pc, keep: tuple) -> None:
     """After a fight (or a short rest): drop effects that do not outlast it; the dying stabilise."""
-    from .state import Economy
     for k in list(pc.conditions):
         v = pc.conditions[k]
         if k in KEPT_CONDITIONS or v.get("day_duration") in keep:
@@ -783,17 +745,14 @@ def _clear_combat_state(pc, keep: tuple) -> None:
 
 def _healing_items(c) -> list[tuple[str, int]]:
     """The healing potions a member carries in its item inventory (dnd/items.py)."""
-    from .items import item
     return [(k, n) for k, n in c.resources.get("items", ()) if n > 0 and (item(k).get("use") or {}).get("kind") == "heal"]
 
 
 def _item_name(key: str) -> str:
-    from .items import item
     return item(key)["name"].lower()
 
 
 def _item_dice(key: str) -> str:
-    from .items import item
     return item(key)["use"]["dice"]
 
 

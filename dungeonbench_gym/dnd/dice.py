@@ -167,9 +167,8 @@ class Roller:
         if self.mods:   # Overchannel, Empowered Evocation, Supreme Healing, ... (dnd/features_more.py)
             for prefix in self.mods:
                 if what.startswith(prefix):
-                    from .features_more import damage_roll
                     change = self.mods[prefix] if self.mods[prefix].get("max") else self.mods.pop(prefix)
-                    return damage_roll(self, expr, critical, what, change)
+                    return self.changed_roll(expr, critical, what, change)
         e = expr if isinstance(expr, DiceExpr) else parse(expr)
         rolls: list[int] = []
         for count, sides in e.dice:
@@ -180,6 +179,31 @@ class Roller:
             if critical:
                 event["critical"] = True
             self.log.append(event)
+        return total
+
+    def changed_roll(self, expr: str | int | DiceExpr, critical: bool, what: str, change: dict) -> int:
+        """A damage (or healing) roll with a casting's changes (``mods``, set by the features that
+        make them): every die at its maximum (Overchannel, Supreme Healing), up to n dice below
+        their half rerolled once (Empowered Spell), a flat bonus (Empowered Evocation, Elemental
+        Affinity; only on the ancestry's type, the third word of ``what``)."""
+        e = expr if isinstance(expr, DiceExpr) else parse(expr)
+        rolls: list[int] = []
+        reroll = change.get("reroll", 0)
+        for count, sides in e.dice:
+            n = 2 * count if critical else count
+            got = [sides] * n if change.get("max") else self._dice(n, sides)
+            for i in sorted(range(len(got)), key=lambda j: got[j]):
+                if reroll and got[i] <= sides // 2:
+                    got[i] = self._dice(1, sides)[0]
+                    reroll -= 1
+            rolls += got
+        words = what.split(" ")
+        add = change.get("add", 0) if change.get("type") in (None, words[2] if len(words) > 2 else None) else 0
+        change["add"] = 0   # one damage roll only (a kept Overchannel entry maximises the later darts or rays)
+        total = sum(rolls) + e.bonus + add
+        if self.record:
+            self.log.append({"what": what + " (" + ", ".join(sorted(change)) + ")", "expr": e.text,
+                             "rolls": rolls, "bonus": e.bonus + add, "total": total})
         return total
 
     def roll_damage(self, expr: str | int | DiceExpr, critical: bool = False,

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from . import areas, features, monster_specials, spell_counter, spellbook
+from . import areas, content, features, items as _items, monster_specials, spell_counter, spellbook
 from . import spell_buffs
 from . import features_more   # subclass and late class features (hooks)
 from . import features_last   # Retaliation, Giant Killer, Stand Against the Tide, Hurl Through Hell
@@ -43,48 +43,36 @@ from . import lighting   # dark battles: light sources, darkvision, Dancing Ligh
 from . import spell_wards   # glyphs and circles laid between fights (the Day track)
 from . import spell_plants   # trees and plants: Tree Stride, Transport via Plants, Plant Growth
 from .dice import Roller
-from .grid import SQUARE_FT, BattleMap, Cover, box_distance_ft, footprint, nearest_box_ft
-from .state import INCAPACITATING, AttackProfile, Combatant, DamagePart, Economy
+from .grid import (
+    SQUARE_FT,
+    BattleMap,
+    Cover,
+    box_distance_ft,
+    fall_damage_dice,
+    footprint,
+    nearest_box_ft,
+    size_squares,
+)
+from .model.options import Decision, DestinationOpt, Opt
+from .state import (
+    INCAPACITATING,
+    SIZES,
+    AttackProfile,
+    Combatant,
+    DamagePart,
+    Economy,
+    expected_damage,
+    monster_action,
+    monster_combatant,
+)
 
 DIRECTION_NAMES = {v: k for k, v in areas.COMPASS.items()}
-
-
-class Opt(NamedTuple):
-    """One option: what people read, what kind of step it is, and the payload the engine runs."""
-
-    label: str
-    kind: str
-    data: tuple = ()
-    group: str = ""     # key used when the decision must be split (a row of destinations)
 
 
 def _extents(o: Combatant) -> tuple:
     """A creature's space as inclusive extents (x0, y0, x1, y1, layer0, layer1)."""
     n, layer = o.squares, int(o.pos[2] // SQUARE_FT)
     return (o.pos[0], o.pos[1], o.pos[0] + n - 1, o.pos[1] + n - 1, layer, layer + n - 1)
-
-
-class _DestinationOpt(Opt):
-    """A destination option whose label is written only when read: a flyer's reach holds
-    thousands of squares, and a decision that large shows rows of them, so most labels would
-    never be read. The label's place holds its parts (x, y, height up, cost, nearest foe's
-    distance, that foe) instead of the text; everything else is a plain :class:`Opt`."""
-
-    __slots__ = ()
-
-    @property
-    def label(self) -> str:
-        x, y, up, cost, near, foe = tuple.__getitem__(self, 0)
-        where = f"({x}, {y}, {up} ft up)" if up > 0 else f"({x}, {y})"
-        note = f", {near} ft from {foe}" if foe else ""
-        return f"Move to {where} ({cost} ft{note})"
-
-
-class Decision(NamedTuple):
-    kind: str
-    actor: str
-    options: tuple
-    prompt: str
 
 
 def _leaves_a_reach(path, threats: dict, fly: bool) -> bool:
@@ -336,7 +324,7 @@ class Battle:
             return
         for key, ready in sorted(c.recharge.items()):
             if not ready:   # SRD "Recharge X-Y": roll at the start of each of its turns
-                usage = _monster_action(c, key).usage
+                usage = monster_action(c, key).usage
                 roll = self.roller.roll(usage.die or "1d6", what=f"recharge {c.cid} {key}")
                 if roll >= usage.min_roll:
                     c.recharge[key] = True
@@ -485,7 +473,7 @@ class Battle:
                 out.append(Opt(f"Legendary action: {key} (heal {payload}; costs {cost} of {left})",
                                "legendary", (key,)))
             elif kind == "save":
-                spec = _monster_action(c, payload)
+                spec = monster_action(c, payload)
                 if spec.area is not None or self._save_targets(c, spec):
                     out.append(Opt(f"Legendary action: {key} ({spec.name}, DC {spec.save.dc} "
                                    f"{spec.save.ability.upper()}; costs {cost} of {left})", "legendary", (key,)))
@@ -952,7 +940,7 @@ class Battle:
             if not c.recharge.get(c.resources.get("recharge_of", {}).get(key, key), True) \
                     or c.resources.get(f"uses:{key}", 1) <= 0:
                 continue
-            spec = _monster_action(c, key)
+            spec = monster_action(c, key)
             if spec.requires_no_grapple and any(o.conditions.get("grappled", {}).get("by") == c.cid
                                                 for o in self.creatures.values()):
                 continue
@@ -982,19 +970,18 @@ class Battle:
         return [o for o in pool if self._may_target(c, o) and not self._save_exempt(c, spec, o)]
 
     def _save_exempt(self, c: Combatant, spec, t: Combatant) -> bool:
-        from . import content
         types = set(spec.exempt_types) | set(spec.save.exempt_types)
         sub = content.monster(t.monster).subtype if t.monster else None
         if t.creature_type in types or (sub and any(x in sub for x in types)):
             return True
-        if spec.save.size_max and _SIZES.index(t.size) > _SIZES.index(spec.save.size_max):
+        if spec.save.size_max and SIZES.index(t.size) > SIZES.index(spec.save.size_max):
             return True
         if self.wards and spell_wards.exempt(self, c, spec, t):   # Magic Circle: no possession inside
             return True
         return f"{c.cid}:{spec.key}" in t.resources.get("immune_to", ())
 
     def _start_save_action(self, c: Combatant, key: str, legendary: bool = False, queued: bool = False) -> None:
-        spec = _monster_action(c, key)
+        spec = monster_action(c, key)
         use = ("save_action", key, "legendary" if legendary else "queue") if legendary or queued else ("save_action", key)
         shape = spec.area.shape if spec.area else None
         if shape is None:
@@ -1010,7 +997,7 @@ class Battle:
         """A monster save action on those it affects: damage rolled once for all, half or none on
         a success, conditions on a failure with the stat block's duration and repeat save.
         ``legendary``: taken between turns, costing legendary points, not its action."""
-        spec = _monster_action(c, key)
+        spec = monster_action(c, key)
         sv = spec.save
         if queued:   # a step of its multiattack: the action is already paid
             c.economy.attack_queue = c.economy.attack_queue[1:]
@@ -1091,7 +1078,6 @@ class Battle:
         """SRD Channel Divinity: Turn Undead. Each undead within 30 ft makes a Wis save against the
         cleric's spell save DC; on a failure it is turned for 1 minute or until it takes damage
         (Destroy Undead at 5: a failed save destroys one of CR 1/2 or lower)."""
-        from . import content
         c.economy.actions -= 1
         c.resources["channel_divinity"] -= 1
         c.conditions.pop("hidden", None)
@@ -1117,7 +1103,6 @@ class Battle:
 
         SRD bonus-action rule: after a bonus-action spell only an action cantrip may follow, and
         after a levelled action spell no bonus-action spell may."""
-        from . import content
         e = c.economy
         slots = c.resources.get("slots", ())
         memo = self.__dict__.get("_menu_spells")
@@ -1173,7 +1158,6 @@ class Battle:
         return out
 
     def _spell_summary(self, c: Combatant, key: str, level: int) -> str:
-        from . import content
         if spellbook.handles(key):
             return spellbook.summary(c, key, level)
         sp = content.spell(key)
@@ -1313,7 +1297,7 @@ class Battle:
         if ground and names and not self._limits_destinations(c):   # the common case, in one sweep
             rows = self.map._row_names()
             start = tuple(c.pos)
-            return [new(_DestinationOpt, ((p[0], p[1], 0, costs[p], ft, names[i]), "destination", (p,), rows[p[1]]))
+            return [new(DestinationOpt, ((p[0], p[1], 0, costs[p], ft, names[i]), "destination", (p,), rows[p[1]]))
                     for p, ft, i in zip(dests, near_ft, near_i) if p != start]
         row_names: dict = {}
         out = []
@@ -1324,7 +1308,7 @@ class Battle:
             row = row_names.get(y)
             if row is None:
                 row = row_names[y] = f"row y={y}"
-            add(new(_DestinationOpt, ((x, y, up, costs[pos], near_ft[j] if names else 0,
+            add(new(DestinationOpt, ((x, y, up, costs[pos], near_ft[j] if names else 0,
                                        names[near_i[j]] if names else ""), "destination", (pos,), row)))
         return out
 
@@ -1353,14 +1337,13 @@ class Battle:
             out = [t for t in out if self._can_swallow(c, t)]
         if any(e[0] == "smother" for e in a.on_hit):   # one smothered target at a time, Medium or smaller
             busy = any(o.conditions.get("smothered", {}).get("by") == c.cid for o in self.creatures.values())
-            out = [] if busy else [t for t in out if _SIZES.index(t.size) <= _SIZES.index("medium")]
+            out = [] if busy else [t for t in out if SIZES.index(t.size) <= SIZES.index("medium")]
         if self.zones and a.melee:   # no reaching through an Antilife Shell (dnd/spell_zones.py)
             out = [t for t in out if self._attack_range(c, a, t) != "melee" or spell_zones.reach_through(self, c, t)]
         return out
 
     def _spell_targets(self, c: Combatant, key: str, first: bool = False) -> list[Combatant]:
         """Who the spell may target now; ``first``: at most the first (is there anyone?)."""
-        from . import content
         if spellbook.handles(key):
             return spellbook.targets(self, c, key, first)
         sp = content.spell(key)
@@ -1519,8 +1502,8 @@ class Battle:
         elif use[0] == "feature":   # Lay on Hands, Bardic Inspiration
             out = features.target_options(self, c, use)
         elif use[0] == "save_action":
-            sv = _monster_action(c, use[1]).save
-            for t in self._save_targets(c, _monster_action(c, use[1])):
+            sv = monster_action(c, use[1]).save
+            for t in self._save_targets(c, monster_action(c, use[1])):
                 out.append(Opt(f"{use[1]} on {t.cid} [{t.hp}/{t.max_hp} HP, {sv.ability.upper()} save "
                                f"{t.saves[sv.ability]:+d} vs DC {sv.dc}, {self.distance(c, t)} ft]", "target", (t.cid,)))
         elif use[0] == "control":   # Eyebite's effect, the spell Wish duplicates (dnd/spell_control.py)
@@ -1564,11 +1547,10 @@ class Battle:
         return areas.line(c.cells, size, where, 5, c.pos[2])
 
     def _area_shape(self, c: Combatant, use: tuple):
-        from . import content
         if use[0] == "spell":
             a = content.spell(use[1]).area
         else:
-            a = _monster_action(c, use[1]).area
+            a = monster_action(c, use[1]).area
         return a.shape, a.size
 
     def area_hits(self, c: Combatant, use: tuple, where) -> list[Combatant]:
@@ -1596,14 +1578,13 @@ class Battle:
         """The heights (ft) a point-placed area may be centred at above intersection (x, y): the
         ground, and while some creature is aloft, every 5 ft up to the battle's ceiling that is in
         range and in line of effect (the z coordinate of the paper's x, y, z point)."""
-        from . import content
         ground = areas.ground_z_at_point(self.map, x, y)
         aloft = any(not o.dead and o.pos[2] > self.map.standing_z(o.pos[0], o.pos[1], o.squares)
                     for o in self.creatures.values())
         if not aloft:
             return [ground]
         rng = content.spell(use[1]).range_feet or 0 if use[0] == "spell" else \
-            min(_monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
+            min(monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
         W, H = self.map.width, self.map.height
         cell = [(min(x, W - 1), min(y, H - 1))]
         out = [ground]
@@ -1614,14 +1595,13 @@ class Battle:
         return out
 
     def _point_range(self, c: Combatant, use: tuple) -> int:
-        from . import content
         if use[0] == "spell":
             rng = content.spell(use[1]).range_feet or 0
             if "monster_wall" in c.resources:   # an ice devil's Wall of Ice: its own range
                 rng = spell_walls.point_range(c, use) or rng
             return rng
         # a monster's point-placed save (no range given: a point it can see within 30 ft)
-        return min(_monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
+        return min(monster_action(c, use[1]).range or 30, 5 * (self.map.width + self.map.height))
 
     def _point_column(self, c: Combatant, p: dict, x: int, first: bool = False) -> list:
         """The y of every grid intersection (x, y) a point-placed area can be centred on (in range
@@ -1827,7 +1807,6 @@ class Battle:
         elif kind == "point_z":
             self._resolve_area(c, p["use"], (p["x"], p["y"], opt.data[0]))
         elif kind == "item" or (kind == "potion" and opt.data):   # an inventory item (dnd/items.py)
-            from . import items as _items
             _items.use_item(self, c, opt.data)
         elif kind.startswith("ms_"):   # a monster's own action (dnd/monster_specials.py)
             monster_specials.apply(self, c, p, opt)
@@ -1873,7 +1852,7 @@ class Battle:
         elif kind == "ready":
             self._spend(c)
             best = max((a for a in c.attacks if a.melee and ("swallow",) not in a.on_hit),
-                       key=lambda a: (_expected(a), a.key))
+                       key=lambda a: (expected_damage(a), a.key))
             c.conditions["readied"] = {"attack": best.key}
             self.event("ready", f"{c.cid} readies an attack with {best.key}", creature=c.cid)
         elif kind == "dodge":
@@ -1945,7 +1924,6 @@ class Battle:
 
     @staticmethod
     def _passive_perception(o: Combatant) -> int:
-        from . import content
         if o.is_pc:
             return 10 + o.mod("wis")
         return content.monster(o.monster).senses.get("passive_perception", 10 + o.mod("wis"))
@@ -1966,7 +1944,6 @@ class Battle:
     def _falls(self) -> None:
         """SRD: a flyer knocked prone, with its speed reduced to 0 or unable to move falls, unless
         it can hover: 1d6 bludgeoning per 10 ft fallen, and it lands prone."""
-        from .grid import fall_damage_dice
         if self.move_state is not None:
             return   # mid-move (a reaction pending): positions in the air are part of the flight
         standing_z, low = self.map.standing_z, self.map._min_layer * SQUARE_FT   # low: the lowest floor
@@ -2071,7 +2048,7 @@ class Battle:
                     reach = max(a.reach for a in melee)
                     if self.distance_from(c, here, o) <= reach < self.distance_from(c, nxt, o):
                         at = self.distance_from(c, here, o)   # a weapon that reaches the mover from here
-                        best = max((a for a in melee if a.reach >= at), key=lambda a: (_expected(a), a.key))
+                        best = max((a for a in melee if a.reach >= at), key=lambda a: (expected_damage(a), a.key))
                         ms["asked"] = ms["asked"] + (o.cid,)
                         self.pending = {"kind": "reaction", "actor": o.cid, "mover": c.cid, "attack": best.key}
                         self._cache = None
@@ -2095,7 +2072,6 @@ class Battle:
             c.pos = tuple(path[ms["i"]])
             self.event("move", f"{c.cid} moves to ({c.pos[0]}, {c.pos[1]})", creature=c.cid, pos=list(c.pos))
             if "ridden" in c.conditions:   # its rider moves with it (dnd/items.py)
-                from . import items as _items
                 _items.carry_rider(self, c)
             for o in self._swallowed_by(c):   # and those it swallowed
                 o.pos = tuple(c.pos)
@@ -2266,7 +2242,6 @@ class Battle:
         if self.wards:   # a target inside a Magic Circle against the attacker's type (dnd/spell_wards.py)
             spell_wards.attack_modifiers(self, c, t, dis)
         if a is not None and getattr(self, "underwater", False):   # SRD underwater combat (dnd/items.py)
-            from . import items as _items
             dis.extend(_items.underwater_disadvantage(c, a, melee))
         return bool(adv), bool(dis), adv + dis
 
@@ -2621,7 +2596,6 @@ class Battle:
 
     @staticmethod
     def _skill(c: Combatant, skill: str, ability: str) -> int:
-        from . import content
         return content.monster(c.monster).skills.get(skill, c.mod(ability))
 
     def _push_square(self, c: Combatant, t: Combatant):
@@ -2653,7 +2627,7 @@ class Battle:
     def _shove_targets(self, c: Combatant, mode: str) -> list[Combatant]:
         out = []
         for t in self.enemies_of(c):
-            if self.distance(c, t) > SQUARE_FT or _SIZES.index(t.size) > _SIZES.index(c.size) + 1 \
+            if self.distance(c, t) > SQUARE_FT or SIZES.index(t.size) > SIZES.index(c.size) + 1 \
                     or self._inside_apart(c, t):   # swallowed, or enclosed (Forcecage, Resilient Sphere)
                 continue
             if mode == "prone" and "prone" in t.conditions:
@@ -2702,7 +2676,7 @@ class Battle:
         if effect[0] == "webbed":   # restrained by webbing until an ability check bursts it
             _, ability, dc, size_max = effect
             if "restrained" not in t.condition_immunities and \
-                    (size_max is None or _SIZES.index(t.size) <= _SIZES.index(size_max)):
+                    (size_max is None or SIZES.index(t.size) <= SIZES.index(size_max)):
                 t.conditions["restrained"] = {"by": c.cid, "escape": (ability, dc)}
                 self.event("condition", f"{t.cid} is restrained by webbing", creature=t.cid, condition="restrained")
             return
@@ -2727,7 +2701,7 @@ class Battle:
             _, dc, size_max, restrained = effect
             if "grappled" in t.condition_immunities:
                 return
-            if size_max and _SIZES.index(t.size) > _SIZES.index(size_max):
+            if size_max and SIZES.index(t.size) > SIZES.index(size_max):
                 return
             t.conditions["grappled"] = {"by": c.cid, "dc": dc}
             if restrained:
@@ -2792,7 +2766,6 @@ class Battle:
 
     def _children_arrive(self, c: Combatant) -> None:
         """They arrive beside the vampire (as many as there is room for) and act right after it."""
-        from .state import monster_combatant
         due, count = c.resources["children_due"]
         if self.round < due:
             return
@@ -2812,9 +2785,6 @@ class Battle:
     def _create_specter(self, c: Combatant, corpse: Combatant) -> None:
         """A wraith raises a humanoid dead this minute as a specter on its side, in the corpse's
         space or the nearest free one; it acts right after the wraith."""
-        from . import content
-        from .grid import size_squares
-        from .state import monster_combatant
         rise = c.resources["create_specter"]
         c.economy.actions -= 1
         corpse.resources["risen"] = True
@@ -2859,7 +2829,7 @@ class Battle:
         tally = c.resources.get("engulf_tally")
         n = tally[1] + 1 if tally and tally[0] == mark else 1
         c.resources["engulf_tally"] = (mark, n)
-        if n < eg["hits"] or t.dead or _SIZES.index(t.size) > _SIZES.index(eg["size_max"]) \
+        if n < eg["hits"] or t.dead or SIZES.index(t.size) > SIZES.index(eg["size_max"]) \
                 or "grappled" in t.condition_immunities or len(self._engulfed_by(c)) >= eg["capacity"]:
             return
         t.conditions["grappled"] = {"by": c.cid, "dc": eg["escape_dc"]}
@@ -2880,7 +2850,7 @@ class Battle:
         """A creature c grapples, small enough, while c has room (a frog holds one at a time)."""
         sw = c.resources.get("swallow")
         return bool(sw) and not t.dead and t.conditions.get("grappled", {}).get("by") == c.cid \
-            and _SIZES.index(t.size) <= _SIZES.index(sw["size_max"]) \
+            and SIZES.index(t.size) <= SIZES.index(sw["size_max"]) \
             and (sw["capacity"] is None or len(self._swallowed_by(c)) < sw["capacity"])
 
     def _swallowed_by(self, c: Combatant) -> list[Combatant]:
@@ -2980,11 +2950,10 @@ class Battle:
         smaller; the new one acts right after it (simplification: no room beside it, no split)."""
         import copy
 
-        from .grid import size_squares
         if dtype not in ("lightning", "slashing") or t.dead or t.hp < 10 or t.incapacitated \
-                or _SIZES.index(t.size) < _SIZES.index("medium") or not t.economy.reaction:
+                or SIZES.index(t.size) < SIZES.index("medium") or not t.economy.reaction:
             return
-        size = _SIZES[_SIZES.index(t.size) - 1]
+        size = SIZES[SIZES.index(t.size) - 1]
         spot = self._free_spot_beside(t, size_squares(size))
         if spot is None:
             return
@@ -3078,7 +3047,7 @@ class Battle:
             self._weapon_attack(c, t)
             return
         elif use[0] == "save_action":
-            spec = _monster_action(c, use[1])
+            spec = monster_action(c, use[1])
             hits = [t]
             if spec.target_filter and spec.targets is None:   # every qualifying creature
                 hits = self._save_targets(c, spec)
@@ -3113,7 +3082,6 @@ class Battle:
 
     # ---------------------------------------------------------------- spells and areas
     def _begin_spell(self, c: Combatant, key: str, level: int) -> None:
-        from . import content
         sp = content.spell(key)
         use = ("spell", key, level)
         if spell_counter.offer(self, c, key, level):   # a foe sees the casting and may counter it
@@ -3135,7 +3103,6 @@ class Battle:
             self.pending = {"kind": "direction", "actor": c.cid, "use": use}
 
     def _pay_spell(self, c: Combatant, key: str, level: int) -> None:
-        from . import content
         sp = content.spell(key)
         e = c.economy
         if sp.casting_time == "bonus_action" or features.casting_as_bonus(c):   # (Quickened Spell)
@@ -3192,7 +3159,6 @@ class Battle:
             self._back_to_menu(c)
 
     def _cast_at(self, c: Combatant, key: str, level: int, t: Combatant) -> bool | None:
-        from . import content
         if spellbook.handles(key):
             return spellbook.cast_at(self, c, key, level, t)
         sp = content.spell(key)
@@ -3234,7 +3200,6 @@ class Battle:
 
     def _spell_effect(self, c: Combatant, key: str, t: Combatant) -> None:
         """A buff on a willing creature, or a debuff after a failed save."""
-        from . import content
         if key in BUFFS:
             t.conditions[BUFFS[key]] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc")}
             self.event("condition", f"{t.cid} is under {key}", creature=t.cid, condition=BUFFS[key])
@@ -3277,7 +3242,6 @@ class Battle:
         self._back_to_menu(c)
 
     def _resolve_area(self, c: Combatant, use: tuple, where) -> None:
-        from . import content
         if use[0] == "spell" and spellbook.handles(use[1]):
             spellbook.resolve_area(self, c, use, where)
             return
@@ -3296,7 +3260,7 @@ class Battle:
             parts = (DamagePart(sp.damage_for(slot_level=use[2]), sp.damage_type),)
             magical = True
         else:
-            spec = _monster_action(c, use[1])
+            spec = monster_action(c, use[1])
             if spec.chosen_creatures:   # it picks who is affected: its foes
                 hits = [o for o in hits if o.side != c.side]
             self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
@@ -3681,36 +3645,6 @@ GUARDIANS_FT = 15
 TURN_UNDEAD_FT = 30
 ZERO_SPEED = ("grappled", "restrained", "paralyzed", "petrified", "stunned", "unconscious")
 AUTO_FAIL = ("paralyzed", "petrified", "stunned", "unconscious")
-
-_SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
-
-
-def _monster_action(c: Combatant, key: str):
-    from . import content
-    from .state import breath_rider
-    extra = breath_rider(c.monster, key)   # a save action from our data (a copper dragon's Slowing Breath)
-    if extra is not None:
-        return extra
-    spec = content.monster(c.monster)
-    for a in spec.actions + spec.legendary_actions:   # legendary save actions (a wing attack) too
-        if a.key == key:
-            return a
-        if isinstance(a, content.ChoiceSpec):   # one breath of "Breath Weapons"
-            for o in a.options:
-                if o.key == key:
-                    from .state import breath_rider
-                    return breath_rider(c.monster, key) or o
-    return spec.action(key)
-
-
-def _expected(a: AttackProfile) -> float:
-    from .dice import parse
-    return sum(parse(p.dice).average for p in a.damage)
-
-
-def expected_damage(a: AttackProfile) -> float:
-    return _expected(a)
-
 
 def _route_label(i: int, r) -> str:
     parts = [f"{r.cost_ft} ft"]

@@ -24,17 +24,19 @@ choices, invocations) come from :func:`.pcs.build_pc`'s ``style``/``choices`` lo
 late-level features added since (Sculpt Spells to Foe Slayer) live in :mod:`.features_more`, called
 from the hooks here with one-line calls.
 
-The coverage protocol: :func:`coverage` lists every SRD class feature (``5e-SRD-Features.json``)
-with its status, and :func:`probe` shows an executable one working through the engine's options.
+The coverage table of class features and their probes live with the other probes, in
+:mod:`.verification.feature_probes`.
 """
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
-from . import features_more
-from .state import DamagePart, ability_mod
+from . import content, features_more
+from .dice import parse
+from .grid import size_squares
+from .model.options import Opt
+from .state import DamagePart, ability_mod, monster_combatant
 
 if TYPE_CHECKING:   # pragma: no cover
     from .engine import Battle
@@ -49,7 +51,6 @@ EVIL_TYPES = ("aberration", "celestial", "elemental", "fey", "fiend", "undead")
 
 
 def _opt(label, kind, data=()):
-    from .engine import Opt
     return Opt(label, kind, tuple(data))
 
 
@@ -189,7 +190,6 @@ def _twinned(b: Battle, c: Combatant) -> list:
     """SRD Twinned Spell: a spell that targets only one creature (and not the caster alone) gets a
     second target; sorcery points equal to the spell's level (1 for a cantrip). Here: the action
     spells with an attack roll or a single save, without concentration."""
-    from . import content
     out = []
     slots = c.resources.get("slots", ())
     for key in c.spells:
@@ -216,7 +216,6 @@ def _multi_keys() -> tuple:
 
 def _quickened(b: Battle, c: Combatant) -> list:
     """SRD Quickened Spell (2 sorcery points): an action spell cast as a bonus action."""
-    from . import content
     e = c.economy
     saved = e.actions
     e.actions = max(1, e.actions)   # the spell list as if the action were free: the bonus action pays
@@ -235,7 +234,6 @@ def _quickened(b: Battle, c: Combatant) -> list:
 def _heightened(b: Battle, c: Combatant) -> list:
     """SRD Heightened Spell (3 sorcery points): one target has disadvantage on its first save
     against the spell. Offered for the action spells that call for a save."""
-    from . import content
     return [_opt(f"Heightened Spell (3 sorcery points): {o.label.replace('Cast ', 'cast ', 1)}; the first foe "
                  f"to save has disadvantage", "spell", (*o.data[:2], "heightened"))
             for o in b._spell_options(c)
@@ -263,7 +261,6 @@ def _careful(b: Battle, c: Combatant) -> list:
     """SRD Careful Spell (1 sorcery point): up to Cha modifier (at least 1) creatures of the caster's
     side automatically succeed on their saves against the spell. Offered for the action spells with
     an area and a save."""
-    from . import content
     out = []
     for o in b._spell_options(c):
         sp = content.spell(o.data[0])
@@ -436,7 +433,6 @@ def target_options(b: Battle, c: Combatant, use: tuple) -> list:
             out.append(_opt(f"Lay on Hands on {t.cid}: heal {min(pool, t.max_hp - t.hp)} "
                             f"[{t.hp}/{t.max_hp} HP]", "target", (t.cid,)))
     elif use[1] == "wild_shape":
-        from .grid import size_squares
         for key, cr in beast_forms(c.resources["wild_shape_cr"], _class_level(c, "druid")):
             m = _monster_spec(key)
             if size_squares(m.size) > c.squares and not b.map.fits(c.pos[0], c.pos[1], size_squares(m.size)):
@@ -719,7 +715,6 @@ def damage_parts(b: Battle, c: Combatant, t: Combatant, a: AttackProfile, st: di
 def _two_handed_melee(c: Combatant, a: AttackProfile) -> bool:
     """A melee weapon wielded in two hands: a two-handed weapon, or a versatile one rolling its
     two-handed die (no shield, no second weapon: :func:`.pcs.weapon_profile` picked that die)."""
-    from . import content
     if not a.melee or a.spell or not c.is_pc:
         return False
     try:
@@ -737,7 +732,6 @@ def roll_damage(b: Battle, c: Combatant, a: AttackProfile, dice: str, critical: 
     2 on a damage die is rerolled once and the new roll stands (every die of the attack's damage)."""
     if c.style != "great_weapon_fighting" or not _two_handed_melee(c, a):
         return b.roller.roll_damage(dice, critical=critical, what=what)
-    from .dice import parse
     e = parse(dice)
     rolls = []
     for count, sides in e.dice:
@@ -918,15 +912,12 @@ FORM_FIELDS = ("name", "size", "ac", "max_hp", "hp", "speed", "fly", "attacks", 
 
 
 def _monster_spec(key: str):
-    from . import content
     return content.monster(key)
 
 
 def beast_forms(max_cr: float, druid_level: int) -> list:
     """SRD Wild Shape: beasts up to the CR limit; no fly speed before 8, no swim speed before 4;
     only forms whose attacks the engine runs."""
-    from . import content
-    from .state import monster_combatant
     out = []
     for key, m in sorted(content.monsters().items()):
         if m.type != "beast" or m.challenge_rating > max_cr:
@@ -947,7 +938,6 @@ def take_wild_shape(b: Battle | None, c: Combatant, key: str) -> None:
 
 
 def wild_shape(b: Battle | None, c: Combatant, key: str) -> None:
-    from .state import monster_combatant
     form = monster_combatant(key, c.cid, c.side, c.pos)
     c.resources["wild_shape_saved"] = {f: getattr(c, f) for f in FORM_FIELDS}
     abilities = dict(c.abilities, str=form.abilities["str"], dex=form.abilities["dex"],
@@ -1034,43 +1024,3 @@ def end_rage(b: Battle, c: Combatant, why: str) -> None:
 def on_unconscious(b: Battle, c: Combatant) -> None:
     if "raging" in c.conditions:
         end_rage(b, c, "unconscious")
-
-
-# ================================================================ coverage
-@functools.cache
-def _srd_rows() -> tuple:
-    from .content import load_json
-    return tuple(load_json("class_features"))
-
-
-@functools.cache
-def _status() -> dict:
-    from .content import load_json
-    return dict(load_json("class_feature_status"))
-
-
-def coverage() -> list[dict]:
-    """One row per SRD class feature: executable (a probe shows it through the engine), out of
-    scope (with the reason) or not yet; grouped by class, subclass and level."""
-    from .feature_probes import PROBES
-    rows = []
-    for r in _srd_rows():
-        st = _status().get(r["key"])
-        if r["key"] in PROBES:
-            status, reason = "executable", ""
-        elif st is not None:
-            status, reason = st["status"], st["reason"]
-        else:
-            status, reason = "not yet", "not yet: no rule or probe for it"
-        kind = "subclass" if r["subclass"] else "option" if r["parent"] else "class"
-        rows.append({"key": r["key"], "name": r["name"], "class": r["class"], "subclass": r["subclass"],
-                     "level": r["level"], "kind": kind, "status": status, "reason": reason})
-    return rows
-
-
-def probe(key: str) -> None:
-    """Make the feature happen through the engine's options; AssertionError if it cannot."""
-    from .feature_probes import PROBES
-    if key not in PROBES:
-        raise AssertionError(f"class feature {key!r} is not executable: {_status().get(key, 'no probe')}")
-    PROBES[key]()

@@ -31,11 +31,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import fastpaths, features_more, lighting, monster_specials, spell_plants
+from . import (
+    content,
+    fastpaths,
+    features,
+    features_more,
+    lighting,
+    monster_specials,
+    spell_plants,
+    spellbook,
+)
 from . import spell_utility   # Mage Hand, Unseen Servant, Water Walk, Water Breathing
-from .engine import Battle, Opt, expected_damage
+from .areas import DIRECTIONS_8
+from .dice import parse
+from .engine import BUFFS, Battle
+from .state import Combatant, expected_damage, monster_action, monster_combatant
+from .features import _smite_dice
 from .grid import SQUARE_FT
-from .state import Combatant
+from .model.options import Opt
+from .spell_control import worth
 
 PARTY_FEATURES = True   # False: the party ignores its class-feature options (the measurement's baseline)
 
@@ -131,16 +145,13 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
 def _legendary_save_reaches(battle: Battle, c: Combatant, key: str) -> bool:
     """Whether a legendary save action would catch a foe: an emanation needs one inside its
     radius; a single-target or placed one is offered only with a target in reach."""
-    from .engine import _monster_action
-    spec = _monster_action(c, key)
+    spec = monster_action(c, key)
     if spec.area is not None and spec.area.shape == "emanation":
         return any(o.conscious and battle.distance(c, o) <= spec.area.size for o in battle.enemies_of(c))
     return True
 
 
 def _is_support(spell_key: str) -> bool:
-    from . import content
-    from .engine import BUFFS
     return bool(content.spell(spell_key).heal_at_slot_level) or spell_key in BUFFS
 
 
@@ -201,7 +212,6 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
         lit = lighting.heuristic_choice(battle, c, opts)
         if lit is not None:
             return lit
-    from . import content
     spells = by_kind.get("spell", [])
     if not PARTY_FEATURES:   # the baseline also leaves Quickened Spell alone
         spells = [i for i in spells if len(opts[i].data) < 3]
@@ -326,8 +336,6 @@ def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: lis
     a weapon rider's dice over three hits, conjured creatures' HP; the lowest slot of each. It is
     cast when it beats the best weapon attack of the action (a bonus-action spell: any value),
     a levelled one by 3 HP per slot level; never when it would drop the caster's concentration."""
-    from . import content, spellbook
-    from .dice import parse
 
     def avg(expr):
         return parse(expr).average if expr else 0.0
@@ -382,7 +390,6 @@ def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: lis
         elif kind in ("revive", "cure", "dispel") and targets:
             value = 15.0
         elif kind == "control":   # removal, domination (dnd/spell_control.py)
-            from .spell_control import worth
             value = worth(battle, c, key, level)
         elif kind == "plants":   # Plant Growth ahead of closing foes, Tree Stride out of trouble
             value = spell_plants.worth(battle, c, key, level)
@@ -582,8 +589,7 @@ def _area_value(battle: Battle, c: Combatant, use: tuple, where) -> int:
 
 def _save_action_value(battle: Battle, c: Combatant, key: str) -> int:
     """Foes a monster's save action would catch (for a condition-only one: those without it yet)."""
-    from .engine import _monster_action
-    spec = _monster_action(c, key)
+    spec = monster_action(c, key)
     use = ("save_action", key)
     if spec.area is None:
         hits = battle._save_targets(c, spec)
@@ -622,7 +628,6 @@ def _memo(key: tuple, compute):
 
 def _best_direction_value(battle: Battle, c: Combatant, use: tuple) -> int:
     """The best of the 8 directions for a cone or line; memoised like :func:`_best_point`."""
-    from .areas import DIRECTIONS_8
     return _memo(_area_memo_key(battle, c, ("direction", *use)),
                  lambda: max(_area_value(battle, c, use, d) for d in DIRECTIONS_8))
 
@@ -634,10 +639,8 @@ def _best_point(battle: Battle, c: Combatant, use: tuple):
 
 
 def _best_point_uncached(battle: Battle, c: Combatant, use: tuple):
-    from . import content
-    from .engine import _monster_action
     rng = content.spell(use[1]).range_feet or 0 if use[0] == "spell" else \
-        min(_monster_action(c, use[1]).range or 30, 5 * (battle.map.width + battle.map.height))
+        min(monster_action(c, use[1]).range or 30, 5 * (battle.map.width + battle.map.height))
     foes = [o for o in battle.enemies_of(c) if o.conscious]
     near = sorted({(o.pos[0] + dx, o.pos[1] + dy) for o in foes for dx in range(-2, 3) for dy in range(-2, 3)},
                   key=lambda p: (p[1], p[0]))   # the engine's point order: y, then x
@@ -658,8 +661,6 @@ def _best_point_uncached(battle: Battle, c: Combatant, use: tuple):
 def _healing_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[int]):
     """A healing spell when an ally (or self) is dying or below a third of its HP: the lowest
     slot, a bonus-action one first (it leaves the action free)."""
-    from . import content
-    from .engine import BUFFS
     hurt = [o for o in battle.creatures.values()
             if o.side == c.side and not o.dead and (o.hp == 0 or o.hp <= o.max_hp / 3)]
     if not hurt:
@@ -682,7 +683,6 @@ def _healing_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[
 # ------------------------------------------------------------------ party class features
 def _hit_average(a, crit: bool) -> float:
     """The average damage of a hit with this attack (the dice twice on a critical)."""
-    from .dice import parse
     total = 0.0
     for p in a.damage:
         d = parse(p.dice)
@@ -710,7 +710,6 @@ def _feature_choice(battle: Battle, c: Combatant, opts: list[Opt], phase: str):
             feats.setdefault(o.data[0], i)
     if not feats:
         return None
-    from . import features
     e = c.economy
     foes = [o for o in battle.enemies_of(c) if o.conscious]
     if phase == "urgent":
@@ -759,7 +758,6 @@ def _feature_choice(battle: Battle, c: Combatant, opts: list[Opt], phase: str):
 def _next_ally(battle: Battle, c: Combatant):
     """The next ally in the turn order this planner would inspire: conscious, not inspired yet,
     within 60 ft, with a foe in its reach or a ranged attack (it is about to attack)."""
-    from . import features
     pool = {o.cid for o in features._inspire_targets(battle, c)}
     n = len(battle.order)
     start = battle.order.index(c.cid) if c.cid in battle.order else 0
@@ -791,7 +789,6 @@ def _feature_target(battle: Battle, c: Combatant, use: tuple, opts: list[Opt]) -
 def _best_form(opts: list[Opt]) -> int:
     """Wild Shape: the beast with the most hit points plus three rounds of its best attack (or
     its multiattack's attacks), AC as a tie-break."""
-    from .state import monster_combatant
 
     def value(i):
         m = monster_combatant(opts[i].data[1], "x", "party", (0, 0, 0))
@@ -815,7 +812,6 @@ def _rider_choice(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     none = next((i for i, o in enumerate(opts) if o.data[0] is False), len(opts) - 1)
     if not PARTY_FEATURES:
         return none
-    from .features import _smite_dice
     st = battle.attack_state
     t = battle.creatures[st["target"]]
     crit = st["crit"]

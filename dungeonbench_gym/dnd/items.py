@@ -38,14 +38,10 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from .state import (
-    ABILITIES,
-    METAL_ARMOR,
-    AttackProfile,
-    Combatant,
-    DamagePart,
-    ability_mod,
-)
+from . import content
+from .dice import Roller, parse
+from .model.options import Opt
+from .state import ABILITIES, METAL_ARMOR, AttackProfile, Combatant, DamagePart, ability_mod
 
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
                 "psychic", "radiant", "slashing", "thunder")
@@ -96,7 +92,6 @@ def status(key: str) -> tuple[str, str]:
     if "reason" in rec:
         return "not yet", rec["reason"]
     if rec["kind"] == "weapon":
-        from . import content
         if content.weapon(rec["base"]).damage is None:
             return "not yet", "the net's restraining is not modelled"
     use = rec.get("use")
@@ -123,10 +118,6 @@ def scroll_castable(spell: str) -> bool:
         return False
     sp = content.spell(spell)
     return sp.casting_time in ("action", "bonus_action") and bool(sp.classes & {a["class"] for a in ARCHETYPES.values()})
-
-
-def executable(key: str) -> bool:
-    return status(key)[0] == "executable"
 
 
 def parse_entries(keys) -> list[tuple[str, int]]:
@@ -190,7 +181,6 @@ def count(pc: Combatant, key: str) -> int:
 
 def _shift(dice: str, delta: int) -> str:
     """'1d8+3' shifted by +1 -> '1d8+4' (the constant of an SRD dice expression)."""
-    from .dice import parse
     e = parse(dice)
     groups = "+".join(f"{c}d{s}" for c, s in e.dice)
     b = e.bonus + delta
@@ -208,7 +198,6 @@ def _weapon_ability(pc: Combatant, a: AttackProfile) -> int:
 
 
 def _base_of(pc: Combatant, a: AttackProfile) -> str | None:
-    from . import content
     bases = pc.resources.get("weapon_bases", {})
     k = a.key.removesuffix("-thrown")
     if k in bases:
@@ -217,7 +206,6 @@ def _base_of(pc: Combatant, a: AttackProfile) -> str | None:
 
 
 def _equip_weapon(pc: Combatant, rec: dict) -> None:
-    from . import content
     from .pcs import PROFICIENT, weapon_profile
     base, bonus = rec["base"], rec.get("bonus", 0)
     current = [a for a in pc.attacks if _base_of(pc, a) == base and ":" not in a.key]   # not magic ammunition
@@ -291,7 +279,6 @@ def _archetype_kit(pc: Combatant) -> tuple[str | None, bool]:
 
 
 def _armor_ac(key: str | None, dex: int) -> int:
-    from . import content
     return content.armor(key).ac(dex) if key else 10 + dex
 
 
@@ -314,7 +301,6 @@ def _equip_armor(pc: Combatant, rec: dict) -> None:
 
 
 def _equip_shield(pc: Combatant, rec: dict) -> None:
-    from . import content
     armor, shield = _archetype_kit(pc)
     old = pc.resources.get("shield_bonus", 0)
     if not shield:   # a shield taken up: its +2 too (the grip of versatile weapons is not recompiled)
@@ -327,7 +313,6 @@ def _equip_shield(pc: Combatant, rec: dict) -> None:
 
 def set_score(pc: Combatant, ability: str, value: int) -> None:
     """Change an ability score and everything compiled from it (attacks, saves, HP, spell numbers)."""
-    from . import content
     old_mods = {a.key: _weapon_ability(pc, a) for a in pc.attacks if _base_of(pc, a)}
     delta = ability_mod(value) - pc.mod(ability)
     pc.abilities = dict(pc.abilities, **{ability: value})
@@ -411,7 +396,6 @@ def _spend_item(c: Combatant, key: str, charges: int = 0) -> None:
 
 def _casts(rec: dict, c: Combatant):
     """(spell, level, charges) a charged item can cast now."""
-    from . import content
     use = rec["use"]
     left = c.resources.get("charges", {}).get(rec["key"], 0)
     for s in use["spells"]:
@@ -425,7 +409,6 @@ def _casts(rec: dict, c: Combatant):
 
 def _spell_legal(battle, c: Combatant, key: str, level: int, bonus_ok: bool) -> bool:
     """Whether the engine could start this spell now (economy, targets, a place to put it)."""
-    from . import content
     sp = content.spell(key)
     e = c.economy
     if sp.casting_time == "bonus_action":
@@ -459,8 +442,6 @@ def _max_castable(c: Combatant) -> int:
 
 def item_options(battle, c: Combatant) -> list:
     """The action-menu options of c's items (the engine's Opt tuples)."""
-    from . import content
-    from .engine import Opt
     settle(c)
     out = _mount_options(battle, c)
     inv = c.resources.get("items", ())
@@ -657,7 +638,6 @@ def _switched(c: Combatant) -> bool:   # SRD: mount or dismount once during your
 
 
 def _mount_options(battle, c: Combatant) -> list:
-    from .engine import Opt
     half = _half(battle, c)
     if half <= 0 or c.economy.movement < half or _switched(c):
         return []
@@ -765,7 +745,6 @@ def weapon_of(c: Combatant, a: AttackProfile) -> str | None:
         return _base_of(c, a)
     if not c.monster:
         return None
-    from . import content
     try:
         spec = content.monster(c.monster).action(a.key)
     except KeyError:
@@ -777,7 +756,6 @@ def weapon_of(c: Combatant, a: AttackProfile) -> str | None:
 def _swims(c: Combatant) -> bool:
     if c.is_pc or not c.monster:
         return bool(c.resources.get("swim"))
-    from . import content
     return bool(content.monster(c.monster).speed.swim)
 
 
@@ -798,7 +776,6 @@ def underwater_disadvantage(c: Combatant, a: AttackProfile, melee: bool) -> list
 def use_out_of_combat(pc: Combatant, key: str, target: Combatant | None = None, roller=None, seed: int = 0) -> int:
     """Drink (or give) a healing potion between battles: returns the HP regained. ``roller`` is a
     :class:`~.dice.Roller` (one is made from ``seed`` when none is given)."""
-    from .dice import Roller
     rec = item(key)
     use = rec.get("use") or {}
     if use.get("kind") != "heal":
@@ -831,215 +808,11 @@ def coverage() -> list[dict]:
     return rows
 
 
-_ARENA = ["##########", "#........#", "#........#", "#........#", "#........#", "#........#", "#........#",
-          "##########"]
-
-
-def _arena(pc: Combatant, foe: str = "bandit-captain"):
-    """A small room: the PC at (2, 2), a humanoid foe next to it; the PC's turn."""
-    from .engine import Battle
-    from .grid import BattleMap
-    from .state import monster_combatant
-    enemy = monster_combatant(foe, "foe", "enemies", (3, 2, 0))
-    b = Battle(BattleMap.from_dict({"layout": _ARENA}), [pc, enemy], seed=0, max_options=4096)   # no groups
-    _turn_of(b, pc.cid)
-    return b, enemy
-
-
-def _turn_of(b, cid: str) -> None:
-    b.order = [cid] + [o for o in b.order if o != cid]
-    b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
-
-
-def _choose(b, pred, what: str) -> None:
-    for i, o in enumerate(b.decision.options):
-        if pred(o):
-            b.choose(i)
-            return
-    raise AssertionError(f"{what} is not offered: {[o.label for o in b.decision.options]}")
-
-
-def _finish(b, cid: str) -> None:
-    """Take the first option of every follow-up decision until c is back at its menu."""
-    for _ in range(30):
-        d = b.decision
-        if d is None or (d.kind == "action" and d.actor == cid):
-            return
-        if d.kind == "reaction":   # a foe's Parry or a Shield: declined (the last option)
-            b.choose(len(d.options) - 1)
-        elif d.actor == cid:
-            b.choose(0)
-        else:
-            return
-    raise AssertionError("the item's follow-up decisions do not end")
-
-
-def _reader(rec: dict) -> str:
-    """An archetype able to use the item: a caster whose class list has the spell, else a fighter."""
-    from . import content
-    from .pcs import ARCHETYPES
-    use = rec.get("use") or {}
-    spell = use.get("spell") or (use.get("spells") or [{}])[0].get("spell")
-    if spell and (use.get("kind") == "scroll" or use.get("caster")):
-        classes = content.spell(spell).classes
-        for arch in ("wizard", "cleric", *ARCHETYPES):
-            if ARCHETYPES[arch]["class"] in classes:
-                return arch
-        raise AssertionError(f"no PC archetype can read {spell}")
-    wear = rec.get("wear") or {}
-    if wear.get("spell_attack"):
-        return "wizard"
-    return "fighter"
-
-
-def probe(key: str) -> None:
-    """Make the item happen through the engine's real decision options; AssertionError otherwise."""
-    from .dice import parse
-    from .pcs import build_pc
-    rec = item(key)
-    assert executable(key), f"{key} is not executable: {status(key)[1]}"
-    kind = rec["kind"]
-    if kind == "weapon":
-        pc = equip(build_pc("fighter", 5, "pc", (2, 2, 0)), [key])
-        plain = equip(build_pc("fighter", 5, "pc", (2, 2, 0)), [rec["base"]])
-        akey = key if key != rec["base"] else rec["base"]
-        a = pc.attack(akey)
-        p0 = plain.attack(rec["base"])
-        assert a.to_hit - p0.to_hit == rec.get("bonus", 0) + (a.to_hit - p0.to_hit - rec.get("bonus", 0)
-                                                                if rec.get("finesse") else 0), "to-hit bonus"
-        assert parse(a.damage[0].dice).bonus >= parse(p0.damage[0].dice).bonus + rec.get("bonus", 0)
-        b, _ = _arena(pc)
-        _choose(b, lambda o: o.kind == "attack" and o.data[0] == akey, f"an attack with {akey}")
-        _choose(b, lambda o: o.kind == "target", "a target")
-        assert any(e.get("event") == "attack" and e.get("attack") == akey for e in b.log), "no attack event"
-        return
-    if kind == "ammunition":
-        pc = equip(build_pc("fighter", 5, "pc", (2, 2, 0)), [rec["weapons"][0], key])
-        b, _ = _arena(pc)
-        _choose(b, lambda o: o.kind == "attack" and o.data[0].endswith(":" + key), f"a shot with {key}")
-        _choose(b, lambda o: o.kind == "target", "a target")
-        assert pc.resources[f"ammo_{key}"] == 0, "the piece of ammunition is not spent"
-        return
-    use = rec.get("use")
-    if use is not None:
-        _probe_use(rec)
-        return
-    wear = dict(rec.get("wear") or {})
-    arch = "wizard" if kind in ("armor", "shield") or wear.get("unarmored_ac") or wear.get("spell_attack") \
-        else "fighter"
-    fresh = build_pc(arch, 5, "pc", (2, 2, 0))
-    pc = equip(build_pc(arch, 5, "pc", (2, 2, 0)), [key])
-    seen = False
-    if pc.ac != fresh.ac:   # AC: a foe's attack roll is made against the new AC
-        b, _ = _arena(pc)
-        _turn_of(b, "foe")
-        _choose(b, lambda o: o.kind in ("attack", "multiattack"), "the foe's attack")
-        if b.decision.kind != "target":
-            _choose(b, lambda o: o.kind == "attack", "the foe's attack")
-        _choose(b, lambda o: o.kind == "target", "the foe's target")
-        if b.decision is not None and b.decision.kind == "reaction":   # a wizard's Shield: not now
-            _choose(b, lambda o: o.data == (False,), "declining the reaction")
-        ev = [e for e in b.log if e.get("event") == "attack" and e.get("target") == "pc"]
-        assert ev and ev[0]["ac"] == pc.ac, f"attack against AC {ev and ev[0]['ac']}, expected {pc.ac}"
-        seen = True
-    for t in [*wear.get("resist", ()), *wear.get("immune", ())]:
-        b, _ = _arena(pc)
-        lost = b.damage(pc, 10, t)
-        assert lost == (0 if t in wear.get("immune", ()) else 5), f"{t} damage not reduced ({lost})"
-        seen = True
-    if wear.get("resist_nonmagical"):
-        b, _ = _arena(pc)
-        assert b.damage(pc, 10, "slashing") == 5 and b.damage(pc, 10, "slashing", magical=True) == 10
-        seen = True
-    if wear.get("saves"):
-        assert all(pc.saves[ab] == fresh.saves[ab] + wear["saves"] for ab in ABILITIES)
-        seen = True
-    for ab in {**wear.get("score_set", {}), **wear.get("score_plus", {})}:
-        assert pc.abilities[ab] > fresh.abilities[ab] and pc.saves[ab] >= fresh.saves[ab]
-        seen = True
-    if wear.get("fly"):
-        b, _ = _arena(pc)
-        _choose(b, lambda o: o.kind == "move", "Move")
-        assert any("ft up" in o.label for o in b._destination_options(pc)), "no destination in the air"
-        seen = True
-    if wear.get("spell_attack"):
-        b, _ = _arena(pc)
-        want = f"{pc.resources['spell_attack']:+d}"
-        assert pc.resources["spell_attack"] == fresh.resources["spell_attack"] + wear["spell_attack"]
-        _choose(b, lambda o: o.kind == "spell" and o.data[0] == "fire-bolt" and want in o.label, "Fire Bolt")
-        seen = True
-    if wear.get("magic_resistance"):
-        b, _ = _arena(pc)
-        b.saving_throw(pc, "wis", 10, magic=True)
-        assert any(e.get("advantage") == "advantage" for e in b.log if "save pc wis" in str(e.get("what", ""))) \
-            or "magic_resistance" in pc.features
-        seen = True
-    if wear.get("max_hp_per_level"):
-        assert pc.max_hp == fresh.max_hp + pc.level
-        seen = True
-    if wear.get("light"):   # in a dark room its carrier and the foe beside it see each other (dnd/lighting.py)
-        from .lighting import darken
-        unseen = {"target unseen (obscured)", "attacker unseen (obscured)"}
-        for who, sees in ((pc, True), (fresh, False)):
-            b, foe = _arena(who)
-            darken(b)
-            reasons = set(b.attack_modifiers(who, foe, melee=True)[2])
-            assert (not reasons & unseen) == sees, f"{key}: light {'not ' if sees else ''}seen ({reasons})"
-        seen = True
-    assert seen, f"{key}: nothing observable"
-
-
-def _probe_use(rec: dict) -> None:
-    from .pcs import build_pc
-    key, use = rec["key"], rec["use"]
-    level = 17 if use.get("level", 0) > 3 else 5   # a reader who can cast it without a check
-    pc = equip(build_pc(_reader(rec), level, "pc", (2, 2, 0)), [key])
-    kind = use["kind"]
-    pc.hp = 1 if kind == "heal" else pc.max_hp - 5   # wounded: healing spells have a target
-    from . import spellbook
-    spell = use.get("spell") or (use.get("spells") or [{}])[0].get("spell")
-    beasts = bool(spell) and spellbook.mech(spell).get("types") == ["beast"]   # Animal Friendship: a beast foe
-    b, _ = _arena(pc, "wolf" if beasts else "bandit-captain")
-    if spell:   # Light, Darkvision, Daylight's light: cast in a dark room (dnd/lighting.py)
-        from .lighting import darken, needs_dark
-        if needs_dark(spell):
-            darken(b)
-    if kind == "water_breathing":   # drunk under water (dnd/spell_utility.py)
-        b.underwater, b._cache = True, None
-    if spell and spellbook.mech(spell).get("mech") == "utility":   # water, or an object to use (dnd/spell_utility.py)
-        from .spell_utility import scroll_arena
-        scroll_arena(b, spell)
-    if spell and spellbook.mech(spell).get("mech") == "plants":   # a room with trees and undergrowth (dnd/spell_plants.py)
-        from .spell_plants import scroll_arena as grove
-        grove(b)
-    slots = pc.resources.get("slots")
-    before = (pc.hp, pc.ac, dict(pc.abilities), pc.resist, pc.fly, dict(pc.conditions), pc.temp_hp)
-    _choose(b, lambda o: o.kind in ("item", "potion") and o.data and o.data[0] == key, f"using {key}")
-    _finish(b, "pc")
-    assert b.decision is not None or b.outcome   # the menu again: the item's casting numbers are settled
-    after = (pc.hp, pc.ac, dict(pc.abilities), pc.resist, pc.fly, dict(pc.conditions), pc.temp_hp)
-    if kind in ("scroll", "cast"):
-        spell = use.get("spell") or use["spells"][0]["spell"]
-        assert any(e.get("event") == "cast" and e.get("spell") == spell for e in b.log), f"{spell} not cast"
-        if b.outcome is not None:   # the spell ended the battle: the Day track settles the kit
-            settle(pc)
-        assert pc.resources.get("slots") == slots, "the item spent the caster's own slot"
-        assert "item_cast" not in pc.resources, "the item's casting numbers were not settled"
-    elif kind == "ray":
-        assert any(e.get("event") == "save" and e.get("creature") == "foe" for e in b.log), "no save"
-    elif kind == "poison":
-        assert any(e.get("event") == "damage" and e.get("creature") == "pc" for e in b.log), "no poison damage"
-    else:
-        assert after != before, f"{key}: nothing changed"
-    assert any(e.get("event") == "item" and e.get("item") == key for e in b.log), "no item event"
-
-
 def state_of(pc: Combatant) -> dict[str, Any]:
     """A summary of a PC's kit (for views and the Day track)."""
     return {"items": dict(pc.resources.get("items", ())), "charges": dict(pc.resources.get("charges", {})),
             "equipped": list(pc.resources.get("equipped", ()))}
 
 
-__all__ = ["ABILITIES", "coverage", "equip", "item", "item_options", "items", "probe", "settle", "status",
+__all__ = ["ABILITIES", "coverage", "equip", "item", "item_options", "items", "settle", "status",
            "use_item", "use_out_of_combat"]

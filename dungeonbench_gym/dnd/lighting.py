@@ -75,8 +75,11 @@ from __future__ import annotations
 
 import functools
 
-from . import areas
+from . import areas, content
 from .grid import SQUARE_FT, Cover
+from .model.durations import DURATION_TEXT, effect_duration
+from .model.options import Opt
+from .model.slots import spend_slot
 
 DARK, DIM, BRIGHT = 0, 1, 2
 AMBIENTS = {"bright": BRIGHT, "dim": DIM, "dark": DARK}
@@ -95,7 +98,6 @@ def _m(key: str) -> dict:
 
 
 def _spell(key: str):
-    from . import content
     return content.spell(key)
 
 
@@ -232,7 +234,6 @@ def level(b, t) -> int:
 def _monster_darkvision(monster: str | None) -> int:
     if not monster:
         return 0
-    from . import content
     return content.monster(monster).senses.get("darkvision", 0)
 
 
@@ -482,7 +483,6 @@ def _my_lights(b, c) -> dict | None:
 
 def later_options(b, c) -> list:
     """A bonus action on a later turn of the concentration: move the lights (a destination decision)."""
-    from .engine import Opt
     s = _my_lights(b, c)
     if s is None or not c.economy.bonus or not _spots(b, c, s, first=True):
         return []
@@ -508,7 +508,6 @@ def _spots(b, c, s, first: bool = False) -> list:
 
 def move_options(b, c, p: dict) -> list:
     """The destination decision: each point, naming who the lights would reach there."""
-    from .engine import Opt
     s = _my_lights(b, c)
     if s is None:
         return []
@@ -632,8 +631,6 @@ def _dark_ahead(run, next_only: bool = False) -> bool:
 def day_options(run, c, living) -> list:
     """Light (until a short rest), Continual Flame and Darkvision (all day) on a member, while a
     fight still ahead is dark."""
-    from .day import DURATION_TEXT, effect_duration
-    from .engine import Opt
     if not any(k in c.spells for k in ("light", "continual-flame", "darkvision")) or not _dark_ahead(run):
         return []
     out = []
@@ -659,11 +656,10 @@ def day_options(run, c, living) -> list:
 
 
 def day_apply(run, opt) -> None:
-    from .day import _pay_slot, effect_duration
     cid, key, lv, ids = opt.data
     c, t, m = run.party[cid], run.party[ids[0]], _m(key)
     if lv:
-        _pay_slot(c, lv)
+        spend_slot(c, lv)
     if m.get("cost_gp"):
         c.resources["gp"] -= m["cost_gp"]
     entry = {"by": c.cid, "spell": key, "level": lv, "day_duration": effect_duration(key)}
@@ -703,7 +699,7 @@ def plan(run, opts) -> int | None:
     return None
 
 
-# ================================================================ probes
+# ================================================================ dark battles for probes and tests
 def darken(b, ambient: str = "dark") -> None:
     """Make a (probe or test) battle dark."""
     setup(b, ambient)
@@ -718,79 +714,3 @@ def _light_of(key: str):
     """A spell row's light [bright, dim]: its own, or its zone's (Daylight)."""
     m = _m(key)
     return m.get("light") or (m.get("zones") or {}).get("light")
-
-
-def probe(key: str) -> None:
-    """The spell cast through the engine's options in a dark probe battle (dnd/spell_probe.py):
-    it must change what someone sees (a light, darkvision) or a foe's Perception (Enthrall)."""
-    from . import spell_zones
-    from .spell_probe import SEEDS, _steer, battle
-    seen = []
-    for seed in SEEDS:
-        b = battle(key, seed)
-        if needs_dark(key):
-            darken(b)
-        caster, ally = b.creatures["caster"], b.creatures["ally"]
-        caster.resources["gp"] = 100
-        opts = [i for i, o in enumerate(b.decision.options) if o.kind == "spell" and o.data[0] == key]
-        if not opts:
-            seen.append("not offered")
-            continue
-        foes = [o for o in b.creatures.values() if o.side == "enemies"]
-
-        def seen():
-            return {(v.cid, f.cid) for v in (caster, ally) for f in foes if spell_zones.sees(b, v, f)}
-        before = seen()
-        slots = sum(caster.resources["slots"])
-        b.choose(opts[0])
-        d = b.decision
-        if d is not None and d.kind == "target":   # the ally: the light (or darkvision) goes with it
-            b.choose(next(i for i, o in enumerate(d.options) if o.data == ("ally",)))
-        else:
-            _steer(b, key, False)
-        if _spell(key).level:
-            assert sum(caster.resources["slots"]) == slots - 1, f"{key}: no slot spent"
-        if key == "enthrall":
-            if any(perception_penalty(b, o, ally) == 5 for o in b.enemies_of(caster)):
-                return
-            seen.append("no foe enthralled")
-            continue
-        if seen() > before:
-            if key == "dancing-lights":   # a later turn's bonus action moves the lights
-                _probe_move(b)
-            return
-        seen.append("nothing newly seen")
-    raise AssertionError(f"{key}: nothing observable in {len(SEEDS)} seeds ({sorted(set(seen))})")
-
-
-def _probe_move(b) -> None:
-    caster = b.creatures["caster"]
-    b.order = ["caster"] + [o for o in b.order if o != "caster"]   # the caster's next turn, now
-    b.turn_index, b.outcome = -1, None
-    b.round -= 1
-    b._next_turn()
-    i = next((i for i, o in enumerate(b.decision.options) if o.kind == "lights"), None)
-    assert i is not None, "dancing-lights: no bonus action to move the lights"
-    b.choose(i)
-    d = b.decision
-    while d.kind == "group":
-        b.choose(len(d.options) - 1)
-        d = b.decision
-    s = _my_lights(b, caster)
-    was = list(s["at"])
-    b.choose(0)
-    assert s["at"] != was and not caster.economy.bonus, "dancing-lights: the lights did not move"
-
-
-def probe_monster_spell(monster: str, spell: str) -> None:
-    """A monster's light spell (dnd/coverage.py): offered and cast in a dark duel."""
-    from .coverage import _choose, _duel, _play_out
-    b, m = _duel(monster, "m")
-    m.conditions.pop("invisible", None)
-    if needs_dark(spell):
-        darken(b)
-    b._open_menu(m)
-    _choose(b, lambda o: o.kind == "spell" and o.data[0] == spell, f"{monster}: {spell}")   # a long menu: its groups
-    _play_out(b, "m")
-    assert any(e.get("event") == "cast" and e.get("spell") == spell and e.get("creature") == "m" for e in b.log), \
-        f"{monster}: spell {spell} was not cast"

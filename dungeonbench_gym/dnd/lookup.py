@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from . import content, engine
+from .areas import COMPASS
 from .dice import distribution, p_d20_success, parse
 from .engine import Battle
+from .state import AttackProfile, DamagePart, monster_action
 from .grid import SQUARE_FT
 
 
@@ -61,8 +64,6 @@ def attack_odds(battle: Battle, attacker: str, attack: str, target: str) -> dict
 def attack_profile(c, key: str):
     """A weapon or natural attack of `c`, or one of its attack-roll spells (Fire Bolt) as the
     engine builds it when cast (``Battle._cast_at``)."""
-    from . import content
-    from .state import AttackProfile, DamagePart
 
     if key in c.spells:
         sp = content.spell(key)
@@ -82,7 +83,6 @@ def save_odds(battle: Battle, target: str, ability: str, dc: int, magic: bool = 
 
 
 def _p_save(battle: Battle, t, ability: str, dc: int, magic: bool = False) -> Fraction:
-    from . import engine
 
     # engine names read with defaults: the engine gains conditions over time
     auto_fail = getattr(engine, "AUTO_FAIL", ())
@@ -131,8 +131,6 @@ def area_effect(battle: Battle, user: str, what: str, where, level: int | None =
     per creature hit: its chance to save and the expected damage, as ``Battle._resolve_area``
     resolves it (damage rolled once, half or nothing on a save, then resistances).
     where: a grid point (x, y) for spheres, a compass name ("NE") or vector for cones and lines."""
-    from . import content
-    from .areas import COMPASS
 
     c = battle.creatures[user]
     if what in c.spells:
@@ -148,9 +146,8 @@ def area_effect(battle: Battle, user: str, what: str, where, level: int | None =
         parts = [(dice, sp.damage_type)] if dice else []
         shape = sp.area.shape
     elif what in c.save_actions:
-        from .engine import _monster_action
 
-        spec = _monster_action(c, what)
+        spec = monster_action(c, what)
         if spec.area is None:
             raise ValueError(f"{what} is a single-target save action; use save_odds")
         use = ("save_action", what)
@@ -193,7 +190,6 @@ def creature(battle: Battle, cid: str, viewer: str | None = None) -> dict:
     """What a player can know about a combatant: HP, AC now (spells included), conditions,
     speeds, resistances, attacks, spells, features, resources, position (and distance from
     `viewer` when given)."""
-    from . import content
 
     c = battle.creatures[cid]
     d = c.to_dict()
@@ -228,7 +224,6 @@ def _mod_text(m: tuple) -> str:
 def spell(key: str, character_level: int = 1) -> dict:
     """A spell's rules as the engine plays them: level, casting time, range, save or attack,
     damage or healing per slot level, area, concentration."""
-    from . import content
 
     sp = content.spell(key)
     out = {"key": sp.key, "name": sp.name, "level": sp.level, "school": sp.school,
@@ -301,6 +296,5 @@ def condition(name: str) -> dict:
 
 def attack_profile_ok(spell_key: str) -> bool:
     """Whether a spell is cast with an attack roll (so attack_odds can price it)."""
-    from . import content
 
     return content.spell(spell_key).attack_type is not None

@@ -14,6 +14,8 @@ Class features that act in combat are listed in ``Combatant.features`` and playe
 from __future__ import annotations
 
 from . import content
+from .features import revert
+from .features_more import finish_pc, short_rest as _more
 from .state import (
     ABILITIES,
     METAL_ARMOR,
@@ -516,7 +518,6 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
              for ab in ABILITIES}
     if split[0][0] != main:
         raise ValueError(f"{archetype}: the first class taken must be {main}")
-    from .features_more import finish_pc
     return finish_pc(Combatant(   # (features_more: subclass and late features, always-prepared spells)
         cid=cid, name=name or " / ".join(f"{content.class_spec(k).name} {n}" for k, n in split),
         side=side, kind="pc", size="medium", ac=ac,
@@ -612,14 +613,12 @@ def short_rest(pc: Combatant) -> None:
     if "sorcerous_restoration" in pc.features:
         r["sorcery_points"] = min(r["sorcery_points_max"], r["sorcery_points"] + 4)
     if "signature" in r:   # Signature Spell (dnd/features_more.py)
-        from .features_more import short_rest as _more
         _more(pc)
 
 
 def long_rest(pc: Combatant) -> None:
     """SRD long rest: all hit points, every spell slot and every use back (each ``<name>_max`` in
     the resources), one level of exhaustion less, death saves cleared; potions are not restored."""
-    from .features import revert
     r = pc.resources
     revert(None, pc)   # out of a Wild Shape form
     short_rest(pc)

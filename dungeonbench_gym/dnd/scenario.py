@@ -46,10 +46,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import content, items
 from ..core.errors import FileFormatError
 from ..core.schema import Field, read_text, validate
+from .engine import Battle
 from .grid import BattleMap, MapError, size_squares
-from .lighting import AMBIENTS
+from .items import equip
+from .lighting import AMBIENTS, setup
+from .pcs import ARCHETYPES, build_pc
+from .state import monster_combatant
 
 ENCOUNTER_FOLDER = ("dnd", "encounters")   # inside the scenarios package
 FAMILIES = ("duel", "objective", "boss")
@@ -152,16 +157,12 @@ class Scenario:
 
     def build(self, seed: int, max_options: int = 64):
         """A fresh Battle (initiative rolled from ``seed``)."""
-        from .engine import Battle
-        from .pcs import build_pc
-        from .state import monster_combatant
 
         bmap = _map_cache(self)
         fighters = []
         for p in self.party:
             pc = build_pc(p["archetype"], p["level"], p["id"], _pos(bmap, p), p.get("name"))
             if p.get("items"):
-                from .items import equip
                 equip(pc, p["items"])
             fighters.append(pc)
         for e in self.enemies:
@@ -170,7 +171,6 @@ class Scenario:
                    max_options=max_options)
         b.underwater = self.underwater
         if self.light != "bright":   # a dim or dark battle (dnd/lighting.py)
-            from .lighting import setup
             setup(b, self.light)
         return b
 
@@ -228,8 +228,6 @@ def load_encounter(name_or_path: str | Path) -> Scenario:
 
 
 def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scenario:
-    from . import content
-    from .pcs import ARCHETYPES
 
     def need(table, field, kind, fix, where=""):
         if field not in table:
@@ -365,7 +363,6 @@ def _light(path, data: dict) -> str:
 
 
 def _check_items(path, where: str, keys) -> None:
-    from . import items
     if not (isinstance(keys, list) and all(isinstance(k, str) for k in keys)):
         raise FileFormatError(path, where + "items", f"{keys!r} is not a list of item keys",
                               'list item keys, e.g. items = ["potion-of-healing-common*2", "longsword-plus-1"]')

@@ -49,6 +49,14 @@ Breathing, Water Walk and Unseen Servant between fights are :mod:`.spell_utility
 
 from __future__ import annotations
 
+from . import content
+from .dice import parse
+from .grid import fall_damage_dice
+from .model.durations import DURATION_TEXT, effect_duration
+from .model.options import Opt
+from .model.slots import spend_slot
+from .state import monster_action, monster_combatant
+
 ENERGY = ("acid", "cold", "fire", "lightning", "thunder")
 REACTIONS = ("hellish_rebuke",)
 
@@ -79,13 +87,11 @@ def energy_for(b, t) -> str:
                 if part.type in count:
                     count[part.type] += 1
         for key in o.save_actions:   # breath weapons and the like
-            from .engine import _monster_action
-            save = getattr(_monster_action(o, key), "save", None)
+            save = getattr(monster_action(o, key), "save", None)
             for part in (save.damage if save is not None else ()):
                 if part.type in count:
                     count[part.type] += 1
         for key in o.spells:
-            from . import content
             dtype = content.spell(key).damage_type
             if dtype in count:
                 count[dtype] += 1
@@ -102,7 +108,6 @@ def _flag(t, flag: str):
 def heal_roll(b, t, expr: str, what: str) -> int:
     """A spell's healing dice for t: their maximum under Beacon of Hope, else a roll."""
     if t.conditions and _flag(t, "max_heal"):
-        from .dice import parse
         b.event("max_heal", f"{t.cid} regains the most the dice allow (beacon of hope)", creature=t.cid)
         return parse(expr).max
     return b.roller.roll(expr, what=what)
@@ -214,7 +219,6 @@ def pool_heal(b, c, key: str, level: int) -> None:
 
 # ================================================================ reactions
 def _slot_levels(c, key: str) -> list:
-    from . import content
     lv0 = content.spell(key).level
     slots = c.resources.get("slots", ())
     out = [lv for lv in range(lv0, len(slots) + 1) if slots[lv - 1] > 0]
@@ -259,7 +263,6 @@ def _sees_invisible(t) -> bool:
 
 def reaction_options(b, c, p: dict) -> list:
     from . import spellbook
-    from .engine import Opt
     if p["reaction"] == "hellish_rebuke":
         out = [Opt(f"Cast Hellish Rebuke at level {lv} on {p['attacker']} (DC {c.resources.get('spell_dc')} DEX, "
                    f"{spellbook.dice(c, 'hellish-rebuke', lv)} fire, half on a save)", "reaction", (True, lv))
@@ -292,7 +295,6 @@ def resolve_reaction(b, c, p: dict, data: tuple) -> None:
 def feather_fall(b, c, height: int) -> bool:
     """A creature of c's side (c too) with Feather Fall, its reaction and a slot, within 60 ft,
     slows c's fall: no damage, and it lands on its feet. Taken only when the fall would hurt."""
-    from .grid import fall_damage_dice
     if c.dead or not fall_damage_dice(height):
         return False
     for o in sorted(b.creatures.values(), key=lambda o: (o is not c, o.cid)):
@@ -330,13 +332,11 @@ def _day_rows(c) -> list:
 def _day_buff(key: str) -> bool:
     """A data-driven buff (``mech: "buff"``) that outlasts a fight when cast between fights (10
     minutes or more: Mind Blank, Freedom of Movement, Protection from Energy, Death Ward)."""
-    from .day import effect_duration
     from .engine import BUFFS
     return _mech(key).get("mech") == "buff" and key not in BUFFS and effect_duration(key) is not None
 
 
 def _levels(c, key: str) -> list:
-    from . import content
     slots = c.resources.get("slots") or ()
     return [lv for lv in range(content.spell(key).level, len(slots) + 1) if slots[lv - 1] > 0]
 
@@ -363,8 +363,6 @@ def revivify_window(run, t) -> bool:
 
 def day_options(run, c, living) -> list:
     """What conscious member c can do between fights with this module's spells and features."""
-    from . import content
-    from .engine import Opt
     out = []
     hurt = [t for t in living if t.hp < t.max_hp]
     if "lay_on_hands" in c.features and c.resources.get("lay_on_hands", 0) > 0:
@@ -404,13 +402,11 @@ def day_options(run, c, living) -> list:
             out.append(Opt(f"{head}: {m['pool']} HP shared out to the party, the most hurt first", "day_spell",
                            (c.cid, key, lv, ())))
         elif kind == "buff":
-            from .day import DURATION_TEXT, effect_duration
             for t in living:
                 if m["condition"] not in t.conditions:
                     out.append(Opt(f"{head} on {t.cid} ({DURATION_TEXT[effect_duration(key)]})", "day_spell",
                                    (c.cid, key, lv, (t.cid,))))
         elif kind == "gbuff":
-            from .day import DURATION_TEXT, effect_duration
             conc = ", concentration" if sp.concentration else ""
             for t in living:
                 if (m.get("self") and t is not c) or m["condition"] in t.conditions:
@@ -433,8 +429,6 @@ def day_options(run, c, living) -> list:
 
 def day_apply(run, opt) -> None:
     """An intermission option of this module was chosen."""
-    from . import content
-    from .day import _pay_slot
     if opt.kind == "lay_on_hands":
         c, t = run.party[opt.data[0]], run.party[opt.data[1]]
         amount = min(c.resources["lay_on_hands"], t.max_hp - t.hp)
@@ -443,7 +437,7 @@ def day_apply(run, opt) -> None:
         return
     cid, key, lv, ids = opt.data
     c, m = run.party[cid], _mech(key)
-    _pay_slot(c, lv)
+    spend_slot(c, lv)
     if key == "revivify":   # the SRD's 300 gp diamond; back with 1 HP, no penalty
         c.resources["gp"] -= REVIVIFY_GP
         m = {"day": "revive", "hp": "one"}
@@ -489,7 +483,6 @@ def day_apply(run, opt) -> None:
                 run._heal(t, got, f"{key} from {c.cid}")
                 left -= got
     elif kind == "buff":   # Foresight: its flags on the member, for the spell's span of the day
-        from .day import effect_duration
         t = run.party[ids[0]]
         t.conditions[m["condition"]] = {"by": c.cid, "spell": key, **m.get("flags", {}),
                                         "day_duration": effect_duration(key)}
@@ -512,8 +505,7 @@ def _day_buff_on(run, c, key: str, lv: int, t) -> None:
     """A data buff cast between fights: its flags on t for the Day's span of its duration (a
     concentration spell replaces the caster's old one); Protection from Energy takes the energy
     the next encounter's foes deal most."""
-    from . import content
-    from .day import _drop_concentration, effect_duration
+    from .day import _drop_concentration
     m = _mech(key)
     if content.spell(key).concentration:
         _drop_concentration(c, run.party.values())
@@ -531,7 +523,6 @@ def _day_buff_on(run, c, key: str, lv: int, t) -> None:
 
 def _next_energy(run) -> str:
     """The energy the next encounter's foes deal most (their attacks and save actions)."""
-    from .state import monster_combatant
 
     class _Foes:   # energy_for asks a battle for t's enemies
         def __init__(self, foes):
@@ -575,81 +566,9 @@ def plan(run, opts) -> int | None:
         if i is not None:
             return i
     if worst.hp / worst.max_hp >= 0.5:   # all-day buffs (Mind Blank, Death Ward, Foresight) while slots last
-        from .day import effect_duration
         return first(lambda o: o.kind == "day_spell" and effect_duration(o.data[1]) == "all_day"
                      and (_day_buff(o.data[1]) or _mech(o.data[1]).get("day") == "buff"))
     return None
-
-
-# ================================================================ probes (dnd/spell_probe.py calls these)
-def probe(key: str) -> None:
-    """Reaction and between-fight spells: shown through the engine's reaction decision, a fall,
-    or the Day track's intermission options; AssertionError when nothing happens."""
-    kind = _mech(key)["mech"]
-    if kind == "day":
-        return _probe_day(key)
-    if key == "hellish-rebuke":
-        return _probe_rebuke()
-    if key == "feather-fall":
-        return _probe_feather_fall()
-    raise AssertionError(f"{key}: no probe for mechanism {kind!r}")
-
-
-def _probe_rebuke() -> None:
-    """An orc hits the caster with its greataxe: the caster is offered Hellish Rebuke and burns it."""
-    from .spell_probe import SEEDS, orc_first
-    for seed in SEEDS:
-        b = orc_first("hellish-rebuke", seed)
-        orc = b.creatures["orc_0"]
-        i = next((i for i, o in enumerate(b.decision.options) if o.kind == "attack" and o.data[0] == "greataxe"), None)
-        if i is None:
-            continue
-        b.choose(i)
-        b.choose(next(i for i, o in enumerate(b.decision.options) if o.data == ("caster",)))
-        d = b.decision
-        if d is None or d.kind != "reaction" or "Hellish Rebuke" not in d.options[0].label:
-            continue
-        hp = orc.hp
-        b.choose(0)
-        if orc.hp < hp or orc.dead:
-            assert sum(b.creatures["caster"].resources["slots"]) == 35, "hellish-rebuke: no slot spent"
-            return
-    raise AssertionError("hellish-rebuke: never offered after damage, or it never burned")
-
-
-def _probe_feather_fall() -> None:
-    """The ally is 30 ft up with nothing to hold it: instead of falling hard (3d6, prone) it drifts
-    down on its feet, the caster's reaction and a slot spent."""
-    from .spell_probe import battle
-    b = battle("feather-fall")
-    ally = b.creatures["ally"]
-    ally.pos = (ally.pos[0], ally.pos[1], 30)   # no fly speed: it falls
-    hp = ally.hp
-    b._falls()
-    caster = b.creatures["caster"]
-    assert ally.pos[2] == 0 and ally.hp == hp and "prone" not in ally.conditions, "feather-fall: the fall still hurt"
-    assert not caster.economy.reaction and sum(caster.resources["slots"]) == 35, "feather-fall: nothing spent"
-
-
-def day_probe_run(key: str, seed: int = 0):
-    """A Day track run at its first intermission, one member (the caster) knowing the spell with
-    slots of every level and gold for components; a second member hurt or dead as the spell needs."""
-    from .day import DayRun, day_names, load_day
-    run = DayRun(load_day(day_names()[0]), seed)   # its first fight stands for the one just played
-    run.results, run.stage, run.phase, run._menu, run._group = ["win"], 1, "intermission", None, None
-    run.event("fight", "Encounter 1: won (probe)")
-    caster, other = list(run.party.values())[:2]
-    caster.spells = tuple(caster.spells) + (key,)
-    caster.resources.update(slots=(4,) * 9, gp=30000)
-    caster.resources.setdefault("spell_mod", 3)
-    caster.resources.setdefault("spell_dc", 13)
-    m = _mech(key)
-    if m.get("day") in ("revive", "repose"):   # it died in the fight just played
-        other.dead, other.hp = True, 0
-        other.resources["died_round"] = run.battle.round
-    else:
-        other.hp = max(1, other.max_hp // 3)
-    return run
 
 
 def choose_day(run, pred) -> bool:
@@ -669,18 +588,6 @@ def choose_day(run, pred) -> bool:
             return False
         run.choose(i)
     return False
-
-
-def _probe_day(key: str) -> None:
-    run = day_probe_run(key)
-    before = {c.cid: (c.hp, c.max_hp, c.dead, tuple(sorted(c.conditions))) for c in run.party.values()}
-    slots = sum(next(c for c in run.party.values() if key in c.spells).resources["slots"])
-    ok = choose_day(run, lambda o: o.kind in ("day_spell", "heal") and len(o.data) > 1 and o.data[1] == key)
-    assert ok, f"{key}: not offered between fights"
-    after = {c.cid: (c.hp, c.max_hp, c.dead, tuple(sorted(c.conditions))) for c in run.party.values()}
-    assert after != before, f"{key}: nothing changed between fights"
-    assert sum(next(c for c in run.party.values() if key in c.spells).resources["slots"]) == slots - 1, \
-        f"{key}: no slot spent"
 
 
 # ================================================================ Heat Metal
@@ -719,7 +626,6 @@ def _scorch(b, c, key: str, level: int, t) -> None:
 def reheat_options(b, c) -> list:
     """The caster's later turns: a bonus action heats the object again (no slot)."""
     from . import spellbook
-    from .engine import Opt
     h = c.resources.get("heat")
     t = b.creatures.get(h["target"]) if h else None
     if t is None or t.dead or not c.economy.bonus or h["round"] >= b.round or b.distance(c, t) > 60:
@@ -734,45 +640,3 @@ def reheat(b, c) -> None:
     b.event("reheat", f"{c.cid} heats the metal on {h['target']} again", creature=c.cid)
     _scorch(b, c, "heat-metal", h["level"], b.creatures[h["target"]])
     b._back_to_menu(c)
-
-
-def probe_monster_spell(key: str, spell: str) -> None:
-    """A monster's spell of this module (dnd/coverage.py's monster probe). A between-fights spell
-    is never offered in a battle (its effect is the party's, shown by :func:`probe`); Hellish Rebuke
-    is offered when a fighter's attack through the options damages the monster; Feather Fall saves
-    an ally of its side from a fall."""
-    from .coverage import _duel
-    from .pcs import build_pc
-    b, m = _duel(key, "a" if spell == "hellish-rebuke" else "m")
-    m.conditions.pop("invisible", None)
-    if _mech(spell)["mech"] == "day":
-        b._open_menu(m)
-        assert not any(o.kind == "spell" and o.data[0] == spell for o in b._action_options(m)), \
-            f"{key}: {spell} offered in a battle"
-        probe(spell)
-        return
-    if spell == "feather-fall":
-        ally = build_pc("fighter", 5, "ally", (m.pos[0], m.pos[1] + m.squares, 30))
-        ally.side = m.side
-        b.creatures["ally"] = ally
-        b._falls()
-        assert ally.pos[2] == 0 and ally.hp == ally.max_hp and any(
-            e.get("event") == "cast" and e.get("spell") == spell and e.get("creature") == "m" for e in b.log), \
-            f"{key}: feather-fall not cast"
-        return
-    m.hp = m.max_hp = 10 ** 6
-    f = b.creatures["a"]
-    weapon = next(a for a in f.attacks if a.melee)
-    for _ in range(100):
-        m.economy.reaction = True
-        b.pending, b._cache = {"kind": "action", "actor": "a"}, None
-        f.economy.actions, f.economy.attacks_left = 1, 0
-        b.choose(next(i for i, o in enumerate(b.decision.options) if o.kind == "attack" and o.data[0] == weapon.key))
-        if b.decision.kind == "target":
-            b.choose(next(i for i, o in enumerate(b.decision.options) if o.data == ("m",)))
-        d = b.decision
-        if d is not None and d.kind == "reaction" and d.actor == "m" and "Hellish Rebuke" in d.options[0].label:
-            b.choose(0)
-            assert any(e.get("event") == "cast" and e.get("spell") == spell for e in b.log)
-            return
-    raise AssertionError(f"{key}: reaction spell {spell} never offered")

@@ -12,6 +12,9 @@ pending decision is ``reaction`` with ``reaction="counterspell"``; the options c
 
 from __future__ import annotations
 
+from . import content
+from .model.options import Opt
+
 RANGE_FT = 60
 KEY = "counterspell"
 BASE_LEVEL = 3
@@ -56,7 +59,6 @@ def offer(b, c, key: str, level: int) -> bool:
 
 
 def options(b, o, p: dict) -> list:
-    from .engine import Opt
     cid, key, level = p["stack"][-1]
     out = []
     for lv in _slots(o):
@@ -119,7 +121,6 @@ def _resolve(b, stack: list) -> None:
     cid, key, level = stack[0]
     c = b.creatures[cid]
     if 0 in countered:   # the slot and the action are spent; nothing happens
-        from . import content
         b._pay_spell(c, key, level)
         if content.spell(key).concentration:
             c.concentration = None

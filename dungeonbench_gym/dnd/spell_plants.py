@@ -45,7 +45,9 @@ ground; Land's Stride ignores the overgrowth (it is instantaneous, so nonmagical
 
 from __future__ import annotations
 
-from .grid import OVERGROWN, PLANTS, SQUARE_FT, footprint
+from . import areas, content
+from .grid import OVERGROWN, PLANTS, SQUARE_FT, BattleMap, footprint
+from .model.options import Opt
 
 KEY = "plant_magic"          # the battle's record (in its __dict__): links and strides
 STRIDE_FT = 2 * SQUARE_FT    # Tree Stride: 5 ft to enter a tree, 5 ft to step out of another (SRD)
@@ -178,7 +180,6 @@ def available(b, c, key: str, level: int) -> bool:
 
 
 def _range(key: str) -> int:
-    from . import content
     return content.spell(key).range_feet or 0
 
 
@@ -218,7 +219,6 @@ def _ask_link(b, c, level: int, src: tuple) -> None:
 # ================================================================ the engine's calls
 def menu_options(b, c) -> list:
     """Tree Stride and the live links of Transport via Plants on c's action menu."""
-    from .engine import Opt
     out = []
     if can_stride(b, c) and stride_exits(b, c):
         out.append(Opt(f"Tree Stride: into a tree within 5 ft, out beside another within {stride_range(c)} ft "
@@ -248,7 +248,6 @@ def _near_note(b, c, pos) -> str:
 
 def destination_options(b, c, p: dict) -> list:
     """The squares (or trees) of this module's destination decisions."""
-    from .engine import Opt
     use = p["use"]
     out = []
     if use[1] == "stride":
@@ -334,7 +333,6 @@ def excluded(b, c) -> set:
 
 def growth_cells(b, c, area) -> list:
     """The plant squares the area overgrows (in it, reached from its point, not left out)."""
-    from . import areas
     m, spare = b.map, excluded(b, c)
     return [p for p in m.plant_cells if not m.flags_at(*p) & OVERGROWN and p not in spare
             and areas.affects(area, m, (p,))]
@@ -425,80 +423,9 @@ def heuristic_choice(b, c, opts: list, idxs: list):
     return None if best is None else best[1]
 
 
-# ================================================================ the probe
-_PROBE_MAP = ["#" * 18,
-              "#................#",
-              "#.............T..#",
-              "#................#",
-              "#........;;;;;...#",
-              "#........;;;;;...#",
-              "#..T.....;;;;;...#",
-              "#........;;;;;...#",
-              "#........;;;;;...#",
-              "#................#",
-              "#..............T.#",
-              "#................#",
-              "#................#",
-              "#" * 18]
-
-
-def probe(key: str) -> None:
-    """Cast through the engine's real options in the spell probe's battle on a map with trees
-    (at (3, 6), (14, 2), (15, 10)) and undergrowth (x 9-13, y 4-8), and check the effect:
-    Tree Stride moves the caster beside a far tree for 10 ft of movement, once a round; a
-    Transport via Plants link takes it beside the linked tree for 5 ft; Plant Growth makes the
-    undergrowth cost 20 ft a square."""
-    from .grid import BattleMap
-    from .spell_probe import battle
-    b = battle(key)
-    b.replace_map(BattleMap.from_dict({"name": "grove", "layout": _PROBE_MAP}))
-    b._open_menu(b.creatures["caster"])
-    c = b.creatures["caster"]
-    slots = sum(c.resources["slots"])
-    _pick(b, lambda o: o.kind == "spell" and o.data[0] == key)
-    if key == "tree-stride":
-        assert c.concentration == key, "tree-stride: no concentration"
-        _pick(b, lambda o: o.kind == "plants" and o.data == ("stride",))
-        left = c.economy.movement
-        _farthest(b, c)
-        assert _tree_ft(c.pos, (15, 10)) <= SQUARE_FT or _tree_ft(c.pos, (14, 2)) <= SQUARE_FT, \
-            f"tree-stride: {c.pos} is beside no far tree"
-        assert c.economy.movement == left - STRIDE_FT, "tree-stride: not 10 ft of movement"
-        assert not any(o.kind == "plants" for o in b.decision.options), "tree-stride: twice in a round"
-    elif key == "transport-via-plants":
-        _farthest(b, c)   # the tree at (15, 10)
-        assert _links_from(b, c), "transport-via-plants: no link to step through"
-        left = c.economy.movement
-        _pick(b, lambda o: o.kind == "plants" and o.data[0] == "transport")
-        _farthest(b, c)
-        assert _tree_ft(c.pos, (15, 10)) <= SQUARE_FT and c.economy.movement == left - TRANSPORT_FT, \
-            f"transport-via-plants: at {c.pos} with {c.economy.movement} ft left"
-    else:
-        _pick(b, lambda o: o.kind == "point_x" and o.data[0] == 11)
-        _pick(b, lambda o: o.kind == "point_y" and o.data[0] == 6)
-        assert b.map.flags_at(11, 6) & OVERGROWN, "plant-growth: the undergrowth did not grow"
-        assert b.map.reachable((8, 6), 1, 30).cost((9, 6)) == 4 * SQUARE_FT, "plant-growth: not 20 ft a square"
-    assert sum(c.resources["slots"]) == slots - 1, f"{key}: no slot spent"
-
-
 def scroll_arena(b) -> None:
     """The item probe's room (the reader at (2, 2), its foe at (3, 2)) with a tree beside the
     reader, another across the room and undergrowth between (for a scroll of these spells)."""
-    from .grid import BattleMap
     rows = ["##########", "#T.......#", "#........#", "#...;;;..#", "#...;;;..#", "#......T.#", "#........#",
             "##########"]
     b.replace_map(BattleMap.from_dict({"name": "grove", "layout": rows}))
-
-
-def _pick(b, want) -> None:
-    from .coverage import _choose   # through the groups of a split decision
-    _choose(b, want, "the option")
-
-
-def _farthest(b, c) -> None:
-    """The destination farthest from c (through the groups of a split decision)."""
-    while b.decision.kind == "group":
-        b.choose(len(b.decision.options) - 1)
-    d = b.decision
-    assert d.kind == "destination", d
-    b.choose(max(range(len(d.options)), key=lambda i: (_tree_ft(d.options[i].data[0], c.pos), -i)))

@@ -43,7 +43,11 @@ import functools
 import json
 from pathlib import Path
 
-from .state import ABILITIES, AttackProfile, Combatant, DamagePart, ability_mod
+from . import content
+from .grid import SIZE_SQUARES, Cover, box_distance_ft, footprint
+from .model.options import Opt
+from .model.slots import spend_slot
+from .state import ABILITIES, AttackProfile, Combatant, DamagePart, ability_mod, monster_combatant
 
 _DATA = Path(__file__).parent / "content" / "data" / "spell_creatures.json"
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
@@ -82,13 +86,11 @@ def placement(key: str) -> str:
 def _cr(t) -> float:
     if t.is_pc:
         return t.level
-    from . import content
     return content.monster(t.monster).challenge_rating if t.monster else 0
 
 
 def forms(b, c, key: str, t=None) -> list:
     """The form keys open to this casting (on t), weakest first."""
-    from . import content
     cap = {"shapechange": c.level, "animal-shapes": 4}.get(key)
     if cap is None:
         cap = _cr(t) if t is not None else 0
@@ -110,15 +112,12 @@ def _shapeable(t) -> bool:
 
 
 def _shapechanger(o) -> bool:
-    from . import content
     return bool(o.monster) and not o.is_pc and content.monster(o.monster).subtype == "shapechanger"
 
 
 def targets(b, c, key: str, first: bool = False) -> list:
     """Polymorph, True Polymorph: any creature in range (a foe saves; a shapechanger foe is not
     worth it: it succeeds or is unaffected); not one already transformed. ``first``: stop at one."""
-    from . import content
-    from .grid import Cover
     rng = content.spell(key).range_feet or 0
     out = []
     for o in sorted(b.creatures.values(), key=lambda o: o.cid):
@@ -154,7 +153,6 @@ def available(b, c, key: str, level: int) -> bool:
 
 
 def summary(c, key: str, level: int) -> str:
-    from . import content
     m, sp = _mech(key), content.spell(key)
     if m["mech"] == "summon":
         if "choice" in m:
@@ -192,8 +190,6 @@ def resolve_self(b, c, key: str, level: int) -> None:
 
 def form_options(b, c, use: tuple) -> list:
     """The options of the form decision (kind "form", data (choice,))."""
-    from . import content
-    from .engine import Opt
     _, key, level, tid = use
     out = []
     if _mech(key)["mech"] == "summon":
@@ -243,7 +239,6 @@ def _choices(key: str) -> list:
 
 
 def _count(key: str, row: list, level: int) -> int:
-    from . import content
     return row[1] + row[2] * (level - content.spell(key).level)
 
 
@@ -259,13 +254,11 @@ def summon(b, c, key: str, level: int) -> None:
 
 def _summon(b, c, key: str, level: int, ckey: str, count: int) -> None:
     from . import spellbook
-    from .grid import SIZE_SQUARES
     d = data()["creatures"][ckey]
     squares = SIZE_SQUARES[d["size"]]
     b._pay_spell(c, key, level)
     spellbook._reveal(c)
     sp_rounds = None
-    from . import content
     sp = content.spell(key)
     if not sp.concentration and sp.duration_rounds:
         sp_rounds = sp.duration_rounds
@@ -295,7 +288,6 @@ def _summon(b, c, key: str, level: int, ckey: str, count: int) -> None:
 def _near_foe(b, c, squares: int, rng: int) -> list:
     """One free space within the spell's range, as close as possible to the nearest foe the
     caster can see (the SRD lets the caster choose it; a foe beside it is what a caster wants)."""
-    from .grid import box_distance_ft, footprint
     foes = sorted((o for o in b.enemies_of(c) if o.conscious), key=lambda o: (b.distance(c, o), o.cid))
     if not foes:
         return []
@@ -452,7 +444,6 @@ def end_of_turn(b, c) -> None:
 def _spot_for(b, t, size: str, far: bool = False):
     """Where t stands in a form of this size: its own anchor when the space fits and is free,
     else the nearest free space that fits (None when there is none within 30 ft)."""
-    from .grid import SIZE_SQUARES, footprint
     n = SIZE_SQUARES[size]
     taken = {cell for o in b.creatures.values() if not o.dead and o is not t for cell in o.cells}
     x0, y0 = t.pos[0], t.pos[1]
@@ -468,7 +459,6 @@ def _spot_for(b, t, size: str, far: bool = False):
 
 def transform(b, caster, t, form_key: str, key: str) -> None:
     """t takes the form's game statistics (Shapechange, Animal Shapes: its own Int, Wis, Cha)."""
-    from .state import monster_combatant
     form = monster_combatant(form_key, t.cid, t.side, t.pos)
     t.resources["shape_saved"] = {f: getattr(t, f) for f in SHAPE_FIELDS}
     t.resources["shape_by"] = (caster.cid, key)
@@ -598,7 +588,6 @@ def _prep(key: str) -> dict:
 def prep_choices(c, key: str) -> list:
     """(slot level, monster, count) the caster can conjure now: for each distinct result, the
     lowest slot that gives it."""
-    from . import content
     p, sp = _prep(key), content.spell(key)
     slots = c.resources.get("slots") or ()
     seen, out = set(), []
@@ -619,8 +608,6 @@ def prep_choices(c, key: str) -> list:
 def day_options(run, c, living) -> list:
     """Between fights: a member casts a long summoning (Animate Dead, Conjure Elemental, Find
     Familiar...); the creatures join the party in the next fight (or every fight that day)."""
-    from . import content
-    from .engine import Opt
     from . import features_last
     out = features_last.chain_day_options(run, c)   # Pact of the Chain: Find Familiar as a ritual
     for key in c.spells:
@@ -645,8 +632,7 @@ def _prepared(run) -> list:
 
 def day_apply(run, opt) -> None:
     """The long casting happens: the slot (and any cost) is paid and the creatures wait for the fight."""
-    from .day import _drop_concentration, _pay_slot
-    from .state import monster_combatant
+    from .day import _drop_concentration
     from . import features_last
     if opt.kind == "chain_familiar":   # Pact of the Chain's ritual familiar
         features_last.chain_day_apply(run, opt)
@@ -657,7 +643,7 @@ def day_apply(run, opt) -> None:
         _make_simulacrum(run, run.party[cid], lv, run.party[monster])
         return
     c, p = run.party[cid], _prep(key)
-    _pay_slot(c, lv)
+    spend_slot(c, lv)
     if p.get("cost_gp"):
         c.resources["gp"] -= p["cost_gp"]
     if p["lasts"] == "concentration":
@@ -682,7 +668,6 @@ def day_apply(run, opt) -> None:
 
 def day_fighters(run, bmap, fighters: list) -> list:
     """At a fight's start: the prepared creatures still in play, beside their caster, on its side."""
-    from .grid import SIZE_SQUARES, footprint
     for pc in run.party.values():   # a fight's end ended its concentration: forms and conjured blades go
         if "shape_saved" in pc.resources:
             revert(None, pc)
@@ -736,27 +721,8 @@ def _break_control(b, c, spell: str) -> None:
             b.event("uncontrolled", f"{o.cid} breaks free of {c.cid} and turns hostile", creature=o.cid)
 
 
-def probe(key: str) -> None:
-    """Cast between fights through the Day track's intermission options, then the fight starts:
-    the creatures stand with the caster's side."""
-    from .spell_buffs import choose_day, day_probe_run
-    run = day_probe_run(key)
-    caster = next(c for c in run.party.values() if key in c.spells)
-    slots = sum(caster.resources["slots"])
-    ok = choose_day(run, lambda o: o.kind == "prepare_summon" and o.data[1] == key)
-    assert ok, f"{key}: not offered between fights"
-    assert sum(caster.resources["slots"]) == slots - 1, f"{key}: no slot spent"
-    assert choose_day(run, lambda o: o.kind == "continue"), f"{key}: could not go on"
-    b = run.battle
-    mine = [o for o in b.creatures.values() if o.resources.get("prepared") == key]
-    assert mine and all(o.side == caster.side and not o.dead for o in mine), f"{key}: no creature in the fight"
-    assert all(o.cid in b.order for o in mine), f"{key}: the creatures take no turns"
-
-
 def _simulacrum_options(run, c) -> list:
     """Simulacrum (12 hours, 1,500 gp of ruby dust): a duplicate of a humanoid member."""
-    from . import content
-    from .engine import Opt
     cost = _prep("simulacrum")["cost_gp"]
     levels = [lv for lv in range(7, len(c.resources.get("slots") or ()) + 1) if c.resources["slots"][lv - 1] > 0]
     if not levels or c.resources.get("gp", 0) < cost:
@@ -778,9 +744,8 @@ def _archetype(run, cid: str):
 def _make_simulacrum(run, c, lv: int, t) -> None:
     """The duplicate: the original's build without weapons, armour or shield, half its hit point
     maximum, the spell slots it has now (never regained); a new casting destroys the old one."""
-    from .day import _pay_slot
     from .pcs import build_pc
-    _pay_slot(c, lv)
+    spend_slot(c, lv)
     c.resources["gp"] -= _prep("simulacrum")["cost_gp"]
     run.__dict__["_prepared_summons"] = [e for e in _prepared(run)
                                          if not (e["owner"] == c.cid and e["spell"] == "simulacrum")]

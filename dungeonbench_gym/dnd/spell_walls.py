@@ -60,8 +60,11 @@ a Forcecage).
 
 from __future__ import annotations
 
+from . import content
 from .areas import DIRECTIONS_8, Area, ground_z_at_point
-from .grid import BLOCKS, SQUARE_FT, footprint
+from .grid import BLOCKS, SQUARE_FT, BattleMap, footprint
+from .model.options import Opt
+from .state import expected_damage
 
 #: the option kinds this module adds to an action menu (the engine hands them to :func:`apply`)
 KINDS = ("wall_panel", "monster_wall")
@@ -87,7 +90,6 @@ class Barriers:
         return {"base": self.base.to_dict(), "walls": self.walls, "serial": self.serial}
 
     def __setstate__(self, state):
-        from .grid import BattleMap
         self.base = BattleMap.from_dict(state["base"])
         self.walls = state["walls"]
         self.serial = state["serial"]
@@ -218,7 +220,6 @@ def summary(c, key: str, level: int) -> str:
         bits.append(f"DC {_dc(c, f)} DEX for {_dice(c, key, level, f)} cold to those it pushes")
     if f.get("blind_ft"):
         bits.append(f"DC {_dc(c, f)} CON or blinded within {f['blind_ft']} ft; fails if it crosses a creature")
-    from . import content
     if key in content.spells() and content.spell(key).concentration and "action" not in f:
         bits.append("concentration")
     return ", ".join(bits)
@@ -369,7 +370,6 @@ def _shape(b, c, key: str, f: dict, anchor, d) -> None:
 
 
 def _add(b, c, key, f, cells, monster, d, level=0) -> None:
-    from . import content
     st = _state(b)
     st.serial += 1
     sec = f.get("section") or max(1, len(cells))
@@ -487,7 +487,6 @@ def start_of_turn(b, c) -> None:
 # ================================================================ options
 def action_options(b, c) -> list:
     """A monster's wall action (when ready), and attacks on breakable wall sections in reach."""
-    from .engine import Opt
     out = []
     e = c.economy
     if e.actions <= 0 or e.attacks_left:
@@ -541,7 +540,6 @@ def apply(b, c, opt) -> None:
 def attack_section(b, c, w: dict, i: int) -> None:
     """The Attack action against a wall section: the best melee attack, as many swings as the
     creature's Attack action or multiattack has, each against the section's AC."""
-    from .engine import expected_damage
     c.economy.actions -= 1
     a = max((a for a in c.attacks if a.melee), key=lambda a: (expected_damage(a), a.key))
     swings = len(c.multiattack) if c.multiattack else \
@@ -578,46 +576,3 @@ def apart(a, o) -> bool:
 
 # ================================================================ probes
 PROBED = ("wall-of-force", "wall-of-stone", "wall-of-ice", "prismatic-wall", "passwall", "stone-shape")
-
-
-def probe(key: str) -> None:
-    """Cast the wall through the engine's real options (spell, point_x, point_y, direction) in the
-    probe arena and check that the map changed and blocks as it should; AssertionError otherwise."""
-    from .spell_probe import battle
-    b = battle(key)
-    c = b.creatures["caster"]
-    if key == "stone-shape":   # touch: open the north wall beside the caster, then seal a square
-        c.pos = (4, 1, 0)
-        b._open_menu(c)
-        _cast(b, key, (4, 1), (0, -1, 0))
-        assert not b.map.is_wall(4, 0), "stone-shape: the wall beside the caster is still solid"
-        assert b.map.fits(4, 0, 1), "stone-shape: the opened square cannot be entered"
-        c.economy.actions += 1
-        b._open_menu(c)
-        _cast(b, key, (4, 1), (1, 0, 0))
-        assert b.map.is_wall(5, 1), "stone-shape: no stone raised on the empty square"
-        return
-    if key == "passwall":   # the arena's north wall: stand beside it and open it northward
-        c.pos = (4, 1, 0)
-        b._open_menu(c)
-        point, d = (4, 1), (0, -1, 0)
-    else:   # a wall north-south through the adjacent orc's square, toward the south
-        point, d = (7, 2), (0, 1, 0)
-    _cast(b, key, point, d)
-    if key == "passwall":
-        assert not b.map.is_wall(4, 0), "passwall: the wall is still solid"
-        return
-    assert b.map.is_wall(7, 6) and b.map.is_wall(7, 9), f"{key}: no wall on the map"
-    assert not b.map.line_of_effect(c.cells, b.creatures["orc_1"].cells), f"{key}: the wall does not block"
-
-
-def _cast(b, key: str, point, d) -> None:
-    def pick(kind, want):
-        opts = b.decision.options
-        i = next((i for i, o in enumerate(opts) if o.kind == kind and o.data[0] == want), None)
-        assert i is not None, f"{key}: {kind} {want} not offered: {[o.label for o in opts][:12]}"
-        b.choose(i)
-    pick("spell", key)
-    pick("point_x", point[0])
-    pick("point_y", point[1])
-    pick("direction", d)

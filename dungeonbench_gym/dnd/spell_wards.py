@@ -75,7 +75,12 @@ knows Revivify. It does not cast Symbol (its 60-ft sphere would catch the party)
 
 from __future__ import annotations
 
-from .grid import SQUARE_FT, box_distance_ft, footprint
+from . import areas, content
+from .areas import DIRECTIONS_8, ground_z_at_point
+from .grid import SQUARE_FT, box_distance_ft, footprint, size_squares
+from .model.options import Decision, Opt
+from .model.slots import spend_slot
+from .state import INCAPACITATING, monster_combatant
 
 WARDS = ("glyph-of-warding", "symbol", "magic-circle")
 DAY_KINDS = ("ward_cast", "point_x", "point_y", "ward_kind", "ward_span")   # intermission option kinds
@@ -110,7 +115,6 @@ def _mech(key: str) -> dict:
 
 
 def _spell(key: str):
-    from . import content
     return content.spell(key)
 
 
@@ -148,8 +152,6 @@ def places(run) -> tuple:
 
 def _spots(run) -> list:
     """The next fight's creatures where they start: (id, side, x, y, squares, z)."""
-    from . import content
-    from .grid import size_squares
     sc, bmap, squares = _next(run)
     out = [(cid, "party", x, y, 1, bmap.standing_z(x, y)) for cid, (x, y) in sorted(squares.items())
            if not run.party[cid].dead]
@@ -161,14 +163,12 @@ def _spots(run) -> list:
 
 
 def _foe_types(run) -> list:
-    from . import content
     sc = run.current.scenario
     have = {content.monster(e["monster"]).type for e in sc.enemies}
     return [t for t in CIRCLE_TYPES if t in have]
 
 
 def _area(spell: str, point, bmap):
-    from . import areas
     m = _mech(spell)
     if spell == "magic-circle":
         return areas.cylinder(point, m["radius"], m["height"], bmap)
@@ -177,7 +177,6 @@ def _area(spell: str, point, bmap):
 
 def _reached(run, spell: str, point) -> tuple:
     """Who the ward's area would reach if it went off with everyone on their starting squares."""
-    from . import areas
     _, bmap, _ = _next(run)
     a = _area(spell, point, bmap)
     party, foes = [], []
@@ -201,7 +200,6 @@ def glyph_dice(level: int) -> str:
 
 def day_options(run, c, living) -> list:
     """Conscious member c's ward castings on the next fight's map."""
-    from .engine import Opt
     out = []
     if run.__dict__.get("_ward_pending") or not any(k in WARDS for k in c.spells):
         return out
@@ -235,7 +233,6 @@ def pending(run) -> dict | None:
 
 def pending_options(run) -> list:
     """The options of the ward decision under way: x, then y given x, then the kind."""
-    from .engine import Opt
     p = pending(run)
     _, points = places(run)
     if p["step"] == "x":
@@ -273,7 +270,6 @@ def _point_label(run, spell: str, point, cells) -> str:
 
 def visible(run, opts: list) -> list:
     """At most max_options at once: ranges of the list (as the engine's groups), never cut."""
-    from .engine import Opt
     p = pending(run)
     lo, hi = p.get("span") or (0, len(opts))
     part, cap = opts[lo:hi], max(2, run.max_options)
@@ -289,7 +285,6 @@ def visible(run, opts: list) -> list:
 
 def decision(run):
     """The pending ward decision as the day's Decision (point_x, point_y, then the kind)."""
-    from .engine import Decision
     p = pending(run)
     shown = run._visible()
     name = _spell(p["spell"]).name
@@ -323,9 +318,8 @@ def day_apply(run, opt) -> None:
 
 
 def _inscribe(run, p: dict, kind) -> None:
-    from .day import _pay_slot
     c, key, lv = run.party[p["by"]], p["spell"], p["level"]
-    _pay_slot(c, lv)
+    spend_slot(c, lv)
     c.resources["gp"] -= _mech(key)["cost_gp"]
     _, points = places(run)
     point = (p["x"], p["y"])
@@ -441,8 +435,6 @@ def _circle_point(run):
 def _glyph_point(run):
     """A point on the walking path from the foe nearest the party to the party's nearest starting
     square: the first one (from the party's end) whose 20-ft blast misses every party square."""
-    from . import areas, content
-    from .grid import size_squares
     sc, bmap, squares = _next(run)
     _, points = places(run)
     party = [(x, y) for cid, (x, y) in sorted(squares.items()) if not run.party[cid].dead]
@@ -474,7 +466,6 @@ def _glyph_point(run):
 
 
 def _least_resisted(run) -> str:
-    from .state import monster_combatant
     foes = [monster_combatant(e["monster"], e["id"], "enemies", (0, 0, 0)) for e in run.current.scenario.enemies]
 
     def score(energy):
@@ -524,7 +515,6 @@ def _sheltered(o) -> bool:
 
 
 def _in_area(b, w, o) -> bool:
-    from . import areas
     return not o.dead and not _sheltered(o) and areas.affects(_area(w["spell"], w["point"], b.map), b.map, o.cells,
                                                               o.pos[2])
 
@@ -571,7 +561,6 @@ def start_of_turn(b, c) -> None:
     """Symbol's insanity: the creature staggers its speed in a random direction (it takes no actions)."""
     v = c.conditions.get("incapacitated")
     if v and v.get("insane") and c.conscious:
-        from .areas import DIRECTIONS_8
         d = DIRECTIONS_8[b.roller.roll("1d8", what=f"insanity direction {c.cid}") - 1]
         moved = _stagger(b, c, d, b._speed(c))
         c.economy.movement = 0
@@ -656,7 +645,6 @@ def _symbol_effect(b, w, targets) -> None:
 
 def _put(b, t, cond: str, entry: dict, what: str) -> None:
     from . import features, spell_buffs
-    from .state import INCAPACITATING
     if t.dead or cond in t.condition_immunities or cond in t.conditions:
         return
     if features.blocks_condition(b, t, cond) or (t.conditions and spell_buffs.wards(t, cond)):
@@ -695,14 +683,12 @@ def _circles(b, c) -> list:
 def _circle_cells(b, w) -> frozenset:
     got = w.get("_cells")
     if got is None:
-        from . import areas
         got = frozenset(areas.affected_cells(_area("magic-circle", w["point"], b.map), b.map, line_of_effect=False))
         w["_cells"] = got
     return got
 
 
 def _inside(b, w, o) -> bool:
-    from .areas import ground_z_at_point
     cells = _circle_cells(b, w)
     low = ground_z_at_point(b.map, *w["point"])
     return any(x in cells for x in o.cells) and o.pos[2] < low + _mech("magic-circle")["height"]
@@ -716,7 +702,6 @@ def barrier_cells(b, c) -> list:
         if _inside(b, w, c):
             continue
         if b._flying(c):
-            from .areas import ground_z_at_point
             low = ground_z_at_point(b.map, *w["point"])
             out.extend((x, y, z) for x, y in sorted(_circle_cells(b, w))
                        for z in range(low, low + _mech("magic-circle")["height"], SQUARE_FT))
@@ -761,117 +746,3 @@ def teleport_dest(b, c, dest: tuple) -> tuple:
             b.event("ward", f"{c.cid} can't teleport into {w['by']}'s magic circle", creature=c.cid)
             return tuple(c.pos)
     return dest
-
-
-# ================================================================ the probe (dnd/spell_probe.py)
-def probe_run(key: str, scenario: str = "skeleton_crypt"):
-    """A small day at its first intermission (its first fight stands for the one just played);
-    the cleric knows the ward, has four slots of every level and the gold; the next fight is
-    ``scenario``."""
-    from .day import DayRun, parse_day
-    day = parse_day({"name": "Ward Probe", "short_rests": 1,
-                     "party": [{"id": "fighter", "archetype": "fighter", "level": 5},
-                               {"id": "cleric", "archetype": "cleric", "level": 5, "gp": 5000}],
-                     "encounters": [{"scenario": "gate_lever"}, {"scenario": scenario},
-                                    {"scenario": "watchtower_hold"}]})
-    run = DayRun(day, 0)
-    run.results, run.stage, run.phase, run._menu, run._group = ["win"], 1, "intermission", None, None
-    cleric = run.party["cleric"]
-    cleric.spells = tuple(cleric.spells) + ((key,) if key not in cleric.spells else ())
-    cleric.resources["slots"] = (4,) * 9
-    return run
-
-
-def cast(run, key: str, point, kind, level: int | None = None) -> None:
-    """Through the intermission's options: cast, x, y, kind (opening ranges as needed)."""
-    from .spell_buffs import choose_day
-    assert choose_day(run, lambda o: o.kind == "ward_cast" and o.data[1] == key
-                      and (level is None or o.data[2] == level)), f"{key}: not offered between fights"
-    for want in ((point[0],), (point[1],), (kind,)):
-        for _ in range(4):
-            opts = run.decision.options
-            i = next((i for i, o in enumerate(opts) if o.kind != "ward_span" and o.data == want), None)
-            if i is not None:
-                run.choose(i)
-                break
-            full = pending_options(run)
-            j = next(j for j, o in enumerate(full) if o.data == want)
-            run.choose(next(i for i, o in enumerate(opts) if o.data[0] <= j < o.data[1]))
-        else:
-            raise AssertionError(f"{key}: {want} not offered")
-
-
-def go_on(run) -> None:
-    from .spell_buffs import choose_day
-    assert choose_day(run, lambda o: o.kind == "continue")
-
-
-def move_onto(b, c, cells) -> bool:
-    """c's turn now: it moves (through its own options) onto one of these squares."""
-    b.order = [c.cid] + [o for o in b.order if o != c.cid]
-    b.round, b.turn_index, b.outcome = max(b.round, 1), -1, None
-    b._next_turn()
-    opts = b.decision.options
-    i = next((i for i, o in enumerate(opts) if o.kind == "move"), None)
-    if i is None:
-        return False
-    b.choose(i)
-    for _ in range(3):
-        d = b.decision
-        j = next((j for j, o in enumerate(d.options) if o.kind == "destination" and tuple(o.data[0][:2]) in cells),
-                 None)
-        if j is not None:
-            b.choose(j)
-            while b.decision is not None and b.decision.kind in ("route", "reaction"):
-                b.choose(0)
-            return True
-        if d.kind != "group":
-            return False
-        rows = {f"row y={y}" for _, y in cells}
-        b.choose(next((j for j, o in enumerate(d.options) if o.data[0] == "key" and o.data[1] in rows), 0))
-    return False
-
-
-def probe(key: str) -> None:
-    """Cast between fights through the intermission's options, placed beside a skeleton's way in,
-    then the next fight: a skeleton that walks onto the glyph is hurt (Glyph of Warding) or falls
-    under the symbol (Symbol of pain); a Magic Circle against undead takes squares out of a
-    skeleton's destinations."""
-    run = probe_run(key)
-    cleric = run.party["cleric"]
-    gp, slots = cleric.resources["gp"], sum(cleric.resources["slots"])
-    sc, bmap, squares = _next(run)
-    skel = next(e for e in sc.enemies)
-    x, y = skel["at"]
-    if key == "magic-circle":
-        cast(run, key, _circle_point(run), ("undead",))
-    else:
-        cast(run, key, (x - 1, y + 1), "fire" if key == "glyph-of-warding" else "pain")
-    assert cleric.resources["gp"] == gp - _mech(key)["cost_gp"] and sum(cleric.resources["slots"]) == slots - 1, \
-        f"{key}: the slot or the gold was not spent"
-    go_on(run)
-    b = run.battle
-    assert b is not None and b.wards, f"{key}: no ward in the next fight"
-    s = b.creatures[skel["id"]]
-    if key == "magic-circle":
-        w = b.wards[0]
-        inside = _circle_cells(b, w)
-        s.pos = (3, 4, 0)   # beside the circle
-        b._reach_cache = None
-        dests = {tuple(p[:2]) for p in b._reach(s).destinations}
-        assert not dests & inside and len(dests) > 1, f"{key}: the skeleton may still walk in"
-        b.wards = []
-        b._reach_cache = None
-        assert {tuple(p[:2]) for p in b._reach(s).destinations} & inside, f"{key}: the circle changed nothing"
-        return
-    s.pos = (x, y, 0)
-    hp = s.hp
-    cells = set(b.wards[0]["cells"])
-    assert move_onto(b, s, cells), f"{key}: the skeleton could not walk onto the glyph"
-    assert any(e.get("event") == "ward" and "sets off" in e.get("text", "") for e in b.log), f"{key}: not triggered"
-    if key == "glyph-of-warding":
-        assert s.hp < hp or s.dead, f"{key}: the skeleton was not hurt"
-        assert not b.wards, f"{key}: the glyph is still there"
-    else:
-        assert b.wards[0]["state"] == "active" and any(
-            e.get("event") == "condition" and e.get("spell") == "symbol" for e in b.log), f"{key}: nobody in pain"

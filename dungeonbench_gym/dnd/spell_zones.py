@@ -48,8 +48,9 @@ import functools
 import json
 from pathlib import Path
 
-from . import areas, lighting, spellbook
+from . import areas, content, lighting, spellbook
 from .grid import fall_damage_dice
+from .model.options import Opt
 
 _SPELLS = Path(__file__).parent / "content" / "data" / "spells.json"
 _UNLIVING = ("undead", "construct")
@@ -77,7 +78,6 @@ def _senses(monster: str | None) -> tuple:
     """(blindsight, truesight, devil's sight) ranges in feet for a monster key (0: none)."""
     if not monster:
         return (0, 0, 0)
-    from . import content
     m = content.monster(monster)
     devil = 120 if any(t.key == "devils-sight" for t in m.traits) else 0
     return (m.senses.get("blindsight", 0), m.senses.get("truesight", 0), devil)
@@ -396,7 +396,6 @@ def start_of_turn(b, c) -> None:
 def _susceptible(monster: str | None) -> bool:
     if not monster:
         return False
-    from . import content
     return any(t.key == "antimagic-susceptibility" for t in content.monster(monster).traits)
 
 
@@ -566,7 +565,6 @@ def _prismatic(b, c, key: str, level: int, a) -> None:
                 b.event("condition", f"{o.cid} is blinded ({key})", creature=o.cid, condition="blinded")
 
 
-
 _WHAT = (("obscure", lambda v, z: "magical darkness" if v == "dark" else "heavily obscured"),
          ("silence", lambda v, z: "no verbal spells, thunder immunity inside"),
          ("difficult", lambda v, z: "difficult terrain"),
@@ -603,59 +601,6 @@ def _summary(key: str, level: int, dc: int) -> str:
     return ", ".join(bits)
 
 
-# ================================================================ probe
-def probe(key: str) -> None:
-    """The spell cast through the engine's options in the probe battle (dnd/spell_probe.py) must
-    leave a zone over some creature or change the battle (Prismatic Spray); Daylight must end a
-    foe's Darkness. AssertionError otherwise."""
-    from .spell_probe import SEEDS, _snapshot, _steer, battle
-    s = spec(key)
-    seen = []
-    for seed in SEEDS:
-        b = battle(key, seed)
-        dark = None
-        if s.get("dispels"):   # a foe's Darkness (2nd level) over the foes
-            orc = b.creatures["orc_0"]
-            orc.concentration = "darkness"
-            dark = {"spell": "darkness", "by": orc.cid, "level": 2, "dc": 10, "conc": True, "obscure": "dark",
-                    "cells": _clip(b, areas.sphere((8, 7), 15, b.map)), "size": 15}
-            add(b, dark)
-        if s.get("whirlpool"):   # deep water: an underwater battle
-            b.underwater, b._cache = True, None
-        opts = [i for i, o in enumerate(b.decision.options) if o.kind == "spell" and o.data[0] == key]
-        if not opts:
-            seen.append("not offered")
-            continue
-        before, slots = _snapshot(b), sum(b.creatures["caster"].resources["slots"])
-        b.choose(opts[0])
-        _steer(b, key, False)
-        assert sum(b.creatures["caster"].resources["slots"]) == slots - 1, f"{key}: no slot spent"
-        if dark is not None:
-            if dark not in b.zones and b.creatures["orc_0"].concentration is None:
-                return
-            seen.append("darkness still up")
-            continue
-        mine = [z for z in b.zones if z["spell"] == key and z["by"] == "caster"]
-        if s.get("whirlpool"):   # its effect comes at the start of the others' turns
-            n = len(b.log)
-            for _ in range(6):
-                d = b.decision
-                if d is None or d.actor not in ("caster", "ally"):
-                    break
-                b.choose(next(i for i, o in enumerate(d.options) if o.kind == "end_turn"))
-            if any(e.get("event") == "zone" and e.get("source") == "caster" for e in b.log[n:]) or \
-                    any(e.get("event") == "damage" and e.get("source") == "caster" for e in b.log[n:]):
-                return
-            seen.append("no pull or damage")
-            continue
-        if any(inside(b, z, o) for z in mine for o in b.creatures.values() if not o.dead):
-            return
-        if not spellbook.mech(key)["zones"].get("storm") and _snapshot(b) != before and not mine:
-            return   # an instant effect (Prismatic Spray)
-        seen.append("no zone over anyone" if mine else "no change")
-    raise AssertionError(f"{key}: nothing observable in {len(SEEDS)} seeds ({sorted(set(seen))})")
-
-
 # ================================================================ monsters' obscuring areas
 #: monster -> (action key, radius ft, kind, SRD facts): a darkmantle's Darkness Aura (magical
 #: darkness that moves with it, for its concentration, once a day), an octopus's Ink Cloud (heavy
@@ -668,14 +613,13 @@ MONSTER_ZONES = {
 
 
 def monster_runs(c) -> set:
-    """The action keys of c's stat block this module runs (for dnd/coverage.py)."""
+    """The action keys of c's stat block this module runs (for dnd/verification/coverage.py)."""
     m = MONSTER_ZONES.get(c.monster)
     return {m[0]} if m else set()
 
 
 def monster_options(b, c) -> list:
     """A darkmantle's Darkness Aura, an octopus's Ink Cloud: an action, once per battle."""
-    from .engine import Opt
     key, radius, f = MONSTER_ZONES[c.monster]
     if c.economy.actions <= 0 or key in c.resources.get("zone_actions_used", ()) or \
             (f.get("underwater") and not getattr(b, "underwater", False)):
@@ -705,29 +649,6 @@ def monster_zone(b, c, key: str) -> None:
         c.conditions["ink_dash"] = {"bonus_dash": True, "until": "end_of_target_next_turn", "turn_of": None,
                                     "round": b.round}
     b._back_to_menu(c)
-
-
-def probe_monster(monster: str, key: str) -> None:
-    """The monster's obscuring action is offered (underwater for an octopus) and leaves a zone
-    over it that its foe cannot see into."""
-    from .engine import Battle
-    from .grid import BattleMap
-    from .pcs import build_pc
-    from .state import monster_combatant
-    m = monster_combatant(monster, "m", "enemies", (2, 2, 0))
-    foe = build_pc("fighter", 5, "a", (2 + m.squares + 3, 2, 0))
-    b = Battle(BattleMap.from_dict({"layout": ["#" * 16] + ["#" + "." * 14 + "#"] * 10 + ["#" * 16]}), [foe, m],
-               seed=0)
-    b.underwater = MONSTER_ZONES[monster][2].get("underwater", False)
-    b.order = ["m", "a"]
-    b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
-    opts = [i for i, o in enumerate(b.decision.options) if o.kind == "monster_zone" and o.data == (key,)]
-    assert opts, f"{monster}: {key} not offered"
-    b.choose(opts[0])
-    z = [z for z in b.zones if z["by"] == "m" and z["spell"] == key]
-    assert z and inside(b, z[0], m), f"{monster}: {key} left no zone over it"
-    assert "target unseen (obscured)" in b.attack_modifiers(foe, m, melee=False)[2], f"{monster}: {key} hides nothing"
 
 
 def describe(b) -> list:

@@ -42,7 +42,7 @@ import functools
 import json
 from pathlib import Path
 
-from . import areas, features_more, spell_buffs
+from . import areas, content, features_more, spell_buffs
 from . import features_last   # Land's Stride's advantage against Entangle
 from . import spell_summons   # authored summons, the Polymorph family, conjured weapons
 from . import spell_control   # removal, domination, confusion, long teleports, Wish
@@ -50,8 +50,9 @@ from . import spell_utility   # water and objects: Water Walk, Water Breathing, 
 from . import spell_plants   # Tree Stride, Transport via Plants, Plant Growth
 from . import spell_wards   # Magic Circle's guard against charm and fear
 from . import lighting   # light and darkness: Light, Dancing Lights, Darkvision, Enthrall
-from .grid import SQUARE_FT
-from .state import AttackProfile, DamagePart
+from .grid import SIZE_SQUARES, SQUARE_FT, footprint
+from .model.options import Opt
+from .state import AttackProfile, DamagePart, monster_combatant
 
 _DATA = Path(__file__).parent / "content" / "data" / "spell_mechanics.json"
 
@@ -92,7 +93,6 @@ def handles(key: str) -> bool:
 
 
 def _spell(key: str):
-    from . import content
     return content.spell(key)
 
 
@@ -866,7 +866,6 @@ def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
 def dispel(b, c, t, level: int) -> None:
     """SRD Dispel Magic: every spell on t of the slot's level or lower ends; a higher one ends on
     an ability check (spellcasting ability) against DC 10 + its level."""
-    from . import content
     for k in list(t.conditions):
         v = t.conditions.get(k)
         if not v or not v.get("spell"):
@@ -913,7 +912,6 @@ def _tiers(b, c, key: str, level: int) -> None:
 
 def recall_options(b, c) -> list:
     """Call Lightning: while the caster concentrates on it, its action can call another bolt."""
-    from .engine import Opt
     r = c.resources.get("recall")
     if not r or c.concentration != r["spell"] or c.economy.actions <= 0:
         return []
@@ -933,7 +931,6 @@ def recall(b, c) -> None:
 def _free_squares(b, c, n: int, squares: int = 1) -> list:
     """Up to n spaces (of squares x squares) for new creatures, nearest the caster first: on the
     map, unoccupied, within 60 ft."""
-    from .grid import footprint
     taken = {cell for o in b.creatures.values() if not o.dead for cell in o.cells}
     out = []
     for r in range(1, 13):
@@ -955,9 +952,6 @@ def summon(b, c, key: str, level: int) -> None:
     """Conjure: new combatants on the caster's side, each taking a turn right after the caster's
     (simplification: no initiative roll of their own); played by whoever plays that side. They
     vanish when the caster's concentration on the spell ends (at their next turn)."""
-    from . import content
-    from .grid import SIZE_SQUARES
-    from .state import monster_combatant
     m = mech(key)
     if "monster" not in m:   # an authored creature (Flaming Sphere, Arcane Hand, Animate Objects...)
         return spell_summons.summon(b, c, key, level)
@@ -1048,9 +1042,8 @@ def start_of_turn(b, c) -> None:
 
 # ================================================================ coverage
 def coverage() -> list[dict]:
-    """One row per SRD spell: executable (a mechanism runs it; :func:`probe` shows it), out of
+    """One row per SRD spell: executable (a mechanism runs it; :func:`.verification.spell_probe.run_probe` shows it), out of
     scope or not yet, with the reason."""
-    from . import content
     rows = []
     for key, m in sorted(table().items()):
         sp = content.spell(key)
@@ -1063,10 +1056,3 @@ def coverage() -> list[dict]:
         rows.append({"key": key, "name": sp.name, "status": status, "reason": reason, "level": sp.level,
                      "mechanism": m.get("mech", ""), "class": ", ".join(sorted(sp.classes))})
     return rows
-
-
-def probe(key: str) -> None:
-    """Cast the spell through the engine's real options in a small battle and check that
-    something observable happened; AssertionError otherwise."""
-    from .spell_probe import run_probe
-    run_probe(key)

@@ -17,7 +17,11 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from . import content
+from .dice import parse
 from .grid import SIZE_SQUARES, footprint
+
+SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")   # smallest first
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
 INCAPACITATING = ("incapacitated", "paralyzed", "petrified", "stunned", "unconscious")
@@ -219,7 +223,6 @@ def engine_runs_save_action(a, allow_move: bool = False) -> bool:
     :data:`SAVE_SHAPES`, with damage or conditions, usable at will, on a recharge or n/day, not
     bound to a shape and not followed by a move (``allow_move``: a legendary wing attack, whose
     flight afterwards is not run)."""
-    from . import content
     return (a.executable and isinstance(a, content.SaveActionSpec) and not a.forms
             and (allow_move or not a.then_move)
             and (a.area is None or a.area.shape in SAVE_SHAPES) and bool(a.save.damage or a.save.conditions)
@@ -230,7 +233,6 @@ def engine_runs_save_action(a, allow_move: bool = False) -> bool:
 def breath_rider(monster: str, key: str):
     """A metallic dragon's second breath (repulsion, slowing, weakening) as a cone save action
     built from our data (``monster_traits.json``); None when there is none."""
-    from . import content
     d = content.load_json("monster_traits")["breath-weapons"].get(monster, {}).get(key)
     if d is None:
         return None
@@ -244,6 +246,28 @@ def breath_rider(monster: str, key: str):
         area=content.AreaSpec(shape, d[shape]), chosen_creatures=d.get("chosen_creatures", False))
 
 
+
+
+def monster_action(c: Combatant, key: str):
+    """The stat-block action ``key`` of a monster combatant (a breath of "Breath Weapons" and
+    legendary save actions included; a breath rider from our data first)."""
+    extra = breath_rider(c.monster, key)   # a save action from our data (a copper dragon's Slowing Breath)
+    if extra is not None:
+        return extra
+    spec = content.monster(c.monster)
+    for a in spec.actions + spec.legendary_actions:   # legendary save actions (a wing attack) too
+        if a.key == key:
+            return a
+        if isinstance(a, content.ChoiceSpec):   # one breath of "Breath Weapons"
+            for o in a.options:
+                if o.key == key:
+                    return breath_rider(c.monster, key) or o
+    return spec.action(key)
+
+
+def expected_damage(a: AttackProfile) -> float:
+    """The average damage of one hit of ``a`` (its dice's averages and bonuses)."""
+    return sum(parse(p.dice).average for p in a.damage)
 @functools.cache
 def castable_spells() -> frozenset:
     """The SRD spells the engine casts (the spell table's executable rows)."""
@@ -291,7 +315,6 @@ def _duration(s) -> tuple:
 
 def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | None = None) -> Combatant:
     """A combatant from an SRD stat block: its executable attacks, save actions and multiattack."""
-    from . import content
 
     spec = content.monster(key)
     attacks = []

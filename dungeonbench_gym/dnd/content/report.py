@@ -39,7 +39,7 @@ def engine_actions(m: MonsterSpec) -> list[str]:
     from ..state import monster_combatant
     c = monster_combatant(m.key, "m", "enemies", (0, 0, 0))
     keys = {a.key for a in c.attacks} | set(c.save_actions)
-    out = [a.name for a in m.actions if a.key in keys and a.executable]   # data-executable ones (see dnd/coverage.py)
+    out = [a.name for a in m.actions if a.key in keys and a.executable]   # data-executable ones (see dnd/verification/coverage.py)
     if c.multiattack:
         out += [a.name for a in m.actions if a.kind == "multiattack"][:1]
     legendary = {k for k, *_ in c.legendary}

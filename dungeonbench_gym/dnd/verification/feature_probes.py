@@ -1,80 +1,31 @@
 """Probes for the coverage table: each executable SRD class feature shown working in a small battle.
 
-A probe builds PCs from :mod:`.pcs`, plays the feature through the engine's real options
+A probe builds PCs from :mod:`..pcs`, plays the feature through the engine's real options
 (``Battle.decision`` / ``Battle.choose``) with fixed dice, and raises ``AssertionError`` when the
 option is missing or has no visible effect. :data:`PROBES` maps a feature key (the SRD index) to
-its probe; :func:`.features.probe` runs them.
+its probe; :func:`probe` runs one, and :func:`coverage` makes the classes table from them.
 """
 
 from __future__ import annotations
 
-from .engine import Battle
-from .grid import BattleMap
-from .pcs import build_pc, short_rest
-from .state import ability_mod, monster_combatant
+import functools
 
-_LAYOUT = ["#" * 16] + ["#" + "." * 14 + "#"] * 10 + ["#" * 16]
-
-
-class _Fixed:
-    """Dice that hand out the given values in order, then ``rest`` (clipped to the die)."""
-
-    def __init__(self, values, rest):
-        self.values, self.rest = list(values), rest
-
-    def __call__(self, lo, hi, size=None):
-        if size is not None:
-            return _Arr([self(lo, hi) for _ in range(size)])
-        v = self.values.pop(0) if self.values else self.rest
-        return min(max(v, lo), hi - 1)
-
-
-class _Arr(list):
-    def tolist(self):
-        return list(self)
-
-
-def _battle(*cs, first: str | None = None) -> Battle:
-    b = Battle(BattleMap.from_dict({"layout": _LAYOUT}), list(cs), seed=0, max_options=10 ** 6)
-    if first is not None:
-        b.order = [first] + [o for o in b.order if o != first]
-        b.round, b.turn_index, b.outcome = 0, -1, None
-        b._next_turn()
-    return b
-
-
-def _dice(b: Battle, *values, rest: int = 10) -> None:
-    b.roller._int = _Fixed(values, rest)
-
-
-def _pc(arch: str, level: int, cid: str = "p", at=(2, 2), side: str = "party"):
-    return build_pc(arch, level, cid, (*at, 0), side=side)
-
-
-def _mon(key: str, at, cid: str = "m"):
-    return monster_combatant(key, cid, "enemies", (*at, 0))
-
-
-def _pick(b: Battle, kind: str, text: str = "") -> None:
-    for i, o in enumerate(b.decision.options):
-        if o.kind == kind and text in o.label:
-            b.choose(i)
-            return
-    raise AssertionError(f"no {kind!r} option {text!r}: {[o.label for o in b.decision.options]}")
-
-
-def _has(b: Battle, kind: str, text: str = "") -> bool:
-    return any(o.kind == kind and text in o.label for o in b.decision.options)
-
-
-def _mod(c, ab):
-    return ability_mod(c.abilities[ab])
-
-
-def _attack(b: Battle, text: str, *dice, rest: int = 10) -> None:
-    _dice(b, *dice, rest=rest)
-    _pick(b, "attack", text)
-    _pick(b, "target")
+from .. import content, heuristic
+from ..content import load_json
+from ..engine import Battle
+from ..features import end_rage, save_bonus
+from ..pcs import arcane_recovery, build_pc, natural_recovery, short_rest
+from .feature_harness import (
+    again as _again,
+    attack as _attack,
+    battle as _battle,
+    has as _has,
+    mod as _mod,
+    mon as _mon,
+    pc as _pc,
+    pick as _pick,
+    script_dice as _dice,
+)
 
 
 # ------------------------------------------------------------------ generic probes
@@ -181,7 +132,6 @@ def _p_frenzy():
     b._cache = None
     _attack(b, "Frenzy: attack with Greataxe", 15, 5)
     assert not c.economy.bonus and o.hp < 59
-    from .features import end_rage
     end_rage(b, c, "probe")
     assert c.exhaustion == 1
 
@@ -556,7 +506,6 @@ def _p_aura(level, feet):
         near = _pc("wizard", 1, "w", (2 + feet // 5, 2))
         far = _pc("wizard", 1, "w2", (2 + feet // 5 + 1, 2))
         b = _battle(c, near, far, _mon("ogre", (12, 8)))
-        from .features import save_bonus
         assert save_bonus(b, near, "wis") == max(1, _mod(c, "cha")) and save_bonus(b, far, "wis") == 0
     return run
 
@@ -650,7 +599,6 @@ def _p_fiendish_resilience():
 
 
 def _p_natural_recovery():
-    from .pcs import natural_recovery
     c = _pc("druid", 5)
     c.resources["slots"] = (4, 0, 0) + c.resources["slots"][3:]
     assert natural_recovery(c) == (3,) and c.resources["slots"][:3] == (4, 0, 1)   # 3 levels at druid 5
@@ -660,7 +608,6 @@ def _p_natural_recovery():
 
 
 def _p_arcane_recovery():
-    from .pcs import arcane_recovery
     c = _pc("wizard", 4)
     c.resources["slots"] = (0, 0) + c.resources["slots"][2:]
     assert arcane_recovery(c) == (2,)
@@ -854,7 +801,6 @@ def _p_two_weapon(arch: str, level: int, weapons: tuple, off: str):
 
 
 def content_name(key: str) -> str:
-    from . import content
     return content.weapon(key).name
 
 
@@ -900,13 +846,6 @@ PROBES.update({
     "fighting-style-dueling": _p_dueling("paladin", 2, "longsword"),
     "superior-hunters-defense-uncanny-dodge": _p_hunter_uncanny,
 })
-
-
-def _again(b: Battle, cid: str) -> None:
-    """Give cid a fresh turn (the probe's next round)."""
-    b.order = [cid] + [o for o in b.order if o != cid]
-    b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
 
 
 def _p_quivering_palm():
@@ -1009,7 +948,6 @@ def _p_arcanum(level: int, key: str, name: str):
     """A Mystic Arcanum spell cast once without a slot (its placement or target as the planner picks),
     then not offered again before a long rest."""
     def run():
-        from . import heuristic
         c, o = _pc("warlock", level), _mon("ogre", (6, 2))
         b = _battle(c, o, _mon("ogre", (12, 8), "m2"), first="p")   # a second foe: the battle goes on
         slots = c.resources["slots"]
@@ -1079,6 +1017,42 @@ PROBES["metamagic-careful-spell"] = _p_careful
 
 
 # subclass and late features (dnd/features_more.py): their probes live beside their rules
-from .features_more import probes as _more_probes
+from .features_more_probes import probes as _more_probes
 
 PROBES.update(_more_probes())
+
+
+# ================================================================ coverage
+@functools.cache
+def _srd_rows() -> tuple:
+    return tuple(load_json("class_features"))
+
+
+@functools.cache
+def _status() -> dict:
+    return dict(load_json("class_feature_status"))
+
+
+def coverage() -> list[dict]:
+    """One row per SRD class feature: executable (a probe shows it through the engine), out of
+    scope (with the reason) or not yet; grouped by class, subclass and level."""
+    rows = []
+    for r in _srd_rows():
+        st = _status().get(r["key"])
+        if r["key"] in PROBES:
+            status, reason = "executable", ""
+        elif st is not None:
+            status, reason = st["status"], st["reason"]
+        else:
+            status, reason = "not yet", "not yet: no rule or probe for it"
+        kind = "subclass" if r["subclass"] else "option" if r["parent"] else "class"
+        rows.append({"key": r["key"], "name": r["name"], "class": r["class"], "subclass": r["subclass"],
+                     "level": r["level"], "kind": kind, "status": status, "reason": reason})
+    return rows
+
+
+def probe(key: str) -> None:
+    """Make the feature happen through the engine's options; AssertionError if it cannot."""
+    if key not in PROBES:
+        raise AssertionError(f"class feature {key!r} is not executable: {_status().get(key, 'no probe')}")
+    PROBES[key]()

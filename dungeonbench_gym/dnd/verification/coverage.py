@@ -2,9 +2,8 @@
 
 Each table is a list of rows ``{"key", "name", "status", "reason", ...grouping columns}`` with
 ``status`` one of :data:`STATUSES`. The classes, spells and items tables come from the
-``coverage()`` functions of :mod:`.features`, :mod:`.spellbook` and :mod:`.items` (imported
-lazily: a module that is missing is named in the summary, not an error); the monster table is
-built here. A monster is *executable* when every part of its stat block (actions, legendary
+``coverage()`` functions of :mod:`.feature_probes` (a class feature is executable when it has a
+probe), :mod:`..spellbook` and :mod:`..items`; the monster table is built here. A monster is *executable* when every part of its stat block (actions, legendary
 actions, reactions, traits) is run by the engine or out of scope with a reason; its ``reason``
 lists what is missing. ``probe(table, key)`` makes one executable entry happen through the
 engine's real decision options and raises AssertionError when it cannot.
@@ -16,24 +15,36 @@ engine's real decision options and raises AssertionError when it cannot.
 from __future__ import annotations
 
 import functools
-import importlib
 from pathlib import Path
 
-from . import monster_specials
+from .. import content, items, lighting, monster_specials, pcs, spell_zones, spellbook
+from ..content import load_json
+from ..dice import Roller
+from ..pcs import build_pc
+from ..state import monster_action, monster_combatant
+from . import (
+    feature_probes,
+    items_probes,
+    lighting_probes,
+    monster_specials_probes,
+    spell_buffs_probes,
+    spell_probe,
+    spell_utility_probes,
+    spell_zones_probes,
+)
+from .arena import choose, combatant, duel, play_out
 
 STATUSES = ("executable", "out of scope", "not yet")
 TABLES = ("classes", "spells", "monsters", "items")
-MODULES = {"classes": "dungeonbench_gym.dnd.features", "spells": "dungeonbench_gym.dnd.spellbook",
-           "items": "dungeonbench_gym.dnd.items"}
 DOCS = Path("docs")
 GROUP_COLUMNS = {"classes": ("class", "level", "kind"), "spells": ("level", "class"), "monsters": ("cr", "type"),
                  "items": ("kind",)}
 
 # trait key -> how to tell the compiled combatant runs it
 _TRAIT_RUN = {
-    "devils-sight": lambda c: importlib.import_module(".spell_zones", __package__).senses(c)[2] > 0,   # (spell zones)
-    "antimagic-susceptibility": lambda c: importlib.import_module(".spell_zones", __package__).susceptible(c),
-    "illumination": lambda c: importlib.import_module(".lighting", __package__).carried(c) != (0, 0),   # (lighting)
+    "devils-sight": lambda c: spell_zones.senses(c)[2] > 0,   # (spell zones)
+    "antimagic-susceptibility": lambda c: spell_zones.susceptible(c),
+    "illumination": lambda c: lighting.carried(c) != (0, 0),   # (lighting)
     "magic-resistance": lambda c: "magic_resistance" in c.features,
     "legendary-resistance": lambda c: "legendary_resistance" in c.resources,
     "pack-tactics": lambda c: "pack_tactics" in c.features,
@@ -105,7 +116,6 @@ _REACTION_RUN = {
 
 def _merge_specials() -> None:
     """Traits and reactions run by dnd/monster_specials.py."""
-    from . import monster_specials
     for k, f in monster_specials.TRAIT_RUN.items():
         _TRAIT_RUN.setdefault(k, f)
     for k, f in monster_specials.REACTION_RUN.items():
@@ -117,20 +127,13 @@ _merge_specials()
 
 @functools.cache
 def _scope() -> dict:
-    from .content import load_json
     return load_json("monster_scope")
-
-
-def _combatant(key: str):
-    from .state import monster_combatant
-    return monster_combatant(key, "m", "enemies", (2, 2, 0))
 
 
 # ---------------------------------------------------------------- monsters
 def monster_parts(key: str) -> list[dict]:
     """Every part of a stat block with its status: {"part", "key", "name", "status", "reason"}."""
-    from . import content
-    spec, c = content.monster(key), _combatant(key)
+    spec, c = content.monster(key), combatant(key)
     scope = _scope()
     runs = {a.key for a in c.attacks} | set(c.save_actions) | set(c.resources.get("teleports", ()))
     runs |= {"invisibility", "invisible-passage"} if "invisibility_action" in c.features else set()
@@ -141,7 +144,6 @@ def monster_parts(key: str) -> list[dict]:
     runs |= {"children-of-the-night"} if "children" in c.resources else set()   # a vampire
     runs |= {c.resources["monster_wall"]["action"]} if "monster_wall" in c.resources else set()   # an ice devil
     runs |= monster_specials.runs(c)   # dnd/monster_specials.py
-    from . import spell_zones
     runs |= spell_zones.monster_runs(c)   # Darkness Aura, Ink Cloud (dnd/spell_zones.py)
     legendary = {x[0] for x in c.legendary}
     out = []
@@ -199,7 +201,6 @@ def monster_parts(key: str) -> list[dict]:
 
 @functools.cache
 def _spell_status() -> dict:
-    from . import spellbook
     return {r["key"]: r["status"] for r in spellbook.coverage()}
 
 
@@ -220,7 +221,6 @@ def _why_not(a) -> str:
 
 
 def monster_coverage() -> list[dict]:
-    from . import content
     rows = []
     for key, spec in content.monsters().items():
         parts = monster_parts(key)
@@ -239,17 +239,15 @@ def _cr(cr: float) -> str:
 def probe_monster(key: str) -> None:
     """Each action, legendary action and reaction the engine runs for this monster is offered
     in a duel and resolves (an event names it); each run trait is compiled into the combatant."""
-    from . import content
     spec = content.monster(key)
-    c = _combatant(key)
+    c = combatant(key)
     for p in monster_parts(key):
         if p["status"] != "executable":
             continue
-        if monster_specials.probe(key, p):   # a part dnd/monster_specials.py runs: its own probe
+        if monster_specials_probes.probe(key, p):   # a part dnd/monster_specials.py runs: its own probe
             continue
-        from . import spell_zones
         if p["part"] == "action" and p["key"] in spell_zones.monster_runs(c):   # Darkness Aura, Ink Cloud
-            spell_zones.probe_monster(key, p["key"])
+            spell_zones_probes.probe_monster(key, p["key"])
             continue
         if p["part"] == "trait" and p["key"] in ("spellcasting", "innate-spellcasting"):
             for sp in {s.spell for b in spec.spellcasting if b.key == p["key"] for s in b.spells} & set(c.spells):
@@ -302,55 +300,26 @@ def _action_spec(spec, key):
     return next(a for a in spec.actions if a.key == key)
 
 
-def _duel(key: str, first: str):
-    """The monster at (2, 2) and a sturdy level-5 fighter beside it (another one behind), on open ground."""
-    from .engine import Battle
-    from .grid import BattleMap
-    from .pcs import build_pc
-    m = _combatant(key)
-    n = m.squares
-    foes = [build_pc("fighter", 5, "a", (2 + n, 2, 0)), build_pc("fighter", 5, "b", (2 + n, 3, 0))]
-    for f in foes:
-        f.hp = f.max_hp = 1000
-    layout = ["#" * 16] + ["#" + "." * 14 + "#"] * 10 + ["#" * 16]
-    b = Battle(BattleMap.from_dict({"layout": layout}), [*foes, m], seed=0)
-    b.order = [first] + [o for o in b.order if o != first]
-    b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
-    return b, m
-
-
-def _play_out(b, actor: str) -> None:
-    """Let the heuristic answer the follow-up decisions (targets, points, directions) of actor."""
-    from . import heuristic
-    for _ in range(50):
-        d = b.decision
-        if d is None or d.actor != actor or d.kind == "action":
-            return
-        b.choose(heuristic.choose(b))
-
-
 def _probe_turn(key: str, kind: str, action: str | None, event: str) -> None:
-    from .engine import _monster_action
-    b, m = _duel(key, "m")
+    b, m = duel(key, "m")
     if action and kind == "attack" and ("swallow",) in m.attack(action).on_hit:   # Swallow: a held victim
         foe = b.creatures["a"]
         foe.size = "small"   # small enough for a frog
         foe.conditions["grappled"] = {"by": "m", "dc": 10}
         b._open_menu(m)
-    if action and kind == "save_action" and _monster_action(m, action).target_filter == "grappled_by_self":
+    if action and kind == "save_action" and monster_action(m, action).target_filter == "grappled_by_self":
         b.creatures["a"].conditions["grappled"] = {"by": "m", "dc": 10}   # its tentacles need a held victim
         b._open_menu(m)
-    _choose(b, lambda o: o.kind == kind and (action is None or o.data[0] == action),   # a long menu: its groups
+    choose(b, lambda o: o.kind == kind and (action is None or o.data[0] == action),   # a long menu: its groups
             f"{key}: {kind} {action}")
-    _play_out(b, "m")
+    play_out(b, "m")
     if kind == "multiattack":   # each step of the sequence is its own attack option
         for _ in range(len(m.multiattack)):
             if b.decision is None or b.decision.actor != "m" or not m.economy.attack_queue:
                 break
             j = next(j for j, o in enumerate(b.decision.options) if o.data[1:2] == ("queue",))
             b.choose(j)
-            _play_out(b, "m")
+            play_out(b, "m")
     done = [e for e in b.log if e.get("event") == event and (e.get("attacker") or e.get("creature")) == "m"]
     if action is not None:
         done = [e for e in done if (e.get("attack") or e.get("action")) == action]
@@ -360,23 +329,19 @@ def _probe_turn(key: str, kind: str, action: str | None, event: str) -> None:
 def _probe_spell(key: str, spell: str) -> None:
     """The monster casts the spell from its block through the spell options, hurt (so healing
     is worth it) and with foes beside it; it must be offered and end in a cast event."""
-    from . import content, spellbook
     if spellbook.mech(spell).get("mech") == "sight":   # Light, Dancing Lights: in a dark duel (dnd/lighting.py)
-        from .lighting import probe_monster_spell
-        probe_monster_spell(key, spell)
+        lighting_probes.probe_monster_spell(key, spell)
         return
     if spellbook.mech(spell).get("mech") == "utility":   # Water Breathing: in an underwater duel (dnd/spell_utility.py)
-        from .spell_utility import probe_monster_spell
-        probe_monster_spell(key, spell)
+        spell_utility_probes.probe_monster_spell(key, spell)
         return
     if spellbook.mech(spell).get("mech") in ("day", "reaction"):   # between fights, Hellish Rebuke, Feather Fall
-        from .spell_buffs import probe_monster_spell
-        probe_monster_spell(key, spell)
+        spell_buffs_probes.probe_monster_spell(key, spell)
         return
     if content.spell(spell).casting_time == "reaction":
         _probe_reaction_spell(key, spell)
         return
-    b, m = _duel(key, "m")
+    b, m = duel(key, "m")
     m.hp = max(1, m.max_hp // 2)
     m.conditions.update(poisoned={}, charmed={"by": "a"})   # something for the restoration spells to end
     if spell == "remove-curse":   # a curse to end
@@ -384,29 +349,28 @@ def _probe_spell(key: str, spell: str) -> None:
     if spell == "dispel-magic":   # a foe's spell on it to dispel
         m.conditions["baned"] = {"by": "a", "spell": "bane"}
     if spell == "spare-the-dying":   # an ally at 0 HP, dying, beside the caster
-        from .pcs import build_pc
         ally = build_pc("fighter", 1, "ally", (2, 2 + m.squares, 0))
         ally.side, ally.hp = "enemies", 0
         ally.conditions["prone"] = {}
         b.creatures["ally"] = ally
         b.order.append("ally")
     b._open_menu(m)
-    _choose(b, lambda o: o.kind == "spell" and o.data[0] == spell, f"{key}: spell {spell}")
-    _play_out(b, "m")
+    choose(b, lambda o: o.kind == "spell" and o.data[0] == spell, f"{key}: spell {spell}")
+    play_out(b, "m")
     assert any(e.get("event") == "cast" and e.get("spell") == spell and e.get("creature") == "m" for e in b.log), \
         f"{key}: spell {spell} was not cast"
 
 
 def _probe_heal(key: str) -> None:
     """Healing Touch: a hurt ally beside it is healed through the option and its target."""
-    b, m = _duel(key, "m")
-    ally = _combatant(key)
+    b, m = duel(key, "m")
+    ally = combatant(key)
     ally.cid, ally.pos, ally.hp = "ally", (2, 2 + m.squares, 0), 1
     b.creatures["ally"] = ally
     b.order.append("ally")
     b._open_menu(m)
-    _choose(b, lambda o: o.kind == "monster_heal", f"{key}: healing touch")
-    _choose(b, lambda o: o.data and o.data[0] == "ally", f"{key}: healing touch target")
+    choose(b, lambda o: o.kind == "monster_heal", f"{key}: healing touch")
+    choose(b, lambda o: o.data and o.data[0] == "ally", f"{key}: healing touch target")
     assert ally.hp > 1, f"{key}: healing touch healed nothing"
 
 
@@ -416,7 +380,7 @@ def _probe_reaction_spell(key: str, spell: str) -> None:
     if spell == "counterspell":
         _probe_counterspell(key)
         return
-    b, m = _duel(key, "a")
+    b, m = duel(key, "a")
     f = b.creatures["a"]
     weapon = next(a for a in f.attacks if a.melee)
     m.hp = m.max_hp = 10 ** 6
@@ -433,8 +397,7 @@ def _probe_reaction_spell(key: str, spell: str) -> None:
 
 def _probe_rock_catching(key: str) -> None:
     """Rock Catching: a hill giant on the other side throws rocks until one hits; the reaction comes."""
-    from .state import monster_combatant
-    b, m = _duel(key, "a")
+    b, m = duel(key, "a")
     g = monster_combatant("hill-giant", "g", "party", (10, 8, 0))
     b.creatures["g"] = g
     m.hp = m.max_hp = 10 ** 6
@@ -448,19 +411,19 @@ def _probe_rock_catching(key: str) -> None:
 
 def _probe_consume_life(key: str) -> None:
     """Consume Life: the fighter beside it is dying; the bonus action is offered and resolves."""
-    b, m = _duel(key, "m")
+    b, m = duel(key, "m")
     f = b.creatures["a"]
     f.hp = 0
     f.conditions["unconscious"] = {}
     b._open_menu(m)
-    _choose(b, lambda o: o.kind == "consume_life", f"{key}: consume life")
+    choose(b, lambda o: o.kind == "consume_life", f"{key}: consume life")
     assert any(e.get("event") == "consume_life" for e in b.log)
 
 
 def _probe_children(key: str) -> None:
     """Children of the Night: called, then on a later turn of the caller they arrive on its side."""
-    b, m = _duel(key, "m")
-    _choose(b, lambda o: o.kind == "children_of_the_night", f"{key}: children of the night")
+    b, m = duel(key, "m")
+    choose(b, lambda o: o.kind == "children_of_the_night", f"{key}: children of the night")
     for _ in range(5):
         b.round += 1
         b._start_turn(m)
@@ -470,32 +433,31 @@ def _probe_children(key: str) -> None:
 
 def _probe_create_specter(key: str) -> None:
     """Create Specter: the fighter beside it has just died; its spirit rises on the wraith's side."""
-    b, m = _duel(key, "m")
+    b, m = duel(key, "m")
     b._die(b.creatures["a"], "probe")
     b._open_menu(m)
-    _choose(b, lambda o: o.kind == "create_specter", f"{key}: create specter")
+    choose(b, lambda o: o.kind == "create_specter", f"{key}: create specter")
     new = [e["new"] for e in b.log if e.get("event") == "create_specter"]
     assert new and b.creatures[new[0]].side == m.side and b.creatures[new[0]].monster == "specter"
 
 
 def _probe_mask(key: str) -> None:
     """Unnerving Mask: the fighter's turn starts beside the devil; the reaction comes."""
-    b, _ = _duel(key, "a")
+    b, _ = duel(key, "a")
     assert any(e.get("event") == "unnerving_mask" and e.get("creature") == "m" for e in b.log), \
         f"{key}: unnerving mask never came"
 
 
 def _probe_engulf(key: str) -> None:
     """Engulf: multiattacks until both slams of one turn hit the fighter; it is engulfed."""
-    from .dice import Roller
     for seed in range(1, 41):   # seeded, so repeatable
-        b, m = _duel(key, "m")
+        b, m = duel(key, "m")
         b.creatures["a"].hp = 10 ** 6
         b.roller = Roller(seed, log=b.log)
-        _choose(b, lambda o: o.kind == "multiattack", f"{key}: multiattack")
+        choose(b, lambda o: o.kind == "multiattack", f"{key}: multiattack")
         while b.decision.actor == "m" and m.economy.attack_queue:
-            _choose(b, lambda o: o.data[1:2] == ("queue",), f"{key}: a multiattack step")
-            _choose(b, lambda o: o.kind == "target" and o.data[0] == "a", f"{key}: the fighter")
+            choose(b, lambda o: o.data[1:2] == ("queue",), f"{key}: a multiattack step")
+            choose(b, lambda o: o.kind == "target" and o.data[0] == "a", f"{key}: the fighter")
         if any(e.get("event") == "engulf" for e in b.log):
             assert b.creatures["a"].conditions["engulfed"]["by"] == "m"
             return
@@ -503,14 +465,13 @@ def _probe_engulf(key: str) -> None:
 
 
 def _probe_counterspell(key: str) -> None:
-    from .pcs import build_pc
-    b, m = _duel(key, "a")
+    b, m = duel(key, "a")
     w = build_pc("wizard", 5, "w", (2 + m.squares + 2, 6, 0))
     b.creatures["w"] = w
     b.order = ["w"] + list(b.order)
     b.round, b.turn_index, b.outcome = 0, -1, None
     b._next_turn()
-    _choose(b, lambda o: o.kind == "spell", f"{key}: a wizard's spell to counter")
+    choose(b, lambda o: o.kind == "spell", f"{key}: a wizard's spell to counter")
     d = b.decision
     assert d.kind == "reaction" and d.actor == "m", f"{key}: counterspell not offered: {d.kind} {d.actor}"
     b.choose(next(i for i, o in enumerate(d.options) if o.data[0] is True))
@@ -518,24 +479,8 @@ def _probe_counterspell(key: str) -> None:
                for e in b.log), f"{key}: counterspell was not cast"
 
 
-def _choose(b, want, what: str) -> None:
-    """Choose the option that ``want`` accepts, through the group decisions of a long list."""
-    for _ in range(8):
-        full = b.visible_options()
-        j = next((j for j, o in enumerate(full) if want(o)), None)
-        assert j is not None, f"{what} not offered: {[o.label for o in full]}"
-        if b.decision.kind != "group":
-            b.choose(j)
-            return
-        base = b.pending.get("span", (0, 0))[0]
-        b.choose(next(i for i, o in enumerate(b.decision.options)
-                      if (o.data[0] == "key" and o.data[1] == full[j].group)
-                      or (o.data[0] == "span" and o.data[1] <= base + j < o.data[2])))
-    raise AssertionError(f"{what}: too many group levels")
-
-
 def _probe_legendary(key: str, action: str) -> None:
-    b, m = _duel(key, "a")
+    b, m = duel(key, "a")
     if m.hp == m.max_hp:
         m.hp = m.max_hp // 2   # healing legendary actions need a hurt monster
     b.choose(next(i for i, o in enumerate(b.decision.options) if o.kind == "end_turn"))
@@ -543,7 +488,7 @@ def _probe_legendary(key: str, action: str) -> None:
     i = next((i for i, o in enumerate(b.decision.options) if o.kind == "legendary" and o.data[0] == action), None)
     assert i is not None, f"{key}: legendary {action} not offered: {[o.label for o in b.decision.options]}"
     b.choose(i)
-    _play_out(b, "m")
+    play_out(b, "m")
     assert any(e.get("event") == "legendary" and e.get("action") == action for e in b.log), \
         f"{key}: legendary {action} did not resolve"
 
@@ -551,7 +496,7 @@ def _probe_legendary(key: str, action: str) -> None:
 def _probe_parry(key: str) -> None:
     """Parry: a melee hit inside the +AC window gets the reaction decision, and taking it can turn
     the hit into a miss. Attacks are rolled until one lands in the window (seeded, so repeatable)."""
-    b, m = _duel(key, "a")
+    b, m = duel(key, "a")
     f = b.creatures["a"]
     weapon = next(a for a in f.attacks if a.melee)
     m.hp = m.max_hp = 10 ** 6   # survives every test swing
@@ -567,7 +512,7 @@ def _probe_parry(key: str) -> None:
 
 def _probe_split(key: str) -> None:
     """Split: the fighter's slashing weapon hits it until one hit lands; then there are two."""
-    b, m = _duel(key, "a")
+    b, m = duel(key, "a")
     f = b.creatures["a"]
     weapon = next(a for a in f.attacks if a.melee and any(d.type == "slashing" for d in a.damage))
     for _ in range(100):
@@ -579,28 +524,21 @@ def _probe_split(key: str) -> None:
 
 # ---------------------------------------------------------------- all tables
 def table(name: str) -> tuple[list[dict] | None, str]:
-    """(rows, note): the rows of a table, or None and why when its module is missing."""
+    """(rows, note): the rows of a table (the note is for a table that cannot be built)."""
     if name == "monsters":
         return monster_coverage(), ""
-    try:
-        mod = importlib.import_module(MODULES[name])
-    except ImportError as e:   # written by another part of the project; may not exist yet
-        return None, f"{MODULES[name]} is not available ({e.__class__.__name__}: {e})"
-    if not hasattr(mod, "coverage"):
-        return None, f"{MODULES[name]} has no coverage()"
-    return list(mod.coverage()), ""
+    rows = {"classes": feature_probes.coverage, "spells": spellbook.coverage, "items": items.coverage}[name]()
+    return list(rows), ""
 
 
 def probe(name: str, key: str) -> None:
-    if name == "monsters":
-        probe_monster(key)
-        return
-    importlib.import_module(MODULES[name]).probe(key)
+    """Make the executable row ``key`` of table ``name`` happen; AssertionError if it cannot."""
+    {"classes": feature_probes.probe, "spells": spell_probe.run_probe, "items": items_probes.probe,
+     "monsters": probe_monster}[name](key)
 
 
 def combatants(monster_rows: list[dict]) -> dict:
     """Combatants the benchmark can field: executable monsters plus PC archetype x level builds."""
-    from . import pcs
     archetypes = sorted(pcs.ARCHETYPES) if hasattr(pcs, "ARCHETYPES") else []
     levels = getattr(pcs, "MAX_LEVEL", 5)
     builds = 0

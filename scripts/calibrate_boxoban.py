@@ -45,9 +45,9 @@ def official_files(root: Path, tier: str, medium_files: int) -> list[Path]:
     return sorted((root / "medium" / "train").glob("*.txt"))[:medium_files]
 
 
-def measure(rows) -> tuple[int, int, int, int, int] | None:
+def measure(rows, max_effort: int = OFFICIAL_EFFORT) -> tuple[int, int, int, int, int] | None:
     """(bin, floor cells, pushes, moves, effort) of a level, None if the solver gives up."""
-    found = bx.solve(rows, max_effort=OFFICIAL_EFFORT)
+    found = bx.solve(rows, max_effort=max_effort)
     if found is None:
         return None
     floor = bx.SIZE * bx.SIZE - sum(row.count(bx.WALL) for row in rows)
@@ -56,15 +56,11 @@ def measure(rows) -> tuple[int, int, int, int, int] | None:
 
 
 def candidate(job: tuple[str, int, tuple[int, ...]]) -> tuple[int, int, int, int, int] | None:
+    """A candidate as generate_level draws it (its own seeded stream), measured with the
+    generator's effort cap."""
     tier, index, push_counts = job
     rng = random.Random(f"dungeonbench_gym/boxoban/calibrate/{tier}/{index}")
-    rows = bx.draw_candidate(rng, push_counts)
-    found = bx.solve(rows, max_effort=bx.MAX_EFFORT)
-    if found is None:
-        return None
-    floor = bx.SIZE * bx.SIZE - sum(row.count(bx.WALL) for row in rows)
-    return (bx.level_bin(rows, found.pushes, len(found.moves)), floor, found.pushes,
-            len(found.moves), found.effort)
+    return measure(bx.draw_candidate(rng, push_counts), bx.MAX_EFFORT)
 
 
 def histogram(rows) -> list[int]:

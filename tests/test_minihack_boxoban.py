@@ -155,14 +155,12 @@ def test_reverse_search_layers_are_exact_push_counts():
                                  board.goals, board.player))
     layers = bx._positions_by_pushes(grid, 8)
     assert len(layers) == 9 and all(layers)
-    stride = grid.stride
-    cell = lambda i: (i // stride - 1, i % stride - 1)  # noqa: E731
     for pushes, layer in enumerate(layers):
         for boxes, region in layer[:: max(1, len(layer) // 15)]:  # a spread of each layer
-            start = cell((region & -region).bit_length() - 1)
+            start = grid.cell((region & -region).bit_length() - 1)
             level = bx.render_board(bx.Board(board.height, board.width, board.walls,
                                              board.goals,
-                                             frozenset(cell(i) for i in bx._bits(boxes)), start))
+                                             frozenset(map(grid.cell, bx._bits(boxes))), start))
             solution = bx.solve(level)
             assert solution is not None and solution.pushes == pushes, (level, pushes)
 

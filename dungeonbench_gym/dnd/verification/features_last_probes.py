@@ -13,7 +13,6 @@ from . import feature_harness as fp
 from .spell_buffs_probes import day_probe_run
 
 
-# ================================================================ probes (dnd/verification/feature_probes.py)
 def probes() -> dict:
     """SRD feature key -> probe: each plays the feature through the engine's options with fixed
     dice and fails when it has no visible effect."""

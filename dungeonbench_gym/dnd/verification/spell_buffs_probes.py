@@ -9,7 +9,6 @@ from ..spell_buffs import _mech, choose_day
 from .arena import SEEDS, battle, duel, orc_first
 
 
-# ================================================================ probes (dnd/verification/spell_probe.py calls these)
 def probe(key: str) -> None:
     """Reaction and between-fight spells: shown through the engine's reaction decision, a fall,
     or the Day track's intermission options; AssertionError when nothing happens."""

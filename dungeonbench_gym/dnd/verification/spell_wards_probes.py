@@ -8,7 +8,6 @@ from ..spell_buffs import choose_day
 from ..spell_wards import _circle_cells, _circle_point, _mech, _next, pending_options
 
 
-# ================================================================ the probe (dnd/verification/spell_probe.py)
 def probe_run(key: str, scenario: str = "skeleton_crypt"):
     """A small day at its first intermission (its first fight stands for the one just played);
     the cleric knows the ward, has four slots of every level and the gold; the next fight is

@@ -16,6 +16,7 @@ Level text uses Boxoban's characters: ``#`` wall, `` `` floor, ``$`` box, ``.`` 
 from __future__ import annotations
 
 import heapq
+import json
 import os
 import random
 from bisect import bisect_right
@@ -196,6 +197,10 @@ class _PushGrid:
 
     def index(self, cell: Cell) -> int:
         return (cell[0] + 1) * self.stride + cell[1] + 1
+
+    def cell(self, i: int) -> Cell:
+        """The cell of bit ``i`` (the inverse of :meth:`index`)."""
+        return (i // self.stride - 1, i % self.stride - 1)
 
     def mask(self, cells: Iterable[Cell]) -> int:
         return self.mask_of_indices(self.index(cell) for cell in cells)
@@ -597,11 +602,8 @@ def _candidate(rng: random.Random, pushes: int) -> tuple[str, ...] | None:
     starts = sorted(_bits(region & ~grid.goals))
     if not starts:
         return None
-    stride = grid.stride
-    start = rng.choice(starts)
-    board = Board(SIZE, SIZE, walls, frozenset(goals),
-                  frozenset((i // stride - 1, i % stride - 1) for i in _bits(boxes)),
-                  (start // stride - 1, start % stride - 1))
+    board = Board(SIZE, SIZE, walls, frozenset(goals), frozenset(map(grid.cell, _bits(boxes))),
+                  grid.cell(rng.choice(starts)))
     return render_board(board)
 
 
@@ -644,8 +646,6 @@ def _numbers(values, length: int | None) -> bool:
 @lru_cache(maxsize=None)
 def tier_tables(path: str = str(TIERS_FILE)) -> dict[str, TierTable]:
     """Read and check the calibration file; errors name the file, the field and the fix."""
-    import json
-
     fix = "rerun scripts/calibrate_boxoban.py (it rewrites the file)"
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))

@@ -26,6 +26,7 @@ ALLOWED_FILE = Path(__file__).resolve().parent / "data" / "dnd_layers_allowed.js
 LAYERS = (
     ("core", ("dice", "grid", "areas", "content")),
     ("model", ("model", "state")),
+    ("rules", ("rules",)),
     ("mechanics", ("features", "features_more", "features_last", "spellbook", "spell_buffs",
                    "spell_control", "spell_counter", "spell_plants", "spell_summons",
                    "spell_utility", "spell_walls", "spell_wards", "spell_zones",

@@ -54,6 +54,7 @@ from .grid import (
     size_squares,
 )
 from .model.options import Decision, DestinationOpt, Opt
+from .rules.hooks import DESTINATION_USES, OPTION_KINDS, REACTIONS, Reaction, freeze_all
 from .state import (
     INCAPACITATING,
     SIZES,
@@ -685,41 +686,10 @@ class Battle:
                     for z in self._point_heights(c, p["use"], p["x"], p["y"])]
         elif kind == "direction":
             opts = [Opt(self._area_label(c, p, d), "direction", (d,)) for d in areas.DIRECTIONS_8]
-        elif kind == "reaction" and p.get("reaction") in features.REACTIONS:   # smite/stun rider, deflect
-            opts = features.reaction_options(self, c, p)
-        elif kind == "reaction" and p.get("reaction") == "counterspell":
-            opts = spell_counter.options(self, c, p)
-        elif kind == "reaction" and p.get("reaction") in spell_buffs.REACTIONS:   # Hellish Rebuke
-            opts = spell_buffs.reaction_options(self, c, p)
-        elif kind == "reaction" and p.get("reaction") in features_last.REACTIONS:   # Retaliation, ...
-            opts = features_last.reaction_options(self, c, p)
-        elif kind == "reaction" and p.get("reaction") == "uncanny_dodge":
-            st = self.attack_state
-            opts = [Opt(f"Uncanny Dodge (halve the damage of {p['attacker']}'s {st['attack'].key})", "reaction",
-                        (True,)),
-                    Opt("Take the full hit", "reaction", (False,))]
-        elif kind == "reaction" and p.get("reaction") == "parry":
-            st = self.attack_state
-            opts = [Opt(f"Parry (+{c.resources['parry']} AC: {p['attacker']}'s {st['attack'].key} "
-                        f"({st['total']} vs AC {st['ac']}) misses)", "reaction", (True,)),
-                    Opt("Take the hit", "reaction", (False,))]
-        elif kind == "reaction" and p.get("reaction") == "shield":
-            st = self.attack_state
-            opts = [Opt(f"Cast Shield (+5 AC: {p['attacker']}'s {st['attack'].key} ({st['total']} vs AC {st['ac']}) "
-                        f"misses; uses a spell slot)", "reaction", (True,)),
-                    Opt("Take the hit", "reaction", (False,))]
         elif kind == "legendary":
             opts = self._legendary_options(c)
-        elif kind == "reaction" and p.get("reaction") == "readied":
-            mover = self.creatures[p["mover"]]
-            a = c.attack(p["attack"])
-            opts = [Opt(f"Readied attack on {mover.cid} with {a.key} ({a.short()})", "reaction", (True,)),
-                    Opt("Hold the readied attack (lost at your turn's start)", "reaction", (False,))]
-        elif kind == "reaction":
-            mover = self.creatures[p["mover"]]
-            a = c.attack(p["attack"])
-            opts = [Opt(f"Opportunity attack on {mover.cid} with {a.key} ({a.short()})", "reaction", (True,)),
-                    Opt(f"Let {mover.cid} go", "reaction", (False,))]
+        elif kind == "reaction":   # an opportunity attack names no reaction (dnd/rules/hooks.py)
+            opts = REACTIONS[p.get("reaction") or "opportunity"].options(self, c, p)
         else:  # pragma: no cover - every pending kind is listed above
             raise RuntimeError(f"unknown decision kind {kind!r}")
         return opts
@@ -1644,174 +1614,14 @@ class Battle:
 
     # ================================================================ applying options
     def _apply(self, p: dict, opt: Opt) -> None:
+        """Carry out the chosen option: through the tables the rules register into (dnd/rules/hooks.py)."""
         c = self.creatures[p["actor"]]
-        kind = opt.kind
-        if p["kind"] == "reaction" and p.get("reaction") in features.REACTIONS:
-            features.resolve_reaction(self, c, p, opt.data)
-            return
-        if p["kind"] == "reaction" and p.get("reaction") in spell_buffs.REACTIONS:
-            spell_buffs.resolve_reaction(self, c, p, opt.data)
-            return
-        if p["kind"] == "reaction" and p.get("reaction") in features_last.REACTIONS:
-            features_last.resolve_reaction(self, c, p, opt.data)
-            return
-        if p["kind"] == "reaction" and p.get("reaction") == "counterspell":
-            spell_counter.answer(self, c, p, opt.data)
-            return
-        if p["kind"] == "reaction":
-            self._resolve_reaction(c, p, opt.data[0])
-            return
-        if kind == "end_turn":
-            self._end_turn(c)
-            return
-        if kind == "legendary_pass":
-            self._next_turn()
-            return
-        if kind == "legendary":
-            self._use_legendary(c, opt.data[0])
-            return
-        if kind == "stop":   # no further targets for a multi-target spell
-            self._back_to_menu(c)
-            return
-        if kind == "destination" and p.get("use"):   # Misty Step
-            if p["use"][0] == "plants":   # out of a tree; a tree chosen (dnd/spell_plants.py)
-                spell_plants.arrive(self, c, p, opt.data[0])
-                return
-            if p["use"][0] == "lights":   # the dancing lights' new point (dnd/lighting.py)
-                lighting.apply(self, c, p, opt)
-                return
-            self._teleport(c, p["use"], opt.data[0])
-            return
-        if kind == "move":
-            self.pending = {"kind": "destination", "actor": c.cid}
-        elif kind == "destination":
-            self._choose_destination(c, opt.data[0])
-        elif kind == "route":
-            self._start_move(c, p["routes"][opt.data[0]])
-        elif kind == "attack":
-            key, source = opt.data
-            self.pending = {"kind": "target", "actor": c.cid, "use": ("attack", key, source)}
-        elif kind == "shove":
-            self.pending = {"kind": "target", "actor": c.cid, "use": ("shove", opt.data[0])}
-        elif kind == "multiattack":
-            c.economy.actions -= 1
-            c.economy.attack_queue = tuple(c.multiattack)
-            count = c.resources.get("multi_count")
-            if count:   # a violet fungus's 1d4 touches, a hydra's bite per head
-                n = c.resources["heads"] if count.get("per_head") else \
-                    self.roller.roll(count["dice"], what=f"attacks {c.cid}")
-                c.economy.attack_queue = (count["action"],) * max(1, n)
-            self.event("multiattack", f"{c.cid} makes a multiattack", creature=c.cid)
-            self._back_to_menu(c)
-        elif kind == "target":
-            self._resolve_target(c, p["use"], self.creatures[opt.data[0]])
-        elif kind == "spell":
-            features.before_spell(self, c, opt.data)   # metamagic (Quickened Spell)
-            self._begin_spell(c, opt.data[0], opt.data[1])
-        elif kind == "feature":
-            features.apply(self, c, opt)
-        elif kind == "recall":
-            spellbook.recall(self, c)
-        elif kind == "reheat":   # Heat Metal's bonus action
-            spell_buffs.reheat(self, c)
-        elif kind == "monster_zone":   # Darkness Aura, Ink Cloud (dnd/spell_zones.py)
-            spell_zones.monster_zone(self, c, opt.data[0])
-        elif kind == "control":   # Eyebite, Wish (dnd/spell_control.py)
-            spell_control.apply(self, c, p, opt)
-        elif kind == "lights":   # move the dancing lights: where to (dnd/lighting.py)
-            lighting.apply(self, c, p, opt)
-        elif kind in spell_utility.KINDS:   # Mage Hand's use of the object, the servant's command
-            spell_utility.apply(self, c, opt)
-        elif kind in spell_walls.KINDS:   # a wall section attacked, a monster's wall raised
-            spell_walls.apply(self, c, opt)
-        elif kind == "plants":   # Tree Stride, a Transport via Plants link: the square next (dnd/spell_plants.py)
-            spell_plants.apply(self, c, opt)
-        elif kind == "form":   # the chosen form / object size (dnd/spell_summons.py)
-            spell_summons.apply_form(self, c, p["use"], opt.data[0])
-        elif kind == "spiritual_weapon":
-            self.pending = {"kind": "target", "actor": c.cid, "use": ("weapon", "spiritual-weapon")}
-        elif kind == "monster_invisibility":   # an imp's Invisibility: concentration, ends when it attacks
-            c.economy.actions -= 1
-            self.end_concentration(c)
-            c.concentration = "invisibility"
-            c.resources["concentration_until"] = self.round + 600
-            c.conditions["invisible"] = {"by": c.cid, "spell": "invisibility", "ends_on_attack": True}
-            self.event("invisibility", f"{c.cid} turns invisible", creature=c.cid)
-            self._back_to_menu(c)
-        elif kind == "divine_eminence":   # a bonus action and a slot: radiant dice on its melee hits this turn
-            level = opt.data[0]
-            c.economy.bonus = False
-            slots = list(c.resources["slots"])
-            slots[level - 1] -= 1
-            c.resources["slots"] = tuple(slots)
-            c.conditions["eminence"] = {"dice": f"{2 + level}d6", "until_turn_end": True}
-            self.event("divine_eminence", f"{c.cid} spends a level {level} slot: +{2 + level}d6 radiant on "
-                       "melee hits this turn", creature=c.cid)
-            self._back_to_menu(c)
-        elif kind == "consume_life":   # a will-o'-wisp: a Con save against this magic or die; it heals
-            eat, t = c.resources["consume_life"], self.creatures[opt.data[0]]
-            c.economy.bonus = False
-            self.event("consume_life", f"{c.cid} feeds on {t.cid}'s life", creature=c.cid, target=t.cid)
-            if not self.saving_throw(t, eat["ability"], eat["dc"], magic=True):
-                self._die(t, "Consume Life")
-                self.heal(c, self.roller.roll(eat["heal"], what=f"consume life {c.cid}"), "Consume Life")
-            self._back_to_menu(c)
-        elif kind == "children_of_the_night":   # a vampire
-            self._call_children(c)
-        elif kind == "create_specter":   # a wraith
-            self._create_specter(c, self.creatures[opt.data[0]])
-        elif kind == "leadership":   # 1 minute of a d4 for allies' attack rolls and saves
-            c.economy.actions -= 1
-            c.resources["uses:leadership"] = 0
-            c.conditions["leading"] = {"until_round": self.round + 10}
-            self.event("leadership", f"{c.cid} takes command: allies within 30 ft add a d4", creature=c.cid)
-            self._back_to_menu(c)
-        elif kind == "monster_heal":
-            self.pending = {"kind": "target", "actor": c.cid, "use": ("monster_heal", "healing-touch")}
-        elif kind == "aggressive":   # a destination decision for this move only
-            c.economy.bonus = False
-            c.resources["aggressive_move"] = c.economy.movement
-            c.economy.movement = self._speed(c)
-            if self._has_destination(c):
-                self.pending = {"kind": "destination", "actor": c.cid}
-            else:
-                c.economy.movement = c.resources.pop("aggressive_move")
-                self._back_to_menu(c)
-        elif kind == "reckless":
-            c.conditions["reckless"] = {"round": self.round}
-            self.event("reckless", f"{c.cid} attacks recklessly", creature=c.cid)
-            self._back_to_menu(c)
-        elif kind == "rampage":   # half its speed more to move, and the bite it has earned
-            c.economy.bonus = False
-            c.economy.movement += self._speed(c) // 2
-            c.resources.pop("rampage_ready", None)
-            c.resources["rampage_bite"] = True
-            self._back_to_menu(c)
-        elif kind == "monster_teleport":   # a stat block's Teleport: where to, a destination decision
-            self.pending = {"kind": "destination", "actor": c.cid,
-                            "use": ("monster_teleport", opt.data[0], c.resources["teleports"][opt.data[0]])}
-        elif kind == "turn_undead":
-            self._turn_undead(c)
-        elif kind == "save_action":
-            self._start_save_action(c, opt.data[0], queued=len(opt.data) > 1)
-        elif kind == "direction":
-            self._resolve_area(c, p["use"], opt.data[0])
-        elif kind == "point_x":
-            self.pending = {"kind": "point_y", "actor": c.cid, "use": p["use"], "x": opt.data[0]}
-        elif kind == "point_y":
-            x, y = p["x"], opt.data[0]
-            if len(self._point_heights(c, p["use"], x, y)) > 1:   # z given x and y
-                self.pending = {"kind": "point_z", "actor": c.cid, "use": p["use"], "x": x, "y": y}
-            else:
-                self._resolve_area(c, p["use"], (x, y))
-        elif kind == "point_z":
-            self._resolve_area(c, p["use"], (p["x"], p["y"], opt.data[0]))
-        elif kind == "item" or (kind == "potion" and opt.data):   # an inventory item (dnd/items.py)
-            _items.use_item(self, c, opt.data)
-        elif kind.startswith("ms_"):   # a monster's own action (dnd/monster_specials.py)
-            monster_specials.apply(self, c, p, opt)
+        if p["kind"] == "reaction":   # an opportunity attack names no reaction
+            REACTIONS[p.get("reaction") or "opportunity"].resolve(self, c, p, opt.data)
+        elif opt.kind == "destination" and p.get("use"):   # Misty Step, a stat block's Teleport, ...
+            DESTINATION_USES.get(p["use"][0], _teleport_there)(self, c, p, opt)
         else:
-            self._simple_action(c, kind)
+            OPTION_KINDS[opt.kind](self, c, p, opt)
 
     def _back_to_menu(self, c: Combatant) -> None:
         if self.outcome is not None:
@@ -1820,93 +1630,6 @@ class Battle:
             self._end_turn(c, silent=True)
             return
         self.pending = {"kind": "action", "actor": c.cid}
-
-    def _simple_action(self, c: Combatant, kind: str) -> None:
-        e = c.economy
-        if kind == "stand":
-            e.movement -= self._speed(c) // 2
-            del c.conditions["prone"]
-            self.event("stand", f"{c.cid} stands up", creature=c.cid)
-        elif kind in ("dash", "cunning_dash"):
-            self._spend(c, bonus=kind == "cunning_dash")
-            e.movement += self._speed(c)
-            self.event("dash", f"{c.cid} dashes", creature=c.cid)
-        elif kind in ("disengage", "cunning_disengage"):
-            self._spend(c, bonus=kind == "cunning_disengage")
-            e.disengaged = True
-            self.event("disengage", f"{c.cid} disengages", creature=c.cid)
-        elif kind in ("hide", "cunning_hide"):
-            self._spend(c, bonus=kind == "cunning_hide")
-            roll = self.roller.roll_d20(features_more.stealth_advantage(c), self._check_dis(c), bonus=self._stealth(c),
-                                        what=f"stealth {c.cid}")   # (Supreme Sneak)
-            roll = roll._replace(total=features_more.check_total(c, "dex", roll.natural, roll.total, True))
-            need = max((self._passive_perception(o) - (lighting.perception_penalty(self, o, c)   # dim light, Enthrall
-                                                       if o.conditions or self.zones else 0)
-                        for o in self.enemies_of(c) if o.conscious), default=0)
-            roll = roll._replace(total=features_more.peerless(self, c, roll.total, need))   # (Peerless Skill)
-            ok = roll.total >= need   # SRD: Stealth against the passive Perception of those looking
-            if ok:
-                c.conditions["hidden"] = {"stealth": roll.total}
-            self.event("hide", f"{c.cid} {'hides' if ok else 'fails to hide'} (Stealth {roll.total} vs {need})",
-                       creature=c.cid, success=ok)
-        elif kind == "ready":
-            self._spend(c)
-            best = max((a for a in c.attacks if a.melee and ("swallow",) not in a.on_hit),
-                       key=lambda a: (expected_damage(a), a.key))
-            c.conditions["readied"] = {"attack": best.key}
-            self.event("ready", f"{c.cid} readies an attack with {best.key}", creature=c.cid)
-        elif kind == "dodge":
-            self._spend(c)
-            c.dodging = True
-            self.event("dodge", f"{c.cid} takes the Dodge action", creature=c.cid)
-        elif kind == "help":
-            self.pending = {"kind": "target", "actor": c.cid, "use": ("help", "Help")}
-            return
-        elif kind == "escape_web":
-            self._spend(c)
-            ability, dc = c.conditions["restrained"]["escape"]
-            roll = self.roller.roll_d20(False, self._check_dis(c), bonus=c.mod(ability) + features.check_bonus(c, ability),
-                                        what=f"break free {c.cid}")
-            roll = roll._replace(total=features_more.check_total(c, ability, roll.natural, roll.total, False))
-            roll = roll._replace(total=features_more.peerless(self, c, roll.total, dc))   # (Peerless Skill)
-            if roll.total >= dc:
-                del c.conditions["restrained"]
-            self.event("escape", f"{c.cid} {'bursts' if roll.total >= dc else 'fails to burst'} the webbing "
-                       f"({roll.total} vs {dc})", creature=c.cid, success=roll.total >= dc)
-        elif kind == "escape":
-            self._spend(c)
-            g = c.conditions["grappled"]
-            roll = self.roller.roll_d20(False, self._check_dis(c), bonus=self._escape_bonus(c) + spell_buffs.check_die(self, c),
-                                        what=f"escape {c.cid}")   # Guidance
-            if g.get("dc") is None:   # a PC's grapple: contested by the grappler's Athletics
-                grappler = self.creatures[g["by"]]
-                dc = self.roller.roll_d20(bonus=self._athletics(grappler), what=f"hold {grappler.cid}").total
-                ok = roll.total > dc   # a tie leaves the grapple as it is
-            else:
-                dc = g["dc"]
-                ok = roll.total >= dc
-            if ok:
-                self._release(c)
-            self.event("escape", f"{c.cid} {'escapes the grapple' if ok else 'fails to escape'} "
-                       f"({roll.total} vs {dc})", creature=c.cid, success=ok)
-        elif kind == "potion":
-            self._spend(c)
-            c.resources["potions"] -= 1
-            self.heal(c, self.roller.roll("2d4+2", what=f"potion {c.cid}"), "a potion of healing")
-        elif kind == "second_wind":
-            e.bonus = False
-            c.resources["second_wind"] -= 1
-            self.heal(c, self.roller.roll(f"1d10+{c.level}", what=f"second wind {c.cid}"), "Second Wind")
-        elif kind == "interact":
-            e.object_use = False
-            self.objective["done"] = True
-            self.event("interact", f"{c.cid} uses the {self.objective['name']}", creature=c.cid)
-        elif kind == "action_surge":
-            c.resources["action_surge"] -= 1
-            e.actions += 1
-            e.surged = True
-            self.event("action_surge", f"{c.cid} surges: one more action", creature=c.cid)
-        self._back_to_menu(c)
 
     def _unseen(self, c: Combatant) -> bool:
         """Hiding needs no conscious foe with a line of sight to it (walls, obscurement)."""
@@ -3610,6 +3333,400 @@ class Battle:
         """Narrated events (rolls are in the log too, without 'event')."""
         ev = [e for e in self.log if "event" in e]
         return ev if last is None else ev[-last:]
+
+
+# ==================================================================== the engine's own option kinds
+# Each handler carries out one option kind (``Battle._apply`` finds it in OPTION_KINDS); the
+# mechanics register theirs in their own modules.
+
+@OPTION_KINDS.handles("end_turn")
+def _end_turn(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._end_turn(c)
+
+
+@OPTION_KINDS.handles("legendary_pass")
+def _pass_legendary(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._next_turn()
+
+
+@OPTION_KINDS.handles("legendary")
+def _legendary(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._use_legendary(c, opt.data[0])
+
+
+@OPTION_KINDS.handles("stop")   # no further targets for a multi-target spell
+def _stop(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._back_to_menu(c)
+
+
+def _teleport_there(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    """A destination chosen for Misty Step, a stat block's Teleport, ... (DESTINATION_USES' default)."""
+    b._teleport(c, p["use"], opt.data[0])
+
+
+@OPTION_KINDS.handles("move")
+def _move(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b.pending = {"kind": "destination", "actor": c.cid}
+
+
+@OPTION_KINDS.handles("destination")
+def _destination(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._choose_destination(c, opt.data[0])
+
+
+@OPTION_KINDS.handles("route")
+def _route(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._start_move(c, p["routes"][opt.data[0]])
+
+
+@OPTION_KINDS.handles("attack")
+def _attack(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    key, source = opt.data
+    b.pending = {"kind": "target", "actor": c.cid, "use": ("attack", key, source)}
+
+
+@OPTION_KINDS.handles("shove")
+def _shove(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b.pending = {"kind": "target", "actor": c.cid, "use": ("shove", opt.data[0])}
+
+
+@OPTION_KINDS.handles("multiattack")
+def _multiattack(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    c.economy.actions -= 1
+    c.economy.attack_queue = tuple(c.multiattack)
+    count = c.resources.get("multi_count")
+    if count:   # a violet fungus's 1d4 touches, a hydra's bite per head
+        n = c.resources["heads"] if count.get("per_head") else \
+            b.roller.roll(count["dice"], what=f"attacks {c.cid}")
+        c.economy.attack_queue = (count["action"],) * max(1, n)
+    b.event("multiattack", f"{c.cid} makes a multiattack", creature=c.cid)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("target")
+def _target(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._resolve_target(c, p["use"], b.creatures[opt.data[0]])
+
+
+@OPTION_KINDS.handles("spell")
+def _spell(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    features.before_spell(b, c, opt.data)   # metamagic (Quickened Spell)
+    b._begin_spell(c, opt.data[0], opt.data[1])
+
+
+@OPTION_KINDS.handles("spiritual_weapon")
+def _spiritual_weapon(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b.pending = {"kind": "target", "actor": c.cid, "use": ("weapon", "spiritual-weapon")}
+
+
+@OPTION_KINDS.handles("monster_invisibility")   # an imp's Invisibility: concentration, ends when it attacks
+def _monster_invisibility(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    c.economy.actions -= 1
+    b.end_concentration(c)
+    c.concentration = "invisibility"
+    c.resources["concentration_until"] = b.round + 600
+    c.conditions["invisible"] = {"by": c.cid, "spell": "invisibility", "ends_on_attack": True}
+    b.event("invisibility", f"{c.cid} turns invisible", creature=c.cid)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("divine_eminence")   # a bonus action and a slot: radiant dice on its melee hits this turn
+def _divine_eminence(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    level = opt.data[0]
+    c.economy.bonus = False
+    slots = list(c.resources["slots"])
+    slots[level - 1] -= 1
+    c.resources["slots"] = tuple(slots)
+    c.conditions["eminence"] = {"dice": f"{2 + level}d6", "until_turn_end": True}
+    b.event("divine_eminence", f"{c.cid} spends a level {level} slot: +{2 + level}d6 radiant on "
+            "melee hits this turn", creature=c.cid)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("consume_life")   # a will-o'-wisp: a Con save against this magic or die; it heals
+def _consume_life(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    eat, t = c.resources["consume_life"], b.creatures[opt.data[0]]
+    c.economy.bonus = False
+    b.event("consume_life", f"{c.cid} feeds on {t.cid}'s life", creature=c.cid, target=t.cid)
+    if not b.saving_throw(t, eat["ability"], eat["dc"], magic=True):
+        b._die(t, "Consume Life")
+        b.heal(c, b.roller.roll(eat["heal"], what=f"consume life {c.cid}"), "Consume Life")
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("children_of_the_night")   # a vampire
+def _children_of_the_night(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._call_children(c)
+
+
+@OPTION_KINDS.handles("create_specter")   # a wraith
+def _create_specter(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._create_specter(c, b.creatures[opt.data[0]])
+
+
+@OPTION_KINDS.handles("leadership")   # 1 minute of a d4 for allies' attack rolls and saves
+def _leadership(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    c.economy.actions -= 1
+    c.resources["uses:leadership"] = 0
+    c.conditions["leading"] = {"until_round": b.round + 10}
+    b.event("leadership", f"{c.cid} takes command: allies within 30 ft add a d4", creature=c.cid)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("monster_heal")
+def _monster_heal(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b.pending = {"kind": "target", "actor": c.cid, "use": ("monster_heal", "healing-touch")}
+
+
+@OPTION_KINDS.handles("aggressive")   # an orc's bonus-action move: a destination decision for this move only
+def _aggressive(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    c.economy.bonus = False
+    c.resources["aggressive_move"] = c.economy.movement
+    c.economy.movement = b._speed(c)
+    if b._has_destination(c):
+        b.pending = {"kind": "destination", "actor": c.cid}
+    else:
+        c.economy.movement = c.resources.pop("aggressive_move")
+        b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("reckless")
+def _reckless(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    c.conditions["reckless"] = {"round": b.round}
+    b.event("reckless", f"{c.cid} attacks recklessly", creature=c.cid)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("rampage")   # half its speed more to move, and the bite it has earned
+def _rampage(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    c.economy.bonus = False
+    c.economy.movement += b._speed(c) // 2
+    c.resources.pop("rampage_ready", None)
+    c.resources["rampage_bite"] = True
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("monster_teleport")   # a stat block's Teleport: where to, a destination decision
+def _monster_teleport(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b.pending = {"kind": "destination", "actor": c.cid,
+                 "use": ("monster_teleport", opt.data[0], c.resources["teleports"][opt.data[0]])}
+
+
+@OPTION_KINDS.handles("turn_undead")
+def _turn_undead(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._turn_undead(c)
+
+
+@OPTION_KINDS.handles("save_action")
+def _save_action(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._start_save_action(c, opt.data[0], queued=len(opt.data) > 1)
+
+
+@OPTION_KINDS.handles("direction")
+def _direction(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._resolve_area(c, p["use"], opt.data[0])
+
+
+@OPTION_KINDS.handles("point_x")
+def _point_x(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b.pending = {"kind": "point_y", "actor": c.cid, "use": p["use"], "x": opt.data[0]}
+
+
+@OPTION_KINDS.handles("point_y")
+def _point_y(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    x, y = p["x"], opt.data[0]
+    if len(b._point_heights(c, p["use"], x, y)) > 1:   # z given x and y
+        b.pending = {"kind": "point_z", "actor": c.cid, "use": p["use"], "x": x, "y": y}
+    else:
+        b._resolve_area(c, p["use"], (x, y))
+
+
+@OPTION_KINDS.handles("point_z")
+def _point_z(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._resolve_area(c, p["use"], (p["x"], p["y"], opt.data[0]))
+
+
+# ---- the SRD's common actions (Combat: Actions in Combat), and a few class features'
+@OPTION_KINDS.handles("stand")
+def _stand(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    c.economy.movement -= b._speed(c) // 2
+    del c.conditions["prone"]
+    b.event("stand", f"{c.cid} stands up", creature=c.cid)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("dash", "cunning_dash")
+def _dash(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._spend(c, bonus=opt.kind == "cunning_dash")
+    c.economy.movement += b._speed(c)
+    b.event("dash", f"{c.cid} dashes", creature=c.cid)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("disengage", "cunning_disengage")
+def _disengage(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._spend(c, bonus=opt.kind == "cunning_disengage")
+    c.economy.disengaged = True
+    b.event("disengage", f"{c.cid} disengages", creature=c.cid)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("hide", "cunning_hide")
+def _hide(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._spend(c, bonus=opt.kind == "cunning_hide")
+    roll = b.roller.roll_d20(features_more.stealth_advantage(c), b._check_dis(c), bonus=b._stealth(c),
+                             what=f"stealth {c.cid}")   # (Supreme Sneak)
+    roll = roll._replace(total=features_more.check_total(c, "dex", roll.natural, roll.total, True))
+    need = max((b._passive_perception(o) - (lighting.perception_penalty(b, o, c)   # dim light, Enthrall
+                                            if o.conditions or b.zones else 0)
+                for o in b.enemies_of(c) if o.conscious), default=0)
+    roll = roll._replace(total=features_more.peerless(b, c, roll.total, need))   # (Peerless Skill)
+    ok = roll.total >= need   # SRD: Stealth against the passive Perception of those looking
+    if ok:
+        c.conditions["hidden"] = {"stealth": roll.total}
+    b.event("hide", f"{c.cid} {'hides' if ok else 'fails to hide'} (Stealth {roll.total} vs {need})",
+            creature=c.cid, success=ok)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("ready")
+def _ready(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._spend(c)
+    best = max((a for a in c.attacks if a.melee and ("swallow",) not in a.on_hit),
+               key=lambda a: (expected_damage(a), a.key))
+    c.conditions["readied"] = {"attack": best.key}
+    b.event("ready", f"{c.cid} readies an attack with {best.key}", creature=c.cid)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("dodge")
+def _dodge(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._spend(c)
+    c.dodging = True
+    b.event("dodge", f"{c.cid} takes the Dodge action", creature=c.cid)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("help")
+def _help(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b.pending = {"kind": "target", "actor": c.cid, "use": ("help", "Help")}
+
+
+@OPTION_KINDS.handles("escape_web")
+def _escape_web(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._spend(c)
+    ability, dc = c.conditions["restrained"]["escape"]
+    roll = b.roller.roll_d20(False, b._check_dis(c), bonus=c.mod(ability) + features.check_bonus(c, ability),
+                             what=f"break free {c.cid}")
+    roll = roll._replace(total=features_more.check_total(c, ability, roll.natural, roll.total, False))
+    roll = roll._replace(total=features_more.peerless(b, c, roll.total, dc))   # (Peerless Skill)
+    if roll.total >= dc:
+        del c.conditions["restrained"]
+    b.event("escape", f"{c.cid} {'bursts' if roll.total >= dc else 'fails to burst'} the webbing "
+            f"({roll.total} vs {dc})", creature=c.cid, success=roll.total >= dc)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("escape")
+def _escape(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    b._spend(c)
+    g = c.conditions["grappled"]
+    roll = b.roller.roll_d20(False, b._check_dis(c), bonus=b._escape_bonus(c) + spell_buffs.check_die(b, c),
+                             what=f"escape {c.cid}")   # Guidance
+    if g.get("dc") is None:   # a PC's grapple: contested by the grappler's Athletics
+        grappler = b.creatures[g["by"]]
+        dc = b.roller.roll_d20(bonus=b._athletics(grappler), what=f"hold {grappler.cid}").total
+        ok = roll.total > dc   # a tie leaves the grapple as it is
+    else:
+        dc = g["dc"]
+        ok = roll.total >= dc
+    if ok:
+        b._release(c)
+    b.event("escape", f"{c.cid} {'escapes the grapple' if ok else 'fails to escape'} "
+            f"({roll.total} vs {dc})", creature=c.cid, success=ok)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("potion")
+def _potion(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    if opt.data:   # a potion from the inventory: the item's own handler (dnd/items.py)
+        OPTION_KINDS["item"](b, c, p, opt)
+        return
+    b._spend(c)
+    c.resources["potions"] -= 1
+    b.heal(c, b.roller.roll("2d4+2", what=f"potion {c.cid}"), "a potion of healing")
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("second_wind")
+def _second_wind(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    c.economy.bonus = False
+    c.resources["second_wind"] -= 1
+    b.heal(c, b.roller.roll(f"1d10+{c.level}", what=f"second wind {c.cid}"), "Second Wind")
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("interact")
+def _interact(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    c.economy.object_use = False
+    b.objective["done"] = True
+    b.event("interact", f"{c.cid} uses the {b.objective['name']}", creature=c.cid)
+    b._back_to_menu(c)
+
+
+@OPTION_KINDS.handles("action_surge")
+def _action_surge(b: Battle, c: Combatant, p: dict, opt: Opt) -> None:
+    c.resources["action_surge"] -= 1
+    c.economy.actions += 1
+    c.economy.surged = True
+    b.event("action_surge", f"{c.cid} surges: one more action", creature=c.cid)
+    b._back_to_menu(c)
+
+
+# ==================================================================== the engine's own reactions
+def _opportunity_options(b: Battle, c: Combatant, p: dict) -> list[Opt]:
+    mover = b.creatures[p["mover"]]
+    a = c.attack(p["attack"])
+    return [Opt(f"Opportunity attack on {mover.cid} with {a.key} ({a.short()})", "reaction", (True,)),
+            Opt(f"Let {mover.cid} go", "reaction", (False,))]
+
+
+def _readied_options(b: Battle, c: Combatant, p: dict) -> list[Opt]:
+    mover = b.creatures[p["mover"]]
+    a = c.attack(p["attack"])
+    return [Opt(f"Readied attack on {mover.cid} with {a.key} ({a.short()})", "reaction", (True,)),
+            Opt("Hold the readied attack (lost at your turn's start)", "reaction", (False,))]
+
+
+def _uncanny_dodge_options(b: Battle, c: Combatant, p: dict) -> list[Opt]:
+    st = b.attack_state
+    return [Opt(f"Uncanny Dodge (halve the damage of {p['attacker']}'s {st['attack'].key})", "reaction", (True,)),
+            Opt("Take the full hit", "reaction", (False,))]
+
+
+def _parry_options(b: Battle, c: Combatant, p: dict) -> list[Opt]:
+    st = b.attack_state
+    return [Opt(f"Parry (+{c.resources['parry']} AC: {p['attacker']}'s {st['attack'].key} "
+                f"({st['total']} vs AC {st['ac']}) misses)", "reaction", (True,)),
+            Opt("Take the hit", "reaction", (False,))]
+
+
+def _shield_options(b: Battle, c: Combatant, p: dict) -> list[Opt]:
+    st = b.attack_state
+    return [Opt(f"Cast Shield (+5 AC: {p['attacker']}'s {st['attack'].key} ({st['total']} vs AC {st['ac']}) "
+                f"misses; uses a spell slot)", "reaction", (True,)),
+            Opt("Take the hit", "reaction", (False,))]
+
+
+def _answer_reaction(b: Battle, c: Combatant, p: dict, data: tuple) -> None:
+    b._resolve_reaction(c, p, data[0])
+
+
+for _name, _options in (("opportunity", _opportunity_options), ("readied", _readied_options),
+                        ("uncanny_dodge", _uncanny_dodge_options), ("parry", _parry_options),
+                        ("shield", _shield_options)):
+    REACTIONS.register(_name, Reaction(_options, _answer_reaction))
+freeze_all()   # every mechanic the engine imports has registered by now
 
 
 class _PathRoute(NamedTuple):

@@ -36,6 +36,7 @@ from . import content, features_more
 from .dice import parse
 from .grid import size_squares
 from .model.options import Opt
+from .rules import hooks
 from .state import DamagePart, ability_mod, monster_combatant
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -1024,3 +1025,13 @@ def end_rage(b: Battle, c: Combatant, why: str) -> None:
 def on_unconscious(b: Battle, c: Combatant) -> None:
     if "raging" in c.conditions:
         end_rage(b, c, "unconscious")
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+for _name in REACTIONS:   # a smite or stun rider, Deflect Missiles, Cutting Words
+    hooks.REACTIONS.register(_name, hooks.Reaction(reaction_options, resolve_reaction))
+
+
+@hooks.OPTION_KINDS.handles("feature")
+def _choose_feature(b, c, p, opt) -> None:
+    apply(b, c, opt)

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from .grid import DIFFICULT, OVERGROWN
 from .model.options import Opt
+from .rules import hooks
 from .state import monster_combatant
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -455,3 +456,8 @@ def walk_map(b: Battle, c: Combatant):
 def save_adv(t: Combatant, spell: str | None) -> bool:
     """Land's Stride: advantage on a save against a plant spell that impedes movement (Entangle)."""
     return spell in PLANT_SPELLS and "lands_stride" in t.features
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+for _name in REACTIONS:   # Retaliation, Giant Killer, Stand Against the Tide, Hurl Through Hell
+    hooks.REACTIONS.register(_name, hooks.Reaction(reaction_options, resolve_reaction))

@@ -41,6 +41,7 @@ from typing import Any
 from . import content
 from .dice import Roller, parse
 from .model.options import Opt
+from .rules import hooks
 from .state import ABILITIES, METAL_ARMOR, AttackProfile, Combatant, DamagePart, ability_mod
 
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
@@ -816,3 +817,9 @@ def state_of(pc: Combatant) -> dict[str, Any]:
 
 __all__ = ["ABILITIES", "coverage", "equip", "item", "item_options", "items", "settle", "status",
            "use_item", "use_out_of_combat"]
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+@hooks.OPTION_KINDS.handles("item")   # an inventory item (a potion from the inventory too)
+def _choose_item(b, c, p, opt) -> None:
+    use_item(b, c, opt.data)

@@ -80,6 +80,7 @@ from .grid import SQUARE_FT, Cover
 from .model.durations import DURATION_TEXT, effect_duration
 from .model.options import Opt
 from .model.slots import spend_slot
+from .rules import hooks
 
 DARK, DIM, BRIGHT = 0, 1, 2
 AMBIENTS = {"bright": BRIGHT, "dim": DIM, "dark": DARK}
@@ -714,3 +715,8 @@ def _light_of(key: str):
     """A spell row's light [bright, dim]: its own, or its zone's (Daylight)."""
     m = _m(key)
     return m.get("light") or (m.get("zones") or {}).get("light")
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+hooks.OPTION_KINDS.register("lights", apply)   # move the dancing lights: where to
+hooks.DESTINATION_USES.register("lights", apply)   # ... and their new point

@@ -105,6 +105,7 @@ from . import content
 from .areas import DIRECTIONS_8
 from .grid import SQUARE_FT, box_distance_ft, footprint
 from .model.options import Opt
+from .rules import hooks
 from .state import AttackProfile, DamagePart, Economy, expected_damage
 
 # ---------------------------------------------------------------- SRD numbers per monster
@@ -516,6 +517,13 @@ def berserk_targets(b, c, out: list) -> list:
 
 
 # ================================================================ applying options
+# every action-menu option kind this module lists (its own actions; :func:`apply` carries them out)
+KINDS = ("ms_leg_done", "ms_douse", "ms_haste", "ms_haste_slam", "ms_cube_escape", "ms_break_tendril",
+         "ms_antennae", "ms_glare", "ms_kiss", "ms_sword_attack", "ms_engulf", "ms_cube_pull", "ms_fling",
+         "ms_gibber_attack", "ms_enlarge", "ms_invisibility", "ms_phantasms", "ms_release_sword",
+         "ms_sword_return", "ms_song", "ms_sing", "ms_roar")
+
+
 def apply(b, c, p, opt) -> None:
     kind, e, ms = opt.kind, c.economy, _ms(c)
     if kind == "ms_leg_done":
@@ -1458,3 +1466,7 @@ def _end_legendary_cast(b, c) -> None:
     b._cache = None
     if not b._check_outcome():
         b._next_turn()
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+hooks.OPTION_KINDS.handles(*KINDS)(apply)   # a monster's own actions

@@ -55,6 +55,7 @@ from .grid import fall_damage_dice
 from .model.durations import DURATION_TEXT, effect_duration
 from .model.options import Opt
 from .model.slots import spend_slot
+from .rules import hooks
 from .state import monster_action, monster_combatant
 
 ENERGY = ("acid", "cold", "fire", "lightning", "thunder")
@@ -640,3 +641,13 @@ def reheat(b, c) -> None:
     b.event("reheat", f"{c.cid} heats the metal on {h['target']} again", creature=c.cid)
     _scorch(b, c, "heat-metal", h["level"], b.creatures[h["target"]])
     b._back_to_menu(c)
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+for _name in REACTIONS:   # Hellish Rebuke
+    hooks.REACTIONS.register(_name, hooks.Reaction(reaction_options, resolve_reaction))
+
+
+@hooks.OPTION_KINDS.handles("reheat")   # Heat Metal's bonus action
+def _choose_reheat(b, c, p, opt) -> None:
+    reheat(b, c)

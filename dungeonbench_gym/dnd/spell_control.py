@@ -54,6 +54,7 @@ from . import areas, content
 from .areas import DIRECTIONS_8
 from .grid import SQUARE_FT, footprint
 from .model.options import Opt
+from .rules import hooks
 from .state import SIZES
 
 OTHER_PLANES = ("celestial", "elemental", "fey", "fiend")
@@ -763,3 +764,7 @@ def worth(b, c, key: str, level: int) -> float:
     if k in ("levitate", "eyebite") and ts:
         return 6.0
     return 0.0
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+hooks.OPTION_KINDS.register("control", apply)   # Eyebite, Wish

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from . import content
 from .model.options import Opt
+from .rules import hooks
 
 RANGE_FT = 60
 KEY = "counterspell"
@@ -133,3 +134,6 @@ def _resolve(b, stack: list) -> None:
     b._cache = None
     b._begin_spell(c, key, level)
 
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+hooks.REACTIONS.register("counterspell", hooks.Reaction(options, answer))

@@ -48,6 +48,7 @@ from __future__ import annotations
 from . import areas, content
 from .grid import OVERGROWN, PLANTS, SQUARE_FT, BattleMap, footprint
 from .model.options import Opt
+from .rules import hooks
 
 KEY = "plant_magic"          # the battle's record (in its __dict__): links and strides
 STRIDE_FT = 2 * SQUARE_FT    # Tree Stride: 5 ft to enter a tree, 5 ft to step out of another (SRD)
@@ -429,3 +430,14 @@ def scroll_arena(b) -> None:
     rows = ["##########", "#T.......#", "#........#", "#...;;;..#", "#...;;;..#", "#......T.#", "#........#",
             "##########"]
     b.replace_map(BattleMap.from_dict({"name": "grove", "layout": rows}))
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+@hooks.DESTINATION_USES.handles("plants")   # out of a tree: the tree chosen
+def _arrive_by_plants(b, c, p, opt) -> None:
+    arrive(b, c, p, opt.data[0])
+
+
+@hooks.OPTION_KINDS.handles("plants")   # Tree Stride, a Transport via Plants link: the square next
+def _choose_plants(b, c, p, opt) -> None:
+    apply(b, c, opt)

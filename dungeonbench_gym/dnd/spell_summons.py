@@ -47,6 +47,7 @@ from . import content
 from .grid import SIZE_SQUARES, Cover, box_distance_ft, footprint
 from .model.options import Opt
 from .model.slots import spend_slot
+from .rules import hooks
 from .state import ABILITIES, AttackProfile, Combatant, DamagePart, ability_mod, monster_combatant
 
 _DATA = Path(__file__).parent / "content" / "data" / "spell_creatures.json"
@@ -762,3 +763,9 @@ def _make_simulacrum(run, c, lv: int, t) -> None:
                                    (DamagePart(str(max(1, 1 + s.mod("str"))), "bludgeoning"),), True, 5, 0, 0),)
     _prepared(run).append({"owner": c.cid, "spell": "simulacrum", "creature": s, "lasts": "all_day", "fights": 0})
     run.event("cast", f"{c.cid} casts simulacrum at level {lv}: a duplicate of {t.cid} ({s.max_hp} HP)")
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+@hooks.OPTION_KINDS.handles("form")   # the chosen form / object size
+def _choose_form(b, c, p, opt) -> None:
+    apply_form(b, c, p["use"], opt.data[0])

@@ -83,6 +83,7 @@ from .grid import SQUARE_FT, WATER, BattleMap, Cover, box_distance_ft
 from .model.durations import DURATION_TEXT, effect_duration
 from .model.options import Opt
 from .model.slots import spend_slot
+from .rules import hooks
 from .state import Combatant
 
 KINDS = ("hand_use", "servant_command")   # action-menu options of this module
@@ -761,3 +762,9 @@ def scroll_arena(b, spell: str) -> None:
     else:
         b.objective = {"type": "interact", "object": [0, 4], "name": "lever"}
     b._cache = None
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+@hooks.OPTION_KINDS.handles(*KINDS)   # Mage Hand's use of the object, the servant's command
+def _choose_utility(b, c, p, opt) -> None:
+    apply(b, c, opt)

@@ -64,6 +64,7 @@ from . import content
 from .areas import DIRECTIONS_8, Area, ground_z_at_point
 from .grid import BLOCKS, SQUARE_FT, BattleMap, footprint
 from .model.options import Opt
+from .rules import hooks
 from .state import expected_damage
 
 #: the option kinds this module adds to an action menu (the engine hands them to :func:`apply`)
@@ -576,3 +577,9 @@ def apart(a, o) -> bool:
 
 # ================================================================ probes
 PROBED = ("wall-of-force", "wall-of-stone", "wall-of-ice", "prismatic-wall", "passwall", "stone-shape")
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+@hooks.OPTION_KINDS.handles(*KINDS)   # a wall section attacked, a monster's wall raised
+def _choose_wall(b, c, p, opt) -> None:
+    apply(b, c, opt)

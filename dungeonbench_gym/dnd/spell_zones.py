@@ -51,6 +51,7 @@ from pathlib import Path
 from . import areas, content, lighting, spellbook
 from .grid import fall_damage_dice
 from .model.options import Opt
+from .rules import hooks
 
 _SPELLS = Path(__file__).parent / "content" / "data" / "spells.json"
 _UNLIVING = ("undead", "construct")
@@ -667,3 +668,9 @@ def describe(b) -> list:
         out.append(f"{z['spell']} of {z['by']} over x {min(xs)}-{max(xs)}, y {min(ys)}-{max(ys)} "
                    f"({len(cs)} squares): " + ", ".join(what or ["an area"]))
     return out
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+@hooks.OPTION_KINDS.handles("monster_zone")   # Darkness Aura, Ink Cloud
+def _choose_monster_zone(b, c, p, opt) -> None:
+    monster_zone(b, c, opt.data[0])

@@ -52,6 +52,7 @@ from . import spell_wards   # Magic Circle's guard against charm and fear
 from . import lighting   # light and darkness: Light, Dancing Lights, Darkvision, Enthrall
 from .grid import SIZE_SQUARES, SQUARE_FT, footprint
 from .model.options import Opt
+from .rules import hooks
 from .state import AttackProfile, DamagePart, monster_combatant
 
 _DATA = Path(__file__).parent / "content" / "data" / "spell_mechanics.json"
@@ -1056,3 +1057,9 @@ def coverage() -> list[dict]:
         rows.append({"key": key, "name": sp.name, "status": status, "reason": reason, "level": sp.level,
                      "mechanism": m.get("mech", ""), "class": ", ".join(sorted(sp.classes))})
     return rows
+
+
+# ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
+@hooks.OPTION_KINDS.handles("recall")
+def _choose_recall(b, c, p, opt) -> None:
+    recall(b, c)

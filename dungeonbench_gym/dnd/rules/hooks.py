@@ -1,0 +1,86 @@
+"""Tables that mechanics register into, so that the engine names no mechanic in its dispatch.
+
+A :class:`Table` maps a key to one entry; registering a key twice is an error (two modules
+claiming one option kind would otherwise shadow each other silently, depending on import
+order). The engine imports the mechanics (which fill the tables as they are imported), then
+freezes the tables; ``tests/test_dnd_hooks.py`` pins every entry by qualified name.
+
+Tables:
+
+* :data:`OPTION_KINDS`: an option's kind -> ``handler(battle, creature, pending, opt)``, what
+  choosing it does (``Battle._apply``);
+* :data:`REACTIONS`: a pending reaction's name -> :class:`Reaction`, the options it offers and
+  what answering does (an opportunity attack, which names none, is ``"opportunity"``);
+* :data:`DESTINATION_USES`: a destination decision's use (``pending["use"][0]``) -> the handler
+  that places the creature, where a use does not teleport it the plain way.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, NamedTuple
+
+
+class Reaction(NamedTuple):
+    options: Callable   # (battle, reactor, pending) -> list[Opt]
+    resolve: Callable   # (battle, reactor, pending, opt.data) -> None
+
+
+class Table:
+    """A keyed registry: one entry per key, closed to new keys once frozen."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.entries: dict[str, Any] = {}
+        self.frozen = False
+
+    def register(self, key: str, entry: Any) -> Any:
+        if self.frozen:
+            raise RuntimeError(f"{self.name}: {key!r} registered after the table was frozen; "
+                               "register it at import time of a module the engine imports")
+        if key in self.entries:
+            raise ValueError(f"{self.name}: {key!r} is registered twice "
+                             f"({_qualname(self.entries[key])} and {_qualname(entry)})")
+        self.entries[key] = entry
+        return entry
+
+    def handles(self, *keys: str) -> Callable:
+        """Decorator: register the function for each of ``keys``."""
+        def register(fn: Callable) -> Callable:
+            for key in keys:
+                self.register(key, fn)
+            return fn
+        return register
+
+    def freeze(self) -> None:
+        self.frozen = True
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.entries.get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.entries[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.entries)
+
+    def described(self) -> dict[str, Any]:
+        """Each key with the qualified name(s) of what it holds (what the pinning test compares)."""
+        return {key: (tuple(_qualname(f) for f in entry) if isinstance(entry, tuple) else _qualname(entry))
+                for key, entry in sorted(self.entries.items())}
+
+
+def _qualname(fn: Any) -> str:
+    return f"{getattr(fn, '__module__', '?').rsplit('dnd.', 1)[-1]}.{getattr(fn, '__qualname__', repr(fn))}"
+
+
+OPTION_KINDS = Table("option kind")
+REACTIONS = Table("reaction")
+DESTINATION_USES = Table("destination use")
+
+
+def freeze_all() -> None:
+    for table in (OPTION_KINDS, REACTIONS, DESTINATION_USES):
+        table.freeze()

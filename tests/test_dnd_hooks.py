@@ -1,0 +1,82 @@
+"""The tables the D&D rules register into (dungeonbench_gym/dnd/rules/hooks.py).
+
+The engine carries out a chosen option by looking its kind up in ``OPTION_KINDS`` (a pending
+reaction in ``REACTIONS``, a destination chosen for a teleport-like use in
+``DESTINATION_USES``), so which module answers which kind is decided by registration, not by
+an ``if/elif`` chain. ``tests/data/dnd_hooks.json`` pins every entry by qualified name: a
+plugin that claims a kind, or a move of a handler, shows up here as a deliberate change
+(regenerate the file with the snippet in :func:`test_every_entry_is_pinned`'s message).
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dungeonbench_gym.dnd import engine  # noqa: F401  (importing the engine fills and freezes the tables)
+from dungeonbench_gym.dnd.rules import hooks
+
+PINNED = json.loads((Path(__file__).parent / "data" / "dnd_hooks.json").read_text())
+TABLES = (hooks.OPTION_KINDS, hooks.REACTIONS, hooks.DESTINATION_USES)
+
+
+def test_every_entry_is_pinned():
+    now = {t.name: t.described() for t in TABLES}
+    for name, entries in now.items():
+        added = sorted(set(entries) - set(PINNED[name]))
+        gone = sorted(set(PINNED[name]) - set(entries))
+        moved = sorted(k for k in entries if k in PINNED[name] and tuple(PINNED[name][k]) != tuple(entries[k])
+                       if isinstance(entries[k], tuple)) + sorted(
+            k for k in entries if k in PINNED[name] and not isinstance(entries[k], tuple)
+            and PINNED[name][k] != entries[k])
+        assert not (added or gone or moved), (
+            f"{name} table: added {added}, gone {gone}, handled elsewhere now {moved}; if deliberate, "
+            "rewrite tests/data/dnd_hooks.json: {t.name: t.described() for t in hooks tables}")
+
+
+def test_a_key_registered_twice_is_an_error_naming_both():
+    table = hooks.Table("test kind")
+
+    def first(*a): pass
+
+    def second(*a): pass
+
+    table.register("dash", first)
+    with pytest.raises(ValueError, match=r"'dash' is registered twice .*first.*second"):
+        table.register("dash", second)
+
+
+def test_the_engine_freezes_its_tables():
+    for table in TABLES:
+        assert table.frozen
+    with pytest.raises(RuntimeError, match="after the table was frozen"):
+        hooks.OPTION_KINDS.register("a_new_kind", lambda *a: None)
+
+
+def test_every_option_kind_the_rules_offer_has_a_handler():
+    """Every option of every decision met in random play (every encounter, 2 seeds, up to 400
+    decisions each) is one the tables can carry out."""
+    import random
+
+    from dungeonbench_gym.dnd.scenario import encounter_names, load_encounter
+
+    missing = set()
+    for name in encounter_names():
+        for seed in (0, 1):
+            battle = load_encounter(name).build(seed)
+            rng = random.Random(seed)
+            for _ in range(400):
+                if battle.outcome is not None:
+                    break
+                p = battle.pending
+                for o in battle.visible_options():
+                    if p["kind"] == "reaction":
+                        ok = (p.get("reaction") or "opportunity") in hooks.REACTIONS
+                    elif o.kind == "destination" and p.get("use"):
+                        ok = True   # a teleport-like use: DESTINATION_USES or the plain teleport
+                    else:
+                        ok = o.kind in hooks.OPTION_KINDS
+                    if not ok:
+                        missing.add((p["kind"], o.kind))
+                battle.choose(rng.randrange(len(battle.decision.options)))
+    assert not missing, f"options no table answers: {sorted(missing)}"

@@ -37,6 +37,7 @@ from .dice import parse
 from .grid import size_squares
 from .model.options import Opt
 from .rules import hooks
+from .rules.core_spells import MULTI
 from .state import DamagePart, ability_mod, monster_combatant
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -211,7 +212,6 @@ def _twinned(b: Battle, c: Combatant) -> list:
 
 
 def _multi_keys() -> tuple:
-    from .engine import MULTI
     return tuple(MULTI)
 
 

@@ -44,7 +44,8 @@ from . import (
 from . import spell_utility   # Mage Hand, Unseen Servant, Water Walk, Water Breathing
 from .areas import DIRECTIONS_8
 from .dice import parse
-from .engine import BUFFS, Battle
+from .engine import Battle
+from .rules.core_spells import BUFFS
 from .state import Combatant, expected_damage, monster_action, monster_combatant
 from .features import _smite_dice
 from .grid import SQUARE_FT

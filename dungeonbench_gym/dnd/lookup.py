@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from . import content, engine
+from . import content
 from .areas import COMPASS
 from .dice import distribution, p_d20_success, parse
 from .engine import Battle
+from .rules.conditions import AUTO_FAIL
 from .state import AttackProfile, DamagePart, monster_action
 from .grid import SQUARE_FT
 
@@ -84,9 +85,7 @@ def save_odds(battle: Battle, target: str, ability: str, dc: int, magic: bool = 
 
 def _p_save(battle: Battle, t, ability: str, dc: int, magic: bool = False) -> Fraction:
 
-    # engine names read with defaults: the engine gains conditions over time
-    auto_fail = getattr(engine, "AUTO_FAIL", ())
-    if ability in ("str", "dex") and (not t.conscious or any(k in t.conditions for k in auto_fail)):
+    if ability in ("str", "dex") and (not t.conscious or any(k in t.conditions for k in AUTO_FAIL)):
         return Fraction(0)
     exhaustion = getattr(t, "exhaustion", 0)
     adv = magic and "magic_resistance" in t.features

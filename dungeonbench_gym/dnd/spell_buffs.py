@@ -56,6 +56,7 @@ from .model.durations import DURATION_TEXT, effect_duration
 from .model.options import Opt
 from .model.slots import spend_slot
 from .rules import hooks
+from .rules.core_spells import BUFFS
 from .state import monster_action, monster_combatant
 
 ENERGY = ("acid", "cold", "fire", "lightning", "thunder")
@@ -333,7 +334,6 @@ def _day_rows(c) -> list:
 def _day_buff(key: str) -> bool:
     """A data-driven buff (``mech: "buff"``) that outlasts a fight when cast between fights (10
     minutes or more: Mind Blank, Freedom of Movement, Protection from Energy, Death Ward)."""
-    from .engine import BUFFS
     return _mech(key).get("mech") == "buff" and key not in BUFFS and effect_duration(key) is not None
 
 

@@ -5,7 +5,7 @@ reaction in ``REACTIONS``, a destination chosen for a teleport-like use in
 ``DESTINATION_USES``), so which module answers which kind is decided by registration, not by
 an ``if/elif`` chain. ``tests/data/dnd_hooks.json`` pins every entry by qualified name: a
 plugin that claims a kind, or a move of a handler, shows up here as a deliberate change
-(regenerate the file with the snippet in :func:`test_every_entry_is_pinned`'s message).
+(``python tests/test_dnd_hooks.py`` rewrites it from the code: check its diff).
 """
 
 import json
@@ -16,12 +16,17 @@ import pytest
 from dungeonbench_gym.dnd import engine  # noqa: F401  (importing the engine fills and freezes the tables)
 from dungeonbench_gym.dnd.rules import hooks
 
-PINNED = json.loads((Path(__file__).parent / "data" / "dnd_hooks.json").read_text())
+PINNED_FILE = Path(__file__).parent / "data" / "dnd_hooks.json"
+PINNED = json.loads(PINNED_FILE.read_text())
 TABLES = (hooks.OPTION_KINDS, hooks.REACTIONS, hooks.DESTINATION_USES)
 
 
+def _now() -> dict:
+    return {t.name: t.described() for t in TABLES}
+
+
 def test_every_entry_is_pinned():
-    now = {t.name: t.described() for t in TABLES}
+    now = _now()
     for name, entries in now.items():
         added = sorted(set(entries) - set(PINNED[name]))
         gone = sorted(set(PINNED[name]) - set(entries))
@@ -31,7 +36,7 @@ def test_every_entry_is_pinned():
             and PINNED[name][k] != entries[k])
         assert not (added or gone or moved), (
             f"{name} table: added {added}, gone {gone}, handled elsewhere now {moved}; if deliberate, "
-            "rewrite tests/data/dnd_hooks.json: {t.name: t.described() for t in hooks tables}")
+            f"rewrite {PINNED_FILE.name} with `python tests/test_dnd_hooks.py` and check its diff")
 
 
 def test_a_key_registered_twice_is_an_error_naming_both():
@@ -80,3 +85,8 @@ def test_every_option_kind_the_rules_offer_has_a_handler():
                         missing.add((p["kind"], o.kind))
                 battle.choose(rng.randrange(len(battle.decision.options)))
     assert not missing, f"options no table answers: {sorted(missing)}"
+
+
+if __name__ == "__main__":   # rewrite the pinned tables from the code
+    PINNED_FILE.write_text(json.dumps(_now(), indent=1, sort_keys=True) + "\n")
+    print(f"wrote {PINNED_FILE}")

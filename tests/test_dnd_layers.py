@@ -32,7 +32,7 @@ LAYERS = (
                    "spell_utility", "spell_walls", "spell_wards", "spell_zones",
                    "monster_specials", "items", "lighting")),
     ("builders", ("pcs",)),
-    ("engine", ("engine",)),
+    ("engine", ("engine", "battle")),
     ("scenario", ("scenario", "day")),
     ("planner", ("heuristic", "fastpaths", "lookup")),
     ("verification", ("verification",)),

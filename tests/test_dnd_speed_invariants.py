@@ -513,7 +513,7 @@ def test_reach_shared_distances_give_the_positions_answer(name):
                 others = sorted(b.enemies_of(c), key=lambda o: o.cid)
                 if others:
                     boxes = [(o.pos[0], o.pos[1], o.squares, o.pos[2]) for o in others]
-                    from dungeonbench_gym.dnd.engine import _extents
+                    from dungeonbench_gym.dnd.battle.movement import _extents
                     assert r.nearest([_extents(o) for o in others]) == tuple(nearest_box_ft(pos, c.squares, boxes))
                 checked += 1
     assert checked >= 3

@@ -1,0 +1,358 @@
+"""Casting: paying for a spell, its targets one by one, darts, rays, areas, concentration.
+
+Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
+"""
+
+from __future__ import annotations
+
+from .. import (
+    content, features, features_more, monster_specials, spell_buffs, spell_control, spell_counter,
+    spell_summons, spell_walls, spellbook,
+)
+from ..model.options import Opt
+from ..rules.core_spells import BUFFS, DEBUFFS, MULTI, SPELL_RIDERS
+from ..rules.hooks import OPTION_KINDS
+from ..state import AttackProfile, Combatant, DamagePart, monster_action
+
+
+class CastingMixin:
+    """A spell from its choice to its effect."""
+
+    def _resolve_target(self, c: Combatant, use: tuple, t: Combatant) -> None:
+        e = c.economy
+        if use[0] == "attack":
+            a = c.attack(use[1])
+            if use[2] == "queue":
+                e.attack_queue = e.attack_queue[1:]
+            elif use[2] == "offhand":
+                e.bonus = False
+                a = a._replace(damage=a.offhand, range_normal=0, range_long=0)
+            elif use[2] in features.BONUS_ATTACKS:   # Martial Arts, Flurry of Blows, Frenzy: paid there
+                pass
+            elif use[2] == "pounce":   # a monster's Pounce / Trampling Charge: a bonus action
+                e.bonus = False
+                c.resources.pop("pounce_on", None)
+            elif use[2] == "rampage":   # paid with the Rampage bonus action
+                c.resources.pop("rampage_bite", None)
+            else:
+                if e.attacks_left == 0:   # taking the Attack action (Extra Attack: 1-3 more)
+                    e.actions -= 1
+                    e.attacks_left = 1 + c.resources.get("extra_attacks", 1) if "extra_attack" in c.features else 1
+                    e.loading_fired = False
+                e.attacks_left -= 1
+                if a.offhand and a.melee:
+                    e.light_attack = a.key
+                if a.loading:
+                    e.loading_fired = True
+            if "breath_slowed" in c.conditions:   # its one attack this turn
+                c.conditions["breath_slowed"]["attacked"] = (self.round, c.cid)
+            if a.key in c.recharge:   # a recharge attack (Web) is spent until it recharges
+                c.recharge[a.key] = False
+            if c.is_pc:
+                features.begin_attack(self, c, a, use[2])
+            if use[2] == "legendary":
+                if self.make_attack(c, a, t, then="next_turn") is not None and self.outcome is None:
+                    self._next_turn()
+                return
+            if self.make_attack(c, a, t, then="menu") is None:
+                return   # the target decides on a reaction first
+        elif use[0] == "spell":
+            if self._cast_at(c, use[1], use[2], t) is None:
+                return
+        elif use[0] == "dart":
+            self._dart(c, t, use[2] - 1)
+            return
+        elif use[0] == "ray":
+            self._ray(c, t, use[2], use[3] - 1)
+            return
+        elif use[0] == "more":
+            if spellbook.handles(use[1]):
+                spellbook.more(self, c, use, t)
+                return
+            self._spell_effect(c, use[1], t)
+            self._more_targets(c, use[1], use[2], use[3] - 1, use[4] + (t.cid,))
+            return
+        elif use[0] == "weapon":
+            self._weapon_attack(c, t)
+            return
+        elif use[0] == "save_action":
+            spec = monster_action(c, use[1])
+            hits = [t]
+            if spec.target_filter and spec.targets is None:   # every qualifying creature
+                hits = self._save_targets(c, spec)
+            self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
+                               queued=use[2:3] == ("queue",))
+            return
+        elif use[0] == "shove":
+            if e.attacks_left == 0:   # a shove replaces one attack of the Attack action
+                e.actions -= 1
+                e.attacks_left = 1 + c.resources.get("extra_attacks", 1) if "extra_attack" in c.features else 1
+                e.loading_fired = False
+            e.attacks_left -= 1
+            self._shove(c, t, use[1])
+        elif use[0] == "feature":   # Lay on Hands, Bardic Inspiration
+            features.resolve_target(self, c, use, t)
+            return
+        elif use[0] == "ms":   # a monster's own action (dnd/monster_specials.py)
+            monster_specials.resolve_target(self, c, use, t)
+            return
+        elif use[0] == "monster_heal":   # Healing Touch: hit points, and the ills it names end
+            e.actions -= 1
+            c.resources["uses:healing-touch"] -= 1
+            self.heal(t, self.roller.roll(c.resources["healing_touch"], what=f"heal {c.cid} healing-touch"),
+                      "Healing Touch")
+            for cond in ("blinded", "deafened", "poisoned"):
+                t.conditions.pop(cond, None)
+        elif use[0] == "help":
+            e.actions -= 1
+            t.conditions["helped"] = {"by": c.cid}
+            self.event("help", f"{c.cid} helps its allies against {t.cid}", creature=c.cid, target=t.cid)
+        self._back_to_menu(c)
+
+    # ---------------------------------------------------------------- spells and areas
+    def _begin_spell(self, c: Combatant, key: str, level: int) -> None:
+        sp = content.spell(key)
+        use = ("spell", key, level)
+        if spell_counter.offer(self, c, key, level):   # a foe sees the casting and may counter it
+            return
+        if spellbook.handles(key):
+            spellbook.begin(self, c, key, level)
+        elif key == "misty-step":   # bonus action; the destination is the decision
+            self.pending = {"kind": "destination", "actor": c.cid, "use": ("teleport", key, level)}
+        elif key == "spirit-guardians":   # an emanation around the caster: nothing to place
+            self._pay_spell(c, key, level)
+            c.conditions["spirit_guardians"] = {"by": c.cid, "spell": key, "level": level,
+                                                "dc": c.resources["spell_dc"]}
+            self._back_to_menu(c)
+        elif sp.area is None:
+            self.pending = {"kind": "target", "actor": c.cid, "use": use}
+        elif sp.area.shape == "sphere":
+            self.pending = {"kind": "point_x", "actor": c.cid, "use": use}
+        else:
+            self.pending = {"kind": "direction", "actor": c.cid, "use": use}
+
+    def _pay_spell(self, c: Combatant, key: str, level: int) -> None:
+        sp = content.spell(key)
+        e = c.economy
+        if sp.casting_time == "bonus_action" or features.casting_as_bonus(c):   # (Quickened Spell)
+            e.bonus = False
+            e.bonus_spell = True
+        else:
+            e.actions -= 1
+            e.levelled_action_spell |= level > 0
+        innate = c.resources.get("innate", {})
+        slots = c.resources.get("slots", ())
+        if level and features_more.free_cast(c, key, level):   # Spell Mastery, Signature Spell
+            pass
+        elif level and innate.get(key, 0) != 0 and (len(slots) < level or not slots[level - 1]):
+            if innate[key] > 0:   # "n/day" (at will: -1, never spent)
+                innate[key] -= 1
+        elif level:
+            slots = list(c.resources["slots"])
+            slots[level - 1] -= 1
+            c.resources["slots"] = tuple(slots)
+        c.conditions.pop("hidden", None)   # casting gives the caster away
+        self.event("cast", f"{c.cid} casts {key}" + (f" at level {level}" if level else ""),
+                   creature=c.cid, spell=key, level=level)
+        if sp.concentration:   # one concentration spell at a time: a new one ends the old
+            self.end_concentration(c)
+            c.concentration = key
+            c.resources["concentration_until"] = self.round + (sp.duration_rounds or 10) * \
+                (2 if features_more.extended(c) else 1)   # Extended Spell
+
+    def end_concentration(self, c: Combatant) -> None:
+        """Concentration ends: the effects this creature keeps up end with it."""
+        if c.concentration is None:
+            return
+        if self.controls:   # the banished return, the dominated go back to their side (dnd/spell_control.py)
+            spell_control.concentration_ends(self, c)
+        for o in self.creatures.values():   # every effect this spell put on anyone
+            for k in [k for k, v in o.conditions.items() if v.get("by") == c.cid and v.get("spell") == c.concentration]:
+                del o.conditions[k]
+        spell_summons.concentration_ends(self, c)   # forms revert, a conjured blade goes
+        if "barriers" in self.__dict__:   # a concentration wall (Wall of Force, Stone, Ice) goes
+            spell_walls.concentration_ended(self, c, c.concentration)
+        self.event("concentration", f"{c.cid}'s {c.concentration} ends", creature=c.cid)
+        c.concentration = None
+
+    def _dart(self, c: Combatant, t: Combatant, left: int) -> None:
+        """One Magic Missile dart (1d4+1 force); then the next dart's target, or back to the menu."""
+        if "ms" in t.resources:   # a tarrasque's Reflective Carapace: unaffected, or the dart turns back
+            t = monster_specials.carapace_target(self, c, "magic-missile", t)
+        amount = self.roller.roll_damage("1d4+1", what="damage magic-missile force")
+        if t is not None:
+            self.damage(t, amount, "force", magical=True, source=c.cid)
+        if left and self.outcome is None and not self._check_outcome() and self._spell_targets(c, "magic-missile"):
+            self.pending = {"kind": "target", "actor": c.cid, "use": ("dart", "magic-missile", left)}
+        else:
+            self._back_to_menu(c)
+
+    def _cast_at(self, c: Combatant, key: str, level: int, t: Combatant) -> bool | None:
+        if spellbook.handles(key):
+            return spellbook.cast_at(self, c, key, level, t)
+        sp = content.spell(key)
+        self._pay_spell(c, key, level)
+        if key == "magic-missile":   # every dart hits; each further dart is its own target decision
+            self._dart(c, t, 2 + level - 1)
+            return None
+        if key == "scorching-ray":   # 3 rays (+1 per slot level above 2), each its own target
+            self._ray(c, t, level, 3 + level - 2 - 1)
+            return None
+        if key == "spiritual-weapon":
+            c.resources["spiritual_weapon"] = {"pos": list(t.pos), "until": self.round + 10,
+                                               "dice": f"{sp.damage_for(slot_level=level)}+{c.resources['spell_mod']}"}
+            self._weapon_attack(c, t)
+            return None
+        if key in MULTI:   # Bless, Bane, Hold Person: the first target, then one decision per extra one
+            self._spell_effect(c, key, t)
+            left = MULTI[key] - 1 + level - sp.level
+            self._more_targets(c, key, level, left, (t.cid,))
+            return None
+        if sp.heal_at_slot_level:
+            mod = c.resources["spell_mod"] if sp.heal_adds_modifier else 0
+            self.heal(t, max(1, spell_buffs.heal_roll(self, t, sp.heal_for(level), f"heal {key}") + mod), key)
+            return True
+        if key in BUFFS:
+            self._spell_effect(c, key, t)
+            return True
+        dice = sp.damage_for(slot_level=level or None, character_level=c.level)
+        if sp.save_ability:   # a single-target save cantrip (Sacred Flame): no half on a success
+            if not self.saving_throw(t, sp.save_ability, c.resources["spell_dc"], magic=True):
+                amount = self.roller.roll_damage(dice, what=f"damage {key} {sp.damage_type}")
+                self.damage(t, amount, sp.damage_type, magical=True, source=c.cid)
+            return True
+        rng = features_more.spell_range(c, key, sp.range_feet or 0)   # (Distant Spell)
+        profile = AttackProfile(key, sp.name, c.resources["spell_attack"], (DamagePart(dice, sp.damage_type),),
+                                sp.attack_type == "melee", 5, rng, rng, spell=True,
+                                on_hit=SPELL_RIDERS.get(key, ()))
+        return self.make_attack(c, profile, t, melee=sp.attack_type == "melee", then="menu")
+
+    def _spell_effect(self, c: Combatant, key: str, t: Combatant) -> None:
+        """A buff on a willing creature, or a debuff after a failed save."""
+        if key in BUFFS:
+            t.conditions[BUFFS[key]] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc")}
+            self.event("condition", f"{t.cid} is under {key}", creature=t.cid, condition=BUFFS[key])
+            return
+        cond = DEBUFFS[key]
+        ability = content.spell(key).save_ability
+        if cond in t.condition_immunities or spell_buffs.wards(t, cond):   # Freedom of Movement
+            self.event("condition", f"{t.cid} is immune to {cond}", creature=t.cid)
+            return
+        if not self.saving_throw(t, ability, c.resources["spell_dc"], magic=True, big=True):
+            t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources["spell_dc"],
+                                  "repeat": ability if key == "hold-person" else None}
+            self.event("condition", f"{t.cid} is {cond} ({key})", creature=t.cid, condition=cond)
+
+    def _more_targets(self, c: Combatant, key: str, level: int, left: int, chosen: tuple) -> None:
+        if left > 0 and self.outcome is None and any(t.cid not in chosen for t in self._spell_targets(c, key)):
+            self.pending = {"kind": "target", "actor": c.cid, "use": ("more", key, level, left, chosen)}
+        else:
+            self._back_to_menu(c)
+
+    def _ray(self, c: Combatant, t: Combatant, level: int, left: int) -> None:
+        """One Scorching Ray: a ranged spell attack for 2d6 fire; then the next ray's target."""
+        p = AttackProfile("scorching-ray", "Scorching Ray", c.resources["spell_attack"], (DamagePart("2d6", "fire"),),
+                          False, 0, 120, 120, spell=True)
+        if self.make_attack(c, p, t, melee=False, then="menu") is None:
+            return   # the target reacts (Shield); the rays left are lost
+        if left and self.outcome is None and not self._check_outcome() and self._spell_targets(c, "scorching-ray"):
+            self.pending = {"kind": "target", "actor": c.cid, "use": ("ray", "scorching-ray", level, left)}
+        else:
+            self._back_to_menu(c)
+
+    def _weapon_attack(self, c: Combatant, t: Combatant) -> None:
+        sw = c.resources["spiritual_weapon"]
+        sw["pos"] = list(t.pos)
+        c.economy.bonus = False
+        p = AttackProfile("spiritual-weapon", "Spiritual Weapon", c.resources["spell_attack"],
+                          (DamagePart(sw["dice"], "force"),), True, 5, 0, 0, spell=True)
+        if self.make_attack(c, p, t, melee=True, then="menu") is None:
+            return
+        self._back_to_menu(c)
+
+    def _resolve_area(self, c: Combatant, use: tuple, where) -> None:
+        if use[0] == "spell" and spellbook.handles(use[1]):
+            spellbook.resolve_area(self, c, use, where)
+            return
+        hits = self.area_hits(c, use, where)
+        if use[0] == "spell" and self.specials:   # a line spell on a tarrasque (Reflective Carapace)
+            hits = monster_specials.carapace_hits(self, c, use[1], hits)
+        if use[0] == "spell" and use[1] == "sleep":
+            self._pay_spell(c, use[1], use[2])
+            self._sleep(c, use[2], hits)
+            self._back_to_menu(c)
+            return
+        if use[0] == "spell":
+            sp = content.spell(use[1])
+            self._pay_spell(c, use[1], use[2])
+            ability, dc, half = sp.save_ability, c.resources["spell_dc"], sp.save_success == "half"
+            parts = (DamagePart(sp.damage_for(slot_level=use[2]), sp.damage_type),)
+            magical = True
+        else:
+            spec = monster_action(c, use[1])
+            if spec.chosen_creatures:   # it picks who is affected: its foes
+                hits = [o for o in hits if o.side != c.side]
+            self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
+                               queued=use[2:3] == ("queue",))
+            return
+        # SRD: roll the damage once for everyone in the area
+        rolled = [(p.type, self.roller.roll_damage(p.dice, what=f"damage {use[1]} {p.type}")) for p in parts]
+        for t in hits:
+            ok = self.saving_throw(t, ability, dc, magic=use[0] == "spell", big=True)
+            for dtype, amount in rolled:
+                self.damage(t, features.area_damage(t, ability, ok, half, amount), dtype, magical=magical,
+                            source=c.cid)   # (Evasion)
+            if not ok and use[1] == "thunderwave" and not t.dead:
+                self.push(c, t, 10)   # pushed 10 ft away from the caster (forced movement)
+                self.event("push", f"{t.cid} is pushed to ({t.pos[0]}, {t.pos[1]})", creature=t.cid)
+        self._back_to_menu(c)
+
+    def _sleep(self, c: Combatant, level: int, hits: list) -> None:
+        """SRD Sleep: 5d8 HP (+2d8 per slot level above 1) puts creatures to sleep in ascending order
+        of current HP, no save; undead and creatures immune to charm are unaffected."""
+        pool = self.roller.roll(f"{5 + 2 * (level - 1)}d8", what="sleep hit points")
+        self.event("sleep", f"Sleep affects {pool} hit points of creatures", creature=c.cid, pool=pool)
+        for t in sorted(hits, key=lambda o: (o.hp, o.cid)):
+            if not t.conscious or "unconscious" in t.conditions or t.creature_type == "undead" or \
+                    "charmed" in t.condition_immunities:
+                continue
+            if t.hp > pool:
+                break
+            pool -= t.hp
+            t.conditions["unconscious"] = {"by": c.cid, "spell": "sleep", "asleep": True}
+            t.conditions.setdefault("prone", {})
+            self._release_grapples_by(t)
+            self.end_concentration(t)
+            self.event("condition", f"{t.cid} falls asleep", creature=t.cid, condition="unconscious")
+
+    # ---------------------------------------------------------------- Spirit Guardians
+    def _guardians(self) -> list[Combatant]:
+        return [o for o in self.creatures.values() if "spirit_guardians" in o.conditions and o.conscious]
+
+    def _zone_damage(self, g: Combatant, t: Combatant) -> None:
+        """Spirit Guardians: Wis save, 3d8 radiant (+1d8 per slot level above 3), half on a success;
+        once per turn per creature (entering the area or starting the turn there)."""
+        if (t.cid, g.cid) in self.zone_hits or t.dead:
+            return
+        self.zone_hits.add((t.cid, g.cid))
+        sg = g.conditions["spirit_guardians"]
+        ok = self.saving_throw(t, "wis", sg["dc"], magic=True)
+        amount = self.roller.roll_damage(f"{sg['level']}d8", what="damage spirit-guardians radiant")
+        self.event("zone", f"{t.cid} is struck by {g.cid}'s spirit guardians", creature=t.cid, source=g.cid)
+        self.damage(t, amount // 2 if ok else amount, "radiant", magical=True, source=g.cid)
+
+
+@OPTION_KINDS.handles("spell")
+def _spell(b, c: Combatant, p: dict, opt: Opt) -> None:
+    features.before_spell(b, c, opt.data)   # metamagic (Quickened Spell)
+    b._begin_spell(c, opt.data[0], opt.data[1])
+
+
+@OPTION_KINDS.handles("spiritual_weapon")
+def _spiritual_weapon(b, c: Combatant, p: dict, opt: Opt) -> None:
+    b.pending = {"kind": "target", "actor": c.cid, "use": ("weapon", "spiritual-weapon")}
+
+
+@OPTION_KINDS.handles("stop")   # no further targets for a multi-target spell
+def _stop(b, c: Combatant, p: dict, opt: Opt) -> None:
+    b._back_to_menu(c)

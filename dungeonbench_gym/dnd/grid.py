@@ -1562,7 +1562,7 @@ class BattleMap:
         if rec is None:
             W, H = self.width, self.height
             l0 = self._min_layer
-            Xw, Yw, Lw = W, H, top - l0 + n
+            Lw = top - l0 + n
             elev = self.elevation.astype(np.float64)
             top_h = np.array(self._top, dtype=np.float64).reshape(H, W)
             imp_top = np.where(self.flags & IMPASSABLE, elev + top_h, -np.inf)

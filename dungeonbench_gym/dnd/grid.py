@@ -304,6 +304,122 @@ class Route(NamedTuple):
         return (self.provoked, self.hazards, self.zones, self.falls)
 
 
+# ----------------------------------------------------------------------------- route search
+# BattleMap.routes searches labels: (state, provoked bits, zone bits, hazard counts per kind, fall
+# dice, cost, index of the label it extends (-1: the start), feet fallen on the step into it).
+
+def _dominated(a, b) -> bool:
+    """Whether label a is no better than label b (b dominates a or equals it)."""
+    return ((b[1] & ~a[1]) == 0 and b[2] == a[2] and b[4] <= a[4] and b[5] <= a[5]
+            and all(x <= y for x, y in zip(b[3], a[3])))
+
+
+def _dominated_no_hazards(a, b) -> bool:
+    """_dominated on a map without hazard kinds: the same test without the empty counts."""
+    return (b[1] & ~a[1]) == 0 and b[2] == a[2] and b[4] <= a[4] and b[5] <= a[5]
+
+
+def _route_search(s, target, succ, heur, in_reach, zone_at, kind_of, nk, speed, dominated,
+                  prune_dominated, max_labels, max_expansions) -> tuple[list, dict, set]:
+    """The label-setting search of :meth:`BattleMap.routes`, cheapest label first, bounded by the
+    speed and the caps: (every label made, label indices per state, indices of dominated labels)."""
+    zero = (0,) * nk
+    entries: list[tuple] = [(s, 0, zone_at.get(s, 0), zero, 0, 0, -1, 0)]
+    labels: dict[int, list[int]] = {s: [0]}
+    dead = set()
+    heap = [(0, 0)]
+    expansions = 0
+    while heap and expansions < max_expansions:
+        cost, ei = heapq.heappop(heap)
+        if ei in dead:
+            continue
+        expansions += 1
+        st, prov, zm, hc, fd, _c, _p, _f = entries[ei]
+        if st == target:
+            continue
+        r_here = in_reach.get(st, 0)
+        for v, c, fall, haz in succ(st):
+            nc = cost + c
+            if nc + heur(v) > speed:
+                continue
+            nprov = prov | (r_here & ~in_reach.get(v, 0))
+            nzm = zm | zone_at.get(v, 0)
+            nhc = hc
+            if haz:
+                lst = list(hc)
+                for hcell in haz:
+                    lst[kind_of[hcell]] += 1
+                nhc = tuple(lst)
+            nfd = fd + fall_damage_dice(fall) if fall else fd
+            new = (v, nprov, nzm, nhc, nfd, nc, ei, fall)
+            bucket = labels.setdefault(v, [])
+            skip = False
+            for oj in bucket:
+                if oj in dead:
+                    continue
+                o = entries[oj]
+                if prune_dominated:
+                    if dominated(new, o):
+                        skip = True
+                        break
+                elif o[1:5] == new[1:5] and o[5] <= nc:
+                    skip = True
+                    break
+            if skip:
+                continue
+            if prune_dominated:
+                for oj in bucket:
+                    if oj not in dead and dominated(entries[oj], new):
+                        dead.add(oj)
+            live = [oj for oj in bucket if oj not in dead]
+            if len(live) >= max_labels:
+                continue
+            entries.append(new)
+            ej = len(entries) - 1
+            live.append(ej)
+            labels[v] = live
+            heapq.heappush(heap, (nc, ej))
+    return entries, labels, dead
+
+
+def _routes_found(entries, at_target, dead, dominated, prune_dominated, decode, ids, zkeys, kinds,
+                  zone_start) -> list[Route]:
+    """The routes of :meth:`BattleMap.routes` from the labels that reached the target: the cheapest
+    of each consequence class (the undominated ones with ``prune_dominated``), in canonical order."""
+    best: dict[tuple, int] = {}
+    for j in at_target:
+        if j in dead:
+            continue
+        e = entries[j]
+        k = (e[1], e[2], e[3], e[4])
+        if k not in best or e[5] < entries[best[k]][5]:
+            best[k] = j
+    cands = list(best.values())
+    if prune_dominated:   # keys are distinct, so domination is strict here
+        cands = [a for a in cands
+                 if not any(b != a and dominated(entries[a], entries[b]) for b in cands)]
+    out = []
+    for j in cands:
+        e = entries[j]
+        path, falls = [], []
+        while j >= 0:
+            ent = entries[j]
+            path.append(decode(ent[0]))
+            if ent[7]:
+                falls.append(ent[7])
+            j = ent[6]
+        path.reverse()
+        falls.reverse()
+        prov = tuple(ids[b] for b in range(len(ids)) if e[1] >> b & 1)
+        zk = tuple(zkeys[b] for b in range(len(zkeys)) if (e[2] & ~zone_start) >> b & 1)
+        hz = tuple((kinds[k], cnt) for k, cnt in enumerate(e[3]) if cnt)
+        out.append(Route(e[5], tuple(path), prov, hz, zk, tuple(falls)))
+    out.sort(key=lambda r: (r.cost_ft, len(r.provoked), [str(p) for p in r.provoked],
+                            r.hazards, [str(z) for z in r.zones], r.falls,
+                            [position_key(p) for p in r.path]))
+    return out
+
+
 # ----------------------------------------------------------------------------- legend
 DEFAULT_LEGEND: dict[str, dict] = {
     ".": {},
@@ -1446,7 +1562,7 @@ class BattleMap:
         if rec is None:
             W, H = self.width, self.height
             l0 = self._min_layer
-            Xw, Yw, Lw = W, H, top - l0 + n
+            Lw = top - l0 + n
             elev = self.elevation.astype(np.float64)
             top_h = np.array(self._top, dtype=np.float64).reshape(H, W)
             imp_top = np.where(self.flags & IMPASSABLE, elev + top_h, -np.inf)
@@ -1580,6 +1696,17 @@ class BattleMap:
         s, target, succ, encode, decode, heur, can_end = graph(destination)
         if target is None or not can_end(target):
             return []
+        in_reach, zone_at = self._consequence_bits(ids, threats, zkeys, zones, n, encode, fly)
+        dominated = _dominated if kinds else _dominated_no_hazards
+        entries, labels, dead = _route_search(s, target, succ, heur, in_reach, zone_at, kind_of, len(kinds),
+                                              int(speed_ft), dominated, prune_dominated, max_labels,
+                                              max_expansions)
+        return _routes_found(entries, labels.get(target, []), dead, dominated, prune_dominated, decode,
+                             ids, zkeys, kinds, zone_at.get(s, 0))
+
+    def _consequence_bits(self, ids, threats, zkeys, zones, n, encode, fly) -> tuple[dict, dict]:
+        """Per search state, as bit masks: the creatures whose reach it is in (bit b: ids[b]) and
+        the zones its space overlaps (bit b: zkeys[b])."""
         in_reach: dict[int, int] = {}
         for b, cid in enumerate(ids):
             for pos in threats[cid]:
@@ -1590,106 +1717,7 @@ class BattleMap:
             for c in zones[zk]:
                 for st in self._zone_states(c, n, encode, fly):
                     zone_at[st] = zone_at.get(st, 0) | (1 << b)
-        nk = len(kinds)
-        zero = (0,) * nk
-        speed = int(speed_ft)
-        # entries: (state, prov, zones, hazcounts, falldice, cost, pred entry, fall ft)
-        entries: list[tuple] = [(s, 0, zone_at.get(s, 0), zero, 0, 0, -1, 0)]
-        labels: dict[int, list[int]] = {s: [0]}
-        dead = set()
-        heap = [(0, 0)]
-        expansions = 0
-
-        def dominated(a, b):  # entry a no better than b (b dominates a or equals)
-            return ((b[1] & ~a[1]) == 0 and b[2] == a[2] and b[4] <= a[4] and b[5] <= a[5]
-                    and all(x <= y for x, y in zip(b[3], a[3])))
-
-        if not nk:   # no hazard kinds on this map: the same test without the empty counts
-            def dominated(a, b):
-                return (b[1] & ~a[1]) == 0 and b[2] == a[2] and b[4] <= a[4] and b[5] <= a[5]
-
-        while heap and expansions < max_expansions:
-            cost, ei = heapq.heappop(heap)
-            if ei in dead:
-                continue
-            expansions += 1
-            st, prov, zm, hc, fd, _c, _p, _f = entries[ei]
-            if st == target:
-                continue
-            r_here = in_reach.get(st, 0)
-            for v, c, fall, haz in succ(st):
-                nc = cost + c
-                if nc + heur(v) > speed:
-                    continue
-                nprov = prov | (r_here & ~in_reach.get(v, 0))
-                nzm = zm | zone_at.get(v, 0)
-                nhc = hc
-                if haz:
-                    lst = list(hc)
-                    for hcell in haz:
-                        lst[kind_of[hcell]] += 1
-                    nhc = tuple(lst)
-                nfd = fd + fall_damage_dice(fall) if fall else fd
-                new = (v, nprov, nzm, nhc, nfd, nc, ei, fall)
-                bucket = labels.setdefault(v, [])
-                skip = False
-                for oj in bucket:
-                    if oj in dead:
-                        continue
-                    o = entries[oj]
-                    if prune_dominated:
-                        if dominated(new, o):
-                            skip = True
-                            break
-                    elif o[1:5] == new[1:5] and o[5] <= nc:
-                        skip = True
-                        break
-                if skip:
-                    continue
-                if prune_dominated:
-                    for oj in bucket:
-                        if oj not in dead and dominated(entries[oj], new):
-                            dead.add(oj)
-                live = [oj for oj in bucket if oj not in dead]
-                if len(live) >= max_labels:
-                    continue
-                entries.append(new)
-                ej = len(entries) - 1
-                live.append(ej)
-                labels[v] = live
-                heapq.heappush(heap, (nc, ej))
-        best: dict[tuple, int] = {}
-        for j in labels.get(target, []):
-            if j in dead:
-                continue
-            e = entries[j]
-            k = (e[1], e[2], e[3], e[4])
-            if k not in best or e[5] < entries[best[k]][5]:
-                best[k] = j
-        cands = list(best.values())
-        if prune_dominated:   # keys are distinct, so domination is strict here
-            cands = [a for a in cands
-                     if not any(b != a and dominated(entries[a], entries[b]) for b in cands)]
-        out = []
-        for j in cands:
-            e = entries[j]
-            path, falls = [], []
-            while j >= 0:
-                ent = entries[j]
-                path.append(decode(ent[0]))
-                if ent[7]:
-                    falls.append(ent[7])
-                j = ent[6]
-            path.reverse()
-            falls.reverse()
-            prov = tuple(ids[b] for b in range(len(ids)) if e[1] >> b & 1)
-            zk = tuple(zkeys[b] for b in range(len(zkeys)) if (e[2] & ~zone_at.get(s, 0)) >> b & 1)
-            hz = tuple((kinds[k], cnt) for k, cnt in enumerate(e[3]) if cnt)
-            out.append(Route(e[5], tuple(path), prov, hz, zk, tuple(falls)))
-        out.sort(key=lambda r: (r.cost_ft, len(r.provoked), [str(p) for p in r.provoked],
-                                r.hazards, [str(z) for z in r.zones], r.falls,
-                                [position_key(p) for p in r.path]))
-        return out
+        return in_reach, zone_at
 
     def _zone_states(self, c, n, encode, fly):
         """States whose space overlaps zone cell c (2D zone cells: any height when flying)."""

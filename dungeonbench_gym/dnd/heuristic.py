@@ -168,38 +168,62 @@ def _target_key(battle: Battle, c: Combatant, o: Opt):
 
 # ------------------------------------------------------------------ the turn menu
 def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
+    """The turn menu: the first of the rules of thumb (in this order) that picks an option."""
     by_kind: dict[str, list[int]] = {}
     for i, o in enumerate(opts):
         by_kind.setdefault(o.kind, []).append(i)
-    e = c.economy
+    i = _opening_choice(battle, c, opts, by_kind)
+    if i is not None:
+        return i
+    spells = by_kind.get("spell", [])
+    if not PARTY_FEATURES:   # the baseline also leaves Quickened Spell alone
+        spells = [i for i in spells if len(opts[i].data) < 3]
+    i = _support_choice(battle, c, opts, by_kind, spells)
+    if i is not None:
+        return i
+    i = _area_choice(battle, c, opts, by_kind, spells)
+    if i is not None:
+        return i
+    i = _attack_choice(battle, c, opts, by_kind, spells)
+    if i is not None:
+        return i
+    return _closing_choice(battle, c, opts, by_kind)
 
-    def first(kind):
-        return by_kind.get(kind, [None])[0]
 
-    if first("interact") is not None:   # the objective's lever: always worth the free interaction
-        return first("interact")
+def _first(by_kind: dict, kind: str) -> int | None:
+    """The index of the first option of this kind, None when there is none."""
+    return by_kind.get(kind, [None])[0]
+
+
+def _opening_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict) -> int | None:
+    """Free and pressing choices first: the objective (by hand, Mage Hand or water magic), a free
+    bite or an orc's dash, Reckless Attack with a foe in reach, features for dying allies, a potion or
+    Second Wind when low, standing up, monsters' own options, early features, healing spells, light
+    in a dark battle."""
+    if _first(by_kind, "interact") is not None:   # the objective's lever: always worth the free interaction
+        return _first(by_kind, "interact")
     if battle.underwater or battle.objective["type"] == "interact" or spell_utility.has_water(battle.map):
         util = spell_utility.heuristic_choice(battle, c, opts, by_kind)   # the lever through Mage Hand or
         if util is not None:   # the servant, Water Breathing when breath runs short, Water Walk (dnd/spell_utility.py)
             return util
-    if first("rampage") is not None:   # a free bonus bite after a kill
-        return first("rampage")
-    if first("aggressive") is not None and not any(
+    if _first(by_kind, "rampage") is not None:   # a free bonus bite after a kill
+        return _first(by_kind, "rampage")
+    if _first(by_kind, "aggressive") is not None and not any(
             battle.distance(c, o) <= c.melee_reach for o in battle.enemies_of(c) if o.conscious):
-        return first("aggressive")   # an orc closes in with its bonus action
-    if first("reckless") is not None and any(o.kind == "attack" and "queue" not in o.data for o in opts) \
+        return _first(by_kind, "aggressive")   # an orc closes in with its bonus action
+    if _first(by_kind, "reckless") is not None and any(o.kind == "attack" and "queue" not in o.data for o in opts) \
             and any(battle.distance(c, o) <= c.melee_reach for o in battle.enemies_of(c) if o.conscious):
-        return first("reckless")   # a foe in reach: advantage is worth being easier to hit
+        return _first(by_kind, "reckless")   # a foe in reach: advantage is worth being easier to hit
     urgent = _feature_choice(battle, c, opts, "urgent")   # allies dying: before one's own potion
     if urgent is not None:
         return urgent
     low = c.hp <= 0.35 * c.max_hp
-    if low and first("potion") is not None:
-        return first("potion")
-    if c.hp <= 0.5 * c.max_hp and first("second_wind") is not None:
-        return first("second_wind")
-    if first("stand") is not None:
-        return first("stand")
+    if low and _first(by_kind, "potion") is not None:
+        return _first(by_kind, "potion")
+    if c.hp <= 0.5 * c.max_hp and _first(by_kind, "second_wind") is not None:
+        return _first(by_kind, "second_wind")
+    if _first(by_kind, "stand") is not None:
+        return _first(by_kind, "stand")
     own = monster_specials.heuristic_choice(battle, c, opts)   # monsters' own options, dousing a fire
     if own is not None:
         return own
@@ -213,15 +237,18 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
         lit = lighting.heuristic_choice(battle, c, opts)
         if lit is not None:
             return lit
-    spells = by_kind.get("spell", [])
-    if not PARTY_FEATURES:   # the baseline also leaves Quickened Spell alone
-        spells = [i for i in spells if len(opts[i].data) < 3]
+    return None
+
+
+def _support_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict, spells: list) -> int | None:
+    """Spirit Guardians, Spiritual Weapon, Misty Step out of melee, Hold Person, Bless, Shield of
+    Faith; then escaping a grapple or a web."""
     near = sum(1 for o in battle.enemies_of(c) if o.conscious and battle.distance(c, o) <= 15)
     for i in spells:   # Spirit Guardians when two foes are close (it replaces Shield of Faith)
         if opts[i].data[0] == "spirit-guardians" and near >= 2 and c.concentration != "spirit-guardians":
             return i
-    if first("spiritual_weapon") is not None:
-        return first("spiritual_weapon")
+    if _first(by_kind, "spiritual_weapon") is not None:
+        return _first(by_kind, "spiritual_weapon")
     for i in spells:
         if opts[i].data[0] == "spiritual-weapon" and _foe_within(battle, c, 60):
             return i
@@ -239,13 +266,18 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
         if opts[i].data[0] == "shield-of-faith" and c.concentration is None and \
                 "shield_of_faith" not in c.conditions:
             return i
-    if first("escape") is not None and not by_kind.get("attack"):
-        return first("escape")
-    if first("escape_web") is not None:   # restrained by webbing: burst it first
-        return first("escape_web")
-    # area attacks: breath weapons and area spells
-    if first("turn_undead") is not None and len(battle._turnable(c)) >= 2:   # Channel Divinity
-        return first("turn_undead")
+    if _first(by_kind, "escape") is not None and not by_kind.get("attack"):
+        return _first(by_kind, "escape")
+    if _first(by_kind, "escape_web") is not None:   # restrained by webbing: burst it first
+        return _first(by_kind, "escape_web")
+    return None
+
+
+def _area_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict, spells: list) -> int | None:
+    """Area attacks: Turn Undead, a save action (a breath weapon) that is worth it, an area spell
+    that catches two foes."""
+    if _first(by_kind, "turn_undead") is not None and len(battle._turnable(c)) >= 2:   # Channel Divinity
+        return _first(by_kind, "turn_undead")
     for i in by_kind.get("save_action", []):
         if _save_action_value(battle, c, opts[i].data[0]) >= 1:
             return i
@@ -270,6 +302,12 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
             _best_direction_value(battle, c, use)
         if value >= 2:
             return i
+    return None
+
+
+def _attack_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict, spells: list) -> int | None:
+    """Data-driven spells, a plant step that beats walking, attack spells, features before an
+    attack, Multiattack, the best attack, then the attack cantrips."""
     generic = _spellbook_choice(battle, c, opts, spells)   # data-driven spells (dnd/spellbook.py)
     if generic is not None:
         return generic
@@ -286,8 +324,8 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     for i in spells:
         if opts[i].data[0] == "fire-bolt":
             return i
-    if first("multiattack") is not None:
-        return first("multiattack")
+    if _first(by_kind, "multiattack") is not None:
+        return _first(by_kind, "multiattack")
     attacks = by_kind.get("attack", [])
     if attacks:
         return max(attacks, key=lambda i: (_attack_value(battle, c, opts[i]) + _bonus_attack_value(c, opts[i]), -i))
@@ -298,18 +336,26 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     for i in spells:
         if opts[i].data[0] in ("magic-missile", "sacred-flame"):
             return i
-    if first("action_surge") is not None and e.actions == 0 and e.attacks_left == 0 and \
+    return None
+
+
+def _closing_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict) -> int | None:
+    """Nothing to attack with: Action Surge, a bonus-action feature, moving, Dash, else End turn
+    (None in a split menu's span without it)."""
+    e = c.economy
+    if _first(by_kind, "action_surge") is not None and e.actions == 0 and e.attacks_left == 0 and \
             _foe_in_reach(battle, c):
-        return first("action_surge")
+        return _first(by_kind, "action_surge")
     bonus = _feature_choice(battle, c, opts, "bonus")
     if bonus is not None:
         return bonus
-    move = first("move")
+    move = _first(by_kind, "move")
     if move is not None and _should_move(battle, c):
         return move
-    if e.actions > 0 and first("dash") is not None and not _foe_in_reach(battle, c) and e.movement < SQUARE_FT:
-        return first("dash")
-    return first("end_turn")
+    if e.actions > 0 and _first(by_kind, "dash") is not None and not _foe_in_reach(battle, c) and \
+            e.movement < SQUARE_FT:
+        return _first(by_kind, "dash")
+    return _first(by_kind, "end_turn")
 
 
 def _two_could_fit(battle: Battle, c: Combatant, awake: list, area) -> bool:

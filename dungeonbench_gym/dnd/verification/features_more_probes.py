@@ -11,39 +11,116 @@ from ..pcs import build_pc, short_rest as pc_short_rest
 from . import feature_harness as fp, features_last_probes
 
 
-def probes() -> dict:
-    """SRD feature key -> probe: each plays the feature through the engine's options with fixed
-    dice (the helpers of :mod:`.feature_harness`) and fails when it has no visible effect."""
+def _target(b, cid):
+    """Choose creature ``cid`` in a target decision; AssertionError when it is not offered."""
+    for i, o in enumerate(b.decision.options):
+        if o.kind == "target" and o.data[:1] == (cid,):
+            b.choose(i)
+            return
+    raise AssertionError(f"no target {cid}: {[o.label for o in b.decision.options]}")
 
+
+def _battle(*cs, first=None, width=14):
+    """A battle in an open room ``width`` squares wide (10 deep), ``first`` (if given) to act."""
+    layout = ["#" * (width + 2)] + ["#" + "." * width + "#"] * 10 + ["#" * (width + 2)]
+    b = Battle(BattleMap.from_dict({"layout": layout}), list(cs), seed=0, max_options=10 ** 6)
+    if first is not None:
+        fp.again(b, first)
+    return b
+
+
+def _finish(b, cid="p"):
+    """Play the rest of a decision chain (targets, points) as the planner would."""
+    for _ in range(40):
+        if b.outcome is not None or b.decision is None or b.decision.actor != cid or b.decision.kind == "action":
+            return
+        b.choose(heuristic.choose(b))
+
+
+def _casts(b, key, cid="p"):
+    """Whether creature ``cid`` has cast spell ``key`` in this battle."""
+    return any(e.get("event") == "cast" and e.get("spell") == key and e.get("creature") == cid for e in b.log)
+
+
+def _lore_hunter_land_and_invocation_probes() -> dict:
+    """Bard (Lore) Peerless Skill, ranger (Hunter) Volley, druid (Land) Nature's Sanctuary and the
+    warlock invocations Chains of Carceri and Devil's Sight."""
     pc, mon, pick, has, dice, again = fp.pc, fp.mon, fp.pick, fp.has, fp.script_dice, fp.again
 
-    def target(b, cid):
-        for i, o in enumerate(b.decision.options):
-            if o.kind == "target" and o.data[:1] == (cid,):
-                b.choose(i)
-                return
-        raise AssertionError(f"no target {cid}: {[o.label for o in b.decision.options]}")
+    def peerless_skill():
+        """A bard's shove: d20 5 + Athletics (+1) against the orc's 10 + 3; the inspiration die (a 10)
+        wins it at 14, not at 13."""
+        for level, won in ((13, False), (14, True)):
+            c, o = pc("bard", level), mon("orc", (3, 2))
+            b = _battle(c, o, first="p")
+            n = c.resources["bardic_inspiration"]
+            dice(b, 5, 10, 10)
+            pick(b, "shove", "Shove prone")
+            pick(b, "target")
+            assert ("prone" in o.conditions) == won, (level, o.conditions)
+            assert c.resources["bardic_inspiration"] == n - (1 if won else 0)
 
-    def battle(*cs, first=None, width=14):
-        layout = ["#" * (width + 2)] + ["#" + "." * width + "#"] * 10 + ["#" * (width + 2)]
-        b = Battle(BattleMap.from_dict({"layout": layout}), list(cs), seed=0, max_options=10 ** 6)
-        if first is not None:
-            again(b, first)
-        return b
+    def carceri():
+        c = build_pc("warlock", 15, "p", (2, 2, 0), choices=("chains_of_carceri",))
+        i, orc = mon("imp", (4, 2), "i"), mon("orc", (5, 5), "o")
+        b = _battle(c, i, orc, first="p")
+        slots = c.resources["slots"]
+        pick(b, "feature", "Chains of Carceri")
+        assert [o.data[0] for o in b.decision.options if o.kind == "target"] == ["i"]
+        dice(b, 2, rest=2)
+        _target(b, "i")
+        assert "paralyzed" in i.conditions and c.resources["slots"] == slots and c.economy.actions == 0
+        assert c.concentration == "hold-monster"
+        again(b, "p")
+        assert not has(b, "feature", "Chains of Carceri")   # the imp is bound already
 
-    def finish(b, cid="p"):
-        """Play the rest of a decision chain (targets, points) as the planner would."""
-        for _ in range(40):
-            if b.outcome is not None or b.decision is None or b.decision.actor != cid or b.decision.kind == "action":
-                return
-            b.choose(heuristic.choose(b))
+    def volley():
+        c = build_pc("ranger", 11, "p", (1, 1, 0), choices=("volley",))
+        o1, o2, o3 = mon("orc", (8, 4), "o1"), mon("orc", (9, 5), "o2"), mon("orc", (13, 9), "o3")
+        b = _battle(c, o1, o2, o3, first="p")
+        arrows = c.resources["ammo_longbow"]
+        pick(b, "feature", "Volley")
+        dice(b, 18, 4, 18, 4)
+        _target(b, "o1")
+        hit = {e.get("target") for e in b.log if e.get("event") == "attack" and e.get("attacker") == "p"}
+        assert hit == {"o1", "o2"} and c.economy.actions == 0 and c.resources["ammo_longbow"] == arrows - 2, hit
 
-    def casts(b, key, cid="p"):
-        return any(e.get("event") == "cast" and e.get("spell") == key and e.get("creature") == cid for e in b.log)
+    def natures_sanctuary():
+        for level, safe in ((13, False), (14, True)):
+            c, w = pc("druid", level), mon("wolf", (3, 2))
+            b = _battle(c, w, first="m")
+            dice(b, *((2,) if safe else (18, 4, 4)))   # a Wis save of 2; or an attack roll of 18 that hits
+            pick(b, "attack", "Bite")
+            _target(b, "p")
+            turned = any("Nature's Sanctuary" in e.get("text", "") for e in b.log)
+            assert turned == safe and (c.hp == c.max_hp) == safe, (level, c.hp)
+
+    def devils_sight():
+        for choices, dis in (((), True), (("devils_sight",), False)):
+            c = build_pc("warlock", 3, "p", (2, 2, 0), choices=choices, spells=("darkness", "eldritch-blast"))
+            o = mon("ogre", (8, 2))
+            b = _battle(c, o, mon("ogre", (12, 8), "m2"), first="p")
+            pick(b, "spell", "Cast Darkness")
+            pick(b, "point_x", "x = 8")
+            pick(b, "point_y", "(8, 2)")
+            assert b.zones, "no darkness"
+            assert b.attack_modifiers(c, o, False, None)[1] == dis, choices
+
+    return {
+        "peerless-skill": peerless_skill,
+        "eldritch-invocation-chains-of-carceri": carceri,
+        "multiattack-volley": volley, "natures-sanctuary": natures_sanctuary,
+        "eldritch-invocation-devils-sight": devils_sight,
+    }
+
+
+def _wizard_probes() -> dict:
+    """Wizard: the School of Evocation (Sculpt Spells to Overchannel), Spell Mastery, Signature Spell."""
+    pc, mon, pick, has, dice, again = fp.pc, fp.mon, fp.pick, fp.has, fp.script_dice, fp.again
 
     def sculpt():
         w, f, o = pc("wizard", 5), pc("fighter", 5, "f", (9, 6)), mon("ogre", (10, 6))
-        b = battle(w, f, o, first="p")
+        b = _battle(w, f, o, first="p")
         pick(b, "spell", "Cast Fireball at level 3")
         pick(b, "point_x", "x = 9")
         dice(b, 6, 6, 6, 6, 6, 6, 6, 6, 2)
@@ -54,7 +131,7 @@ def probes() -> dict:
         for level, hurt in ((5, 0), (6, 4)):
             w = build_pc("wizard", level, "p", (2, 2, 0), spells=("acid-splash",))
             o = mon("ogre", (4, 2))
-            b = battle(w, o, first="p")
+            b = _battle(w, o, first="p")
             dice(b, 20, 4, 4)   # the ogre saves; 2d6 = 8
             pick(b, "spell", "Cast Acid Splash")
             pick(b, "target", "m")
@@ -63,7 +140,7 @@ def probes() -> dict:
     def empowered_evocation():
         for level in (9, 10):
             w, o = pc("wizard", level), mon("ogre", (4, 2))
-            b = battle(w, o, first="p")
+            b = _battle(w, o, first="p")
             dice(b, 15, 5, 5)
             pick(b, "spell", "Cast Fire Bolt")
             pick(b, "target", "m")
@@ -72,13 +149,13 @@ def probes() -> dict:
 
     def overchannel():
         w, o = pc("wizard", 14), mon("ogre", (10, 6))
-        b = battle(w, o, mon("ogre", (13, 9), "m2"), first="p")
+        b = _battle(w, o, mon("ogre", (13, 9), "m2"), first="p")
         pick(b, "feature", "Overchannel: the next wizard damage spell")
         assert w.resources["overchannel"] == 1 and not has(b, "feature", "Overchannel")   # paid as it is cast
         pick(b, "spell", "Cast Magic Missile at level 5")
         dice(b, 1, rest=1)   # every die would show 1: each dart at its maximum, 5
         while b.decision.actor == "p" and b.decision.kind == "target":
-            target(b, "m")
+            _target(b, "m")
         assert o.hp == 59 - 7 * 5 - fp.mod(w, "int"), o.hp   # (Empowered Evocation on one dart)
         assert w.resources["overchannel"] == 0
         again(b, "p")
@@ -86,32 +163,42 @@ def probes() -> dict:
 
     def mastery():
         w, o = pc("wizard", 18), mon("ogre", (6, 2))
-        b = battle(w, o, mon("ogre", (12, 8), "m2"), first="p")
+        b = _battle(w, o, mon("ogre", (12, 8), "m2"), first="p")
         slots = w.resources["slots"]
         pick(b, "spell", "Cast Magic Missile at level 1")
-        finish(b)
-        assert casts(b, "magic-missile") and w.resources["slots"] == slots and o.hp < 59
+        _finish(b)
+        assert _casts(b, "magic-missile") and w.resources["slots"] == slots and o.hp < 59
         w.resources["slots"] = (0,) + slots[1:]
         again(b, "p")
         assert has(b, "spell", "Cast Magic Missile at level 1")
 
     def signature():
         w, o = pc("wizard", 20), mon("ogre", (10, 6))
-        b = battle(w, o, mon("ogre", (13, 9), "m2"), first="p")
+        b = _battle(w, o, mon("ogre", (13, 9), "m2"), first="p")
         slots = w.resources["slots"]
         pick(b, "spell", "Cast Fireball at level 3")
-        finish(b)
-        assert casts(b, "fireball") and w.resources["slots"] == slots and w.resources["innate"]["fireball"] == 0
+        _finish(b)
+        assert _casts(b, "fireball") and w.resources["slots"] == slots and w.resources["innate"]["fireball"] == 0
         again(b, "p")
         pick(b, "spell", "Cast Fireball at level 3")
-        finish(b)
+        _finish(b)
         assert w.resources["slots"][2] == slots[2] - 1
         pc_short_rest(w)
         assert w.resources["innate"]["fireball"] == 1
 
+    return {
+        "sculpt-spells": sculpt, "potent-cantrip": potent, "empowered-evocation": empowered_evocation,
+        "overchannel": overchannel, "spell-mastery": mastery, "signature-spell": signature,
+    }
+
+
+def _sorcerer_probes() -> dict:
+    """Sorcerer: Flexible Casting, the Draconic Bloodline and four Metamagic options."""
+    pc, mon, pick, has, dice = fp.pc, fp.mon, fp.pick, fp.has, fp.script_dice
+
     def create_slot():
         c = pc("sorcerer", 5)
-        b = battle(c, mon("ogre", (10, 2)), first="p")
+        b = _battle(c, mon("ogre", (10, 2)), first="p")
         pts, slots = c.resources["sorcery_points"], c.resources["slots"]
         pick(b, "feature", "Flexible Casting: create a level-1 slot")
         assert c.resources["sorcery_points"] == pts - 2 and c.resources["slots"][0] == slots[0] + 1
@@ -120,7 +207,7 @@ def probes() -> dict:
     def convert_slot():
         c = pc("sorcerer", 5)
         c.resources["sorcery_points"] = 0
-        b = battle(c, mon("ogre", (10, 2)), first="p")
+        b = _battle(c, mon("ogre", (10, 2)), first="p")
         slots = c.resources["slots"]
         pick(b, "feature", "Flexible Casting: turn a level-2 slot into 2 sorcery points")
         assert c.resources["sorcery_points"] == 2 and c.resources["slots"][1] == slots[1] - 1
@@ -129,7 +216,7 @@ def probes() -> dict:
         for spell, extra in (("Fire Bolt", True), ("Ray of Frost", False)):
             c, o = pc("sorcerer", 6), mon("ogre", (4, 2))
             assert c.resources["dragon_ancestor"] == "fire"
-            b = battle(c, o, first="p")
+            b = _battle(c, o, first="p")
             dice(b, 15, 4, 4)
             pick(b, "spell", f"Cast {spell}")
             pick(b, "target", "m")
@@ -137,14 +224,14 @@ def probes() -> dict:
 
     def wings():
         c = pc("sorcerer", 14)
-        b = battle(c, mon("ogre", (10, 2)), first="p")
+        b = _battle(c, mon("ogre", (10, 2)), first="p")
         assert not c.fly
         pick(b, "feature", "Dragon Wings")
         assert c.fly == c.speed and not c.economy.bonus
 
     def presence():
         c, o = pc("sorcerer", 18), mon("ogre", (6, 2))
-        b = battle(c, o, mon("ogre", (8, 5), "m2"), first="p")
+        b = _battle(c, o, mon("ogre", (8, 5), "m2"), first="p")
         pts = c.resources["sorcery_points"]
         dice(b, 2, 2)
         pick(b, "feature", "Draconic Presence")
@@ -154,7 +241,7 @@ def probes() -> dict:
         for subtle_, countered in ((False, True), (True, False)):
             c = build_pc("sorcerer", 5, "p", (2, 2, 0), choices=("subtle_spell",))
             foe = build_pc("wizard", 5, "w", (9, 6, 0), side="enemies")
-            b = battle(c, foe, first="p")
+            b = _battle(c, foe, first="p")
             pts = c.resources["sorcery_points"]
             if subtle_:
                 pick(b, "feature", "Subtle Spell")
@@ -168,7 +255,7 @@ def probes() -> dict:
 
     def empowered_spell():
         c, o = build_pc("sorcerer", 3, "p", (2, 2, 0), choices=("empowered_spell",)), mon("ogre", (4, 2))
-        b = battle(c, o, first="p")
+        b = _battle(c, o, first="p")
         pts = c.resources["sorcery_points"]
         pick(b, "feature", "Empowered Spell")
         dice(b, 15, 1, 9)   # the 1 is rerolled: a 9
@@ -178,16 +265,16 @@ def probes() -> dict:
 
     def extended():
         c, o = build_pc("sorcerer", 3, "p", (2, 2, 0), choices=("extended_spell",)), mon("orc", (4, 2))
-        b = battle(c, o, first="p")
+        b = _battle(c, o, first="p")
         pick(b, "feature", "Extended Spell")
         dice(b, 2)
         pick(b, "spell", "Cast Hold Person")
-        finish(b)
+        _finish(b)
         assert c.concentration == "hold-person" and c.resources["concentration_until"] == b.round + 20
 
     def distant():
         c, o = build_pc("sorcerer", 3, "p", (1, 1, 0), choices=("distant_spell",)), mon("ogre", (14, 1))
-        b = battle(c, o, first="p")
+        b = _battle(c, o, first="p")
         assert not has(b, "spell", "Cast Ray of Frost")   # 65 ft: beyond its 60
         pick(b, "feature", "Distant Spell")
         dice(b, 15, 4)
@@ -195,10 +282,22 @@ def probes() -> dict:
         pick(b, "target", "m")
         assert o.hp == 59 - 4, o.hp
 
+    return {
+        "flexible-casting-creating-spell-slots": create_slot, "flexible-casting-converting-spell-slot": convert_slot,
+        "elemental-affinity": affinity, "dragon-ancestor-red---fire-damage": affinity, "dragon-wings": wings,
+        "draconic-presence": presence, "metamagic-subtle-spell": subtle, "metamagic-empowered-spell": empowered_spell,
+        "metamagic-extended-spell": extended, "metamagic-distant-spell": distant,
+    }
+
+
+def _ranger_probes() -> dict:
+    """Ranger: the Hunter's choices (Horde Breaker to Whirlwind Attack), Vanish, Feral Senses, Foe Slayer."""
+    pc, mon, pick, has, dice, again = fp.pc, fp.mon, fp.pick, fp.has, fp.script_dice, fp.again
+
     def horde():
         c = build_pc("ranger", 3, "p", (2, 2, 0), choices=("horde_breaker",))
         o1, o2, o3 = mon("orc", (8, 2), "o1"), mon("orc", (9, 2), "o2"), mon("orc", (12, 8), "o3")
-        b = battle(c, o1, o2, o3, first="p")
+        b = _battle(c, o1, o2, o3, first="p")
         fp.attack(b, "Attack with Longbow", 2, rest=1)   # a miss still opens the second attack
         assert not has(b, "target") and c.economy.attacks_left == 0
         pick(b, "attack", "Horde Breaker")
@@ -210,7 +309,7 @@ def probes() -> dict:
 
     def multiattack_defense():
         c, t = pc("ranger", 7), mon("thug", (3, 2))
-        b = battle(c, t, first="m")
+        b = _battle(c, t, first="m")
         ac = b.armour_class(c)
         need = ac - t.attack("mace").to_hit   # the d20 that just hits
         pick(b, "multiattack")
@@ -222,7 +321,7 @@ def probes() -> dict:
     def escape_horde():
         for choices, mark in (((), False), (("escape_the_horde",), True)):
             c, o = build_pc("ranger", 7, "p", (2, 2, 0), choices=choices), mon("ogre", (3, 2))
-            b = battle(c, o, first="p")
+            b = _battle(c, o, first="p")
             pick(b, "move")
             opts = [x for x in b.decision.options if x.kind == "destination" and x.data[0][:2] == (1, 2)]
             b.choose(b.decision.options.index(opts[0]))
@@ -236,7 +335,7 @@ def probes() -> dict:
         c = pc("ranger", 11)
         c.attacks = tuple(a for a in c.attacks if a.melee) + tuple(a for a in c.attacks if not a.melee)
         o1, o2 = mon("orc", (3, 2), "o1"), mon("orc", (2, 3), "o2")
-        b = battle(c, o1, o2, mon("orc", (12, 8), "o3"), first="p")
+        b = _battle(c, o1, o2, mon("orc", (12, 8), "o3"), first="p")
         dice(b, 18, 4, 18, 4)
         pick(b, "feature", "Whirlwind Attack")
         hit = {e.get("target") for e in b.log if e.get("event") == "attack" and e.get("attacker") == "p"}
@@ -255,7 +354,7 @@ def probes() -> dict:
         for level, dis in ((17, True), (18, False)):
             c, o = pc("ranger", level), mon("ogre", (6, 2))
             o.conditions["invisible"] = {}
-            b = battle(c, o, first="p")
+            b = _battle(c, o, first="p")
             bow = c.attack("longbow")
             assert b.attack_modifiers(c, o, False, bow)[1] == dis, level
             fp.attack(b, "Attack with Longbow", 15, 4, rest=1)
@@ -265,34 +364,66 @@ def probes() -> dict:
     def foe_slayer():
         for level, bonus in ((19, 0), (20, None)):
             c, o = pc("ranger", level), mon("orc", (6, 2))
-            b = battle(c, o, mon("orc", (12, 8), "o2"), first="p")
+            b = _battle(c, o, mon("orc", (12, 8), "o2"), first="p")
             fp.attack(b, "Attack with Longbow", 15, 4)
             want = 4 + fp.mod(c, "dex") + (fp.mod(c, "wis") if bonus is None else 0)
             assert o.max_hp - o.hp == min(o.max_hp, want), (level, o.hp)
+
+    return {
+        "hunters-prey-horde-breaker": horde, "defensive-tactics-multiattack-defense": multiattack_defense,
+        "defensive-tactics-escape-the-horde": escape_horde, "multiattack-whirlwind-attack": whirlwind,
+        "vanish": vanish, "feral-senses": feral, "foe-slayer": foe_slayer,
+    }
+
+
+def _protection_style_probes() -> dict:
+    """The Protection fighting style, taken by a paladin, a fighter and a fighter's second style."""
+    pc, mon = fp.pc, fp.mon
 
     def protection(arch, level, **kw):
         def run():
             p = build_pc(arch, level, "p", (2, 2, 0), **kw)
             f, o = pc("wizard", 1, "f", (3, 3)), mon("ogre", (4, 3))
-            b = battle(p, f, o, first="m")
+            b = _battle(p, f, o, first="m")
             assert "protection" in p.features
             fp.attack(b, "Greatclub", 19, 1, 1, 1)   # disadvantage: the 1 stands
             assert f.hp == f.max_hp and not p.economy.reaction
         return run
 
+    return {
+        "fighting-style-protection": protection("paladin", 2, style="protection"),
+        "fighter-fighting-style-protection": protection("fighter", 1, style="protection"),
+        "additional-fighting-style": protection("fighter", 10),
+    }
+
+
+def _life_domain_probes() -> dict:
+    """Cleric (Life Domain): the healing bonuses of Disciple of Life, Blessed Healer, Supreme Healing."""
+    pc, mon, pick, dice = fp.pc, fp.mon, fp.pick, fp.script_dice
+
     def life_heal(level, extra, blessed):
         def run():
             c, f = pc("cleric", level), pc("fighter", 5, "f", (3, 2))
-            b = battle(c, f, mon("ogre", (12, 8)), first="p")
+            b = _battle(c, f, mon("ogre", (12, 8)), first="p")
             f.hp, c.hp = 1, c.max_hp - 20
             b._cache = None
             dice(b, 3)
             pick(b, "spell", "Cast Cure Wounds at level 1")
-            target(b, "f")
+            _target(b, "f")
             roll = 8 if level >= 17 else 3
             assert f.hp == 1 + roll + fp.mod(c, "wis") + extra, (level, f.hp)
             assert c.hp == c.max_hp - 20 + (3 if blessed else 0), c.hp
         return run
+
+    return {
+        "disciple-of-life": life_heal(1, 3, False), "blessed-healer": life_heal(6, 3, True),
+        "supreme-healing": life_heal(17, 3, True),
+    }
+
+
+def _always_prepared_spell_probes() -> dict:
+    """The subclass spells always prepared (domain, oath and circle spells): each cast once."""
+    pc, mon, pick, dice = fp.pc, fp.mon, fp.pick, fp.script_dice
 
     def always(arch, level, key, name, setup=None):
         def run():
@@ -300,14 +431,14 @@ def probes() -> dict:
             assert key in c.spells, (arch, level, key)
             f = pc("fighter", 5, "f", (3, 2))
             o = mon("orc", (6, 2))
-            b = battle(c, f, o, mon("orc", (12, 8), "o2"), first="p")
+            b = _battle(c, f, o, mon("orc", (12, 8), "o2"), first="p")
             if setup:
                 setup(b, c, f, o)
             b._cache = None
             dice(b, 3, rest=4)
             pick(b, "spell", f"Cast {name}")
-            finish(b)
-            assert casts(b, key), (key, [e for e in b.log[-5:]])
+            _finish(b)
+            assert _casts(b, key), (key, [e for e in b.log[-5:]])
         return run
 
     def wounded(b, c, f, o):
@@ -320,9 +451,27 @@ def probes() -> dict:
         b.damage(f, 200, "slashing")
         assert f.dead
 
+    return {
+        "domain-spells-1": always("cleric", 1, "bless", "Bless"),
+        "domain-spells-2": always("cleric", 3, "lesser-restoration", "Lesser Restoration", poisoned),
+        "domain-spells-3": always("cleric", 5, "revivify", "Revivify", dead),
+        "domain-spells-4": always("cleric", 7, "death-ward", "Death Ward"),
+        "domain-spells-5": always("cleric", 9, "mass-cure-wounds", "Mass Cure Wounds", wounded),
+        "oath-spells": always("paladin", 3, "sanctuary", "Sanctuary"),
+        "circle-spells-1": always("druid", 3, "hold-person", "Hold Person"),
+        "circle-spells-2": always("druid", 5, "slow", "Slow"),
+        "circle-spells-3": always("druid", 7, "ice-storm", "Ice Storm"),
+        "circle-spells-4": always("druid", 9, "cone-of-cold", "Cone of Cold"),
+    }
+
+
+def _paladin_and_bard_probes() -> dict:
+    """Paladin: Turn the Unholy, Cleansing Touch; bard: Countercharm and Song of Rest at each die size."""
+    pc, mon, pick, dice = fp.pc, fp.mon, fp.pick, fp.script_dice
+
     def unholy():
         c, z = pc("paladin", 3), mon("zombie", (4, 2))
-        b = battle(c, z, mon("imp", (5, 5), "i"), first="p")
+        b = _battle(c, z, mon("imp", (5, 5), "i"), first="p")
         dice(b, 2, 2, rest=2)
         pick(b, "feature", "Turn the Unholy")
         assert "turned" in z.conditions and "turned" in b.creatures["i"].conditions
@@ -332,15 +481,15 @@ def probes() -> dict:
         c, f = pc("paladin", 14), pc("fighter", 5, "f", (3, 2))
         o = mon("ogre", (12, 8))
         f.conditions["paralyzed"] = {"by": "m", "spell": "hold-person", "dc": 15, "repeat": "wis"}
-        b = battle(c, f, o, first="p")
+        b = _battle(c, f, o, first="p")
         n = c.resources["cleansing_touch"]
         pick(b, "feature", "Cleansing Touch")
-        target(b, "f")
+        _target(b, "f")
         assert "paralyzed" not in f.conditions and c.resources["cleansing_touch"] == n - 1
 
     def countercharm():
         c, f = pc("bard", 6), pc("fighter", 5, "f", (4, 2))
-        b = battle(c, f, mon("ogre", (12, 8)), first="p")
+        b = _battle(c, f, mon("ogre", (12, 8)), first="p")
         pick(b, "feature", "Countercharm")
         dice(b, 3, 18)
         assert b.saving_throw(f, "wis", 15, condition="frightened")
@@ -371,10 +520,21 @@ def probes() -> dict:
             assert bard.resources["song_of_rest"] == die
         return run
 
+    return {
+        "channel-divinity-turn-the-unholy": unholy, "cleansing-touch": cleansing, "countercharm": countercharm,
+        "song-of-rest-d6": song(2, "1d6"), "song-of-rest-d8": song(9, "1d8"), "song-of-rest-d10": song(13, "1d10"),
+        "song-of-rest-d12": song(17, "1d12"),
+    }
+
+
+def _martial_probes() -> dict:
+    """Monk Slow Fall, rogue Reliable Talent and Fast Hands, barbarian Indomitable Might."""
+    pc, mon, pick, dice, again = fp.pc, fp.mon, fp.pick, fp.script_dice, fp.again
+
     def slow_fall():
         for level, cut in ((3, 0), (4, 20)):
             c = pc("monk", level)
-            b = battle(c, mon("ogre", (12, 8)), first="p")
+            b = _battle(c, mon("ogre", (12, 8)), first="p")
             c.pos = (2, 2, 30)
             dice(b, 6, 6, 6, rest=6)
             b._falls()
@@ -395,38 +555,34 @@ def probes() -> dict:
     def might():
         for level, won in ((17, False), (18, True)):
             c, o = pc("barbarian", level), mon("ogre", (3, 2))
-            b = battle(c, o, first="p")
+            b = _battle(c, o, first="p")
             dice(b, 1, 10)   # the barbarian's d20 1; the ogre's 10 + 4 = 14 < Str 24
             pick(b, "shove", "Shove prone")
             pick(b, "target")
             assert ("prone" in o.conditions) == won, (level, o.conditions)
 
-    def supreme_sneak():
-        for level, hidden in ((8, False), (9, True)):
-            layout = ["#" * 16] + ["#" + "." * 6 + "#" + "." * 7 + "#"] * 10 + ["#" * 16]
-            c = pc("rogue", level)
-            b = Battle(BattleMap.from_dict({"layout": layout}), [c, mon("scout", (11, 2))], seed=0,
-                       max_options=10 ** 6)
-            again(b, "p")
-            need = b._passive_perception(b.creatures["m"])
-            assert 2 + b._stealth(c) < need <= 19 + b._stealth(c), need
-            dice(b, 2, 19)   # with advantage the 19 counts
-            pick(b, "cunning_hide")
-            assert ("hidden" in c.conditions) == hidden, level
-
     def fast_hands():
         c = pc("rogue", 3)
-        b = battle(c, mon("ogre", (12, 8)), first="p")
+        b = _battle(c, mon("ogre", (12, 8)), first="p")
         c.hp = 1
         b._cache = None
         dice(b, 2, 2)
         pick(b, "feature", "Fast Hands")
         assert c.hp == 7 and not c.economy.bonus and c.economy.actions == 1
 
+    return {
+        "slow-fall": slow_fall, "reliable-talent": reliable, "indomitable-might": might, "fast-hands": fast_hands,
+    }
+
+
+def _warlock_probes() -> dict:
+    """Warlock: the Pact of the Blade and of the Tome and the invocations built on them or on a spell."""
+    pc, mon, pick, has, dice, again = fp.pc, fp.mon, fp.pick, fp.has, fp.script_dice, fp.again
+
     def blade(level, choices, check):
         def run():
             c, o = build_pc("warlock", level, "p", (2, 2, 0), choices=choices), mon("ogre", (3, 2))
-            b = battle(c, o, mon("ogre", (12, 8), "m2"), first="p")
+            b = _battle(c, o, mon("ogre", (12, 8), "m2"), first="p")
             fp.attack(b, "Attack with Pact Blade", 15, 4)
             check(b, c, o)
         return run
@@ -443,7 +599,7 @@ def probes() -> dict:
     def spear():
         c = build_pc("warlock", 2, "p", (1, 1, 0), choices=("eldritch_spear",))
         o = mon("ogre", (30, 1))
-        b = battle(c, o, first="p", width=34)
+        b = _battle(c, o, first="p", width=34)
         dice(b, 15, 5)
         pick(b, "spell", "Cast Eldritch Blast")
         pick(b, "target", "m")
@@ -453,7 +609,7 @@ def probes() -> dict:
         c = build_pc("warlock", 3, "p", (2, 2, 0), choices=("pact_of_the_tome",))
         assert "sacred-flame" in c.spells and "sacred-flame" not in pc("warlock", 3).spells
         o = mon("ogre", (5, 2))
-        b = battle(c, o, first="p")
+        b = _battle(c, o, first="p")
         dice(b, 2, 6)
         pick(b, "spell", "Cast Sacred Flame")
         pick(b, "target", "m")
@@ -463,109 +619,18 @@ def probes() -> dict:
         def run():
             c = build_pc("warlock", level, "p", (2, 2, 0), choices=(inv,))
             o = mon("orc", (3, 2))   # (Bestow Curse: touch)
-            b = battle(c, o, mon("orc", (12, 8), "o2"), first="p")
+            b = _battle(c, o, mon("orc", (12, 8), "o2"), first="p")
             slots = c.resources["slots"]
             dice(b, 2, rest=2)
             pick(b, "spell", f"(once a long rest): Cast {name}")
-            finish(b)
-            assert casts(b, key) and sum(c.resources["slots"]) == sum(slots) - 1
+            _finish(b)
+            assert _casts(b, key) and sum(c.resources["slots"]) == sum(slots) - 1
             assert c.resources[f"invocation:{inv}"] == 0
             again(b, "p")
             assert not has(b, "spell", f"(once a long rest): Cast {name}")
         return run
 
-    def devils_sight():
-        for choices, dis in (((), True), (("devils_sight",), False)):
-            c = build_pc("warlock", 3, "p", (2, 2, 0), choices=choices, spells=("darkness", "eldritch-blast"))
-            o = mon("ogre", (8, 2))
-            b = battle(c, o, mon("ogre", (12, 8), "m2"), first="p")
-            pick(b, "spell", "Cast Darkness")
-            pick(b, "point_x", "x = 8")
-            pick(b, "point_y", "(8, 2)")
-            assert b.zones, "no darkness"
-            assert b.attack_modifiers(c, o, False, None)[1] == dis, choices
-
-    def volley():
-        c = build_pc("ranger", 11, "p", (1, 1, 0), choices=("volley",))
-        o1, o2, o3 = mon("orc", (8, 4), "o1"), mon("orc", (9, 5), "o2"), mon("orc", (13, 9), "o3")
-        b = battle(c, o1, o2, o3, first="p")
-        arrows = c.resources["ammo_longbow"]
-        pick(b, "feature", "Volley")
-        dice(b, 18, 4, 18, 4)
-        target(b, "o1")
-        hit = {e.get("target") for e in b.log if e.get("event") == "attack" and e.get("attacker") == "p"}
-        assert hit == {"o1", "o2"} and c.economy.actions == 0 and c.resources["ammo_longbow"] == arrows - 2, hit
-
-    def natures_sanctuary():
-        for level, safe in ((13, False), (14, True)):
-            c, w = pc("druid", level), mon("wolf", (3, 2))
-            b = battle(c, w, first="m")
-            dice(b, *((2,) if safe else (18, 4, 4)))   # a Wis save of 2; or an attack roll of 18 that hits
-            pick(b, "attack", "Bite")
-            target(b, "p")
-            turned = any("Nature's Sanctuary" in e.get("text", "") for e in b.log)
-            assert turned == safe and (c.hp == c.max_hp) == safe, (level, c.hp)
-
-    def carceri():
-        c = build_pc("warlock", 15, "p", (2, 2, 0), choices=("chains_of_carceri",))
-        i, orc = mon("imp", (4, 2), "i"), mon("orc", (5, 5), "o")
-        b = battle(c, i, orc, first="p")
-        slots = c.resources["slots"]
-        pick(b, "feature", "Chains of Carceri")
-        assert [o.data[0] for o in b.decision.options if o.kind == "target"] == ["i"]
-        dice(b, 2, rest=2)
-        target(b, "i")
-        assert "paralyzed" in i.conditions and c.resources["slots"] == slots and c.economy.actions == 0
-        assert c.concentration == "hold-monster"
-        again(b, "p")
-        assert not has(b, "feature", "Chains of Carceri")   # the imp is bound already
-
-    def peerless_skill():
-        """A bard's shove: d20 5 + Athletics (+1) against the orc's 10 + 3; the inspiration die (a 10)
-        wins it at 14, not at 13."""
-        for level, won in ((13, False), (14, True)):
-            c, o = pc("bard", level), mon("orc", (3, 2))
-            b = battle(c, o, first="p")
-            n = c.resources["bardic_inspiration"]
-            dice(b, 5, 10, 10)
-            pick(b, "shove", "Shove prone")
-            pick(b, "target")
-            assert ("prone" in o.conditions) == won, (level, o.conditions)
-            assert c.resources["bardic_inspiration"] == n - (1 if won else 0)
-
     return {
-        "peerless-skill": peerless_skill,
-        "eldritch-invocation-chains-of-carceri": carceri,
-        "multiattack-volley": volley, "natures-sanctuary": natures_sanctuary,
-        "eldritch-invocation-devils-sight": devils_sight,
-        "sculpt-spells": sculpt, "potent-cantrip": potent, "empowered-evocation": empowered_evocation,
-        "overchannel": overchannel, "spell-mastery": mastery, "signature-spell": signature,
-        "flexible-casting-creating-spell-slots": create_slot, "flexible-casting-converting-spell-slot": convert_slot,
-        "elemental-affinity": affinity, "dragon-ancestor-red---fire-damage": affinity, "dragon-wings": wings,
-        "draconic-presence": presence, "metamagic-subtle-spell": subtle, "metamagic-empowered-spell": empowered_spell,
-        "metamagic-extended-spell": extended, "metamagic-distant-spell": distant,
-        "hunters-prey-horde-breaker": horde, "defensive-tactics-multiattack-defense": multiattack_defense,
-        "defensive-tactics-escape-the-horde": escape_horde, "multiattack-whirlwind-attack": whirlwind,
-        "vanish": vanish, "feral-senses": feral, "foe-slayer": foe_slayer,
-        "fighting-style-protection": protection("paladin", 2, style="protection"),
-        "fighter-fighting-style-protection": protection("fighter", 1, style="protection"),
-        "additional-fighting-style": protection("fighter", 10),
-        "disciple-of-life": life_heal(1, 3, False), "blessed-healer": life_heal(6, 3, True),
-        "supreme-healing": life_heal(17, 3, True),
-        "domain-spells-1": always("cleric", 1, "bless", "Bless"),
-        "domain-spells-2": always("cleric", 3, "lesser-restoration", "Lesser Restoration", poisoned),
-        "domain-spells-3": always("cleric", 5, "revivify", "Revivify", dead),
-        "domain-spells-4": always("cleric", 7, "death-ward", "Death Ward"),
-        "domain-spells-5": always("cleric", 9, "mass-cure-wounds", "Mass Cure Wounds", wounded),
-        "oath-spells": always("paladin", 3, "sanctuary", "Sanctuary"),
-        "circle-spells-1": always("druid", 3, "hold-person", "Hold Person"),
-        "circle-spells-2": always("druid", 5, "slow", "Slow"),
-        "circle-spells-3": always("druid", 7, "ice-storm", "Ice Storm"),
-        "circle-spells-4": always("druid", 9, "cone-of-cold", "Cone of Cold"),
-        "channel-divinity-turn-the-unholy": unholy, "cleansing-touch": cleansing, "countercharm": countercharm,
-        "song-of-rest-d6": song(2, "1d6"), "song-of-rest-d8": song(9, "1d8"), "song-of-rest-d10": song(13, "1d10"),
-        "song-of-rest-d12": song(17, "1d12"),
-        "slow-fall": slow_fall, "reliable-talent": reliable, "indomitable-might": might, "fast-hands": fast_hands,
         "pact-of-the-blade": blade(3, ("pact_of_the_blade",), pact_hit),
         "eldritch-invocation-thirsting-blade": blade(5, ("pact_of_the_blade", "thirsting_blade"), thirst),
         "eldritch-invocation-lifedrinker": blade(12, ("pact_of_the_blade", "lifedrinker"), drink),
@@ -575,6 +640,43 @@ def probes() -> dict:
         "eldritch-invocation-sign-of-ill-omen": invocation("sign_of_ill_omen", 5, "Bestow Curse", "bestow-curse"),
         "eldritch-invocation-dreadful-word": invocation("dreadful_word", 7, "Confusion", "confusion"),
         "eldritch-invocation-bewitching-whispers": invocation("bewitching_whispers", 7, "Compulsion", "compulsion"),
-        "supreme-sneak": supreme_sneak,
+    }
+
+
+def _thief_probes() -> dict:
+    """Rogue (Thief): Supreme Sneak (Fast Hands and Reliable Talent are with the martial probes)."""
+    pc, mon, pick, dice, again = fp.pc, fp.mon, fp.pick, fp.script_dice, fp.again
+
+    def supreme_sneak():
+        for level, hidden in ((8, False), (9, True)):
+            layout = ["#" * 16] + ["#" + "." * 6 + "#" + "." * 7 + "#"] * 10 + ["#" * 16]
+            c = pc("rogue", level)
+            b = Battle(BattleMap.from_dict({"layout": layout}), [c, mon("scout", (11, 2))], seed=0,
+                       max_options=10 ** 6)
+            again(b, "p")
+            need = b._passive_perception(b.creatures["m"])
+            assert 2 + b._stealth(c) < need <= 19 + b._stealth(c), need
+            dice(b, 2, 19)   # with advantage the 19 counts
+            pick(b, "cunning_hide")
+            assert ("hidden" in c.conditions) == hidden, level
+
+    return {"supreme-sneak": supreme_sneak}
+
+
+def probes() -> dict:
+    """SRD feature key -> probe: each plays the feature through the engine's options with fixed
+    dice (the helpers of :mod:`.feature_harness`) and fails when it has no visible effect."""
+    return {
+        **_lore_hunter_land_and_invocation_probes(),
+        **_wizard_probes(),
+        **_sorcerer_probes(),
+        **_ranger_probes(),
+        **_protection_style_probes(),
+        **_life_domain_probes(),
+        **_always_prepared_spell_probes(),
+        **_paladin_and_bard_probes(),
+        **_martial_probes(),
+        **_warlock_probes(),
+        **_thief_probes(),
         **features_last_probes.probes(),   # Retaliation, Giant Killer, Stand Against the Tide, Hurl Through Hell
     }

@@ -5,8 +5,8 @@ import pickle
 from dnd_helpers import WIDE, arena, events, pick, turn
 
 from dungeonbench_gym.dnd import spell_walls
+from dungeonbench_gym.dnd.builders.monsters import monster_combatant
 from dungeonbench_gym.dnd.grid import BattleMap, Cover
-from dungeonbench_gym.dnd.state import monster_combatant
 from dungeonbench_gym.dnd.verification import arena as probe_arena
 from dungeonbench_gym.dnd.verification import coverage, spell_probe
 from dungeonbench_gym.dnd.verification.arena import battle, caster

@@ -42,6 +42,7 @@ from . import spell_utility   # water and objects: suffocation, Water Walk, Mage
 from . import lighting   # dark battles: light sources, darkvision, Dancing Lights, Enthrall
 from . import spell_wards   # glyphs and circles laid between fights (the Day track)
 from . import spell_plants   # trees and plants: Tree Stride, Transport via Plants, Plant Growth
+from .builders.monsters import monster_combatant
 from .dice import Roller
 from .grid import (
     SQUARE_FT,
@@ -63,7 +64,6 @@ from .state import (
     Economy,
     expected_damage,
     monster_action,
-    monster_combatant,
 )
 
 DIRECTION_NAMES = {v: k for k, v in areas.COMPASS.items()}

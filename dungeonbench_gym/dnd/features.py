@@ -36,7 +36,8 @@ from . import content, features_more
 from .dice import parse
 from .grid import size_squares
 from .model.options import Opt
-from .state import DamagePart, ability_mod, monster_combatant
+from .model.factories import build_monster
+from .state import DamagePart, ability_mod
 
 if TYPE_CHECKING:   # pragma: no cover
     from .engine import Battle
@@ -924,7 +925,7 @@ def beast_forms(max_cr: float, druid_level: int) -> list:
             continue
         if (m.speed.fly and druid_level < 8) or (m.speed.swim and druid_level < 4) or not m.speed.walk:
             continue
-        if not monster_combatant(key, "x", "party", (0, 0, 0)).attacks:
+        if not build_monster(key, "x", "party", (0, 0, 0)).attacks:
             continue
         out.append((key, m.challenge_rating))
     out.sort(key=lambda kc: (-kc[1], kc[0]))
@@ -938,7 +939,7 @@ def take_wild_shape(b: Battle | None, c: Combatant, key: str) -> None:
 
 
 def wild_shape(b: Battle | None, c: Combatant, key: str) -> None:
-    form = monster_combatant(key, c.cid, c.side, c.pos)
+    form = build_monster(key, c.cid, c.side, c.pos)
     c.resources["wild_shape_saved"] = {f: getattr(c, f) for f in FORM_FIELDS}
     abilities = dict(c.abilities, str=form.abilities["str"], dex=form.abilities["dex"],
                      con=form.abilities["con"])

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING
 
 from .grid import DIFFICULT, OVERGROWN
 from .model.options import Opt
-from .state import monster_combatant
+from .model.factories import build_monster
 
 if TYPE_CHECKING:   # pragma: no cover
     from .engine import Battle
@@ -297,7 +297,7 @@ def chain_familiar(c: Combatant, form: str, cid: str) -> Combatant:
     """The familiar's combatant: its attacks are kept aside (a familiar can't attack on its own;
     the warlock lends it one of its attacks, then it strikes with its reaction)."""
     from . import spell_summons
-    s = monster_combatant(form, cid, c.side, (0, 0, 0))
+    s = build_monster(form, cid, c.side, (0, 0, 0))
     s.creature_type = spell_summons._prep("find-familiar").get("type", s.creature_type)
     s.resources["chain_attacks"] = tuple(s.attacks)
     s.attacks, s.multiattack, s.save_actions = (), (), ()

@@ -49,12 +49,12 @@ from typing import Any
 from . import content, items
 from ..core.errors import FileFormatError
 from ..core.schema import Field, read_text, validate
+from .builders.monsters import monster_combatant
 from .engine import Battle
 from .grid import BattleMap, MapError, size_squares
 from .items import equip
 from .lighting import AMBIENTS, setup
 from .pcs import ARCHETYPES, build_pc
-from .state import monster_combatant
 
 ENCOUNTER_FOLDER = ("dnd", "encounters")   # inside the scenarios package
 FAMILIES = ("duel", "objective", "boss")

@@ -18,10 +18,11 @@ import functools
 from pathlib import Path
 
 from .. import content, items, lighting, monster_specials, pcs, spell_zones, spellbook
+from ..builders.monsters import monster_combatant
 from ..content import load_json
 from ..dice import Roller
 from ..pcs import build_pc
-from ..state import monster_action, monster_combatant
+from ..state import monster_action
 from . import (
     feature_probes,
     items_probes,

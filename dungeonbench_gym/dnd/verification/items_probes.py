@@ -4,6 +4,7 @@ decision options in a small battle, and raises AssertionError when it cannot."""
 from __future__ import annotations
 
 from .. import content, spellbook
+from ..builders.monsters import monster_combatant
 from ..dice import parse
 from ..engine import Battle
 from ..grid import BattleMap
@@ -12,7 +13,7 @@ from ..lighting import darken, needs_dark
 from ..pcs import ARCHETYPES, build_pc
 from ..spell_plants import scroll_arena as grove
 from ..spell_utility import scroll_arena
-from ..state import ABILITIES, Combatant, monster_combatant
+from ..state import ABILITIES, Combatant
 
 
 def executable(key: str) -> bool:

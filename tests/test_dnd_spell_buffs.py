@@ -5,8 +5,8 @@ import pytest
 from dnd_helpers import pick, turn
 
 from dungeonbench_gym.dnd import spell_buffs, spellbook
+from dungeonbench_gym.dnd.builders.pcs import build_pc
 from dungeonbench_gym.dnd.day import DayRun, load_day, parse_day, plan_intermission
-from dungeonbench_gym.dnd.pcs import build_pc
 from dungeonbench_gym.dnd.verification import spell_buffs_probes, spell_probe
 from dungeonbench_gym.dnd.verification.arena import battle
 

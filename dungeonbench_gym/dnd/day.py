@@ -51,6 +51,7 @@ from . import spell_wards   # glyphs and circles laid on the next fight's map
 from . import lighting   # dark fights: light and darkvision between fights
 from . import spell_utility   # Water Walk, Water Breathing, Unseen Servant between fights; breath under water
 from .builders.monsters import monster_combatant
+from .builders.pcs import ARCHETYPES, arcane_recovery, build_pc, natural_recovery, short_rest
 from .dice import Roller
 from .engine import BUFFS, Battle
 from .features import _class_level, beast_forms, end_rage, revert, take_wild_shape
@@ -60,7 +61,6 @@ from .items import equip, item, settle, use_out_of_combat
 from .model.durations import DURATION_TEXT, effect_duration, wild_shape_duration
 from .model.options import Decision, Opt
 from .model.slots import spend_slot
-from .pcs import ARCHETYPES, arcane_recovery, build_pc, natural_recovery, short_rest
 from .scenario import Scenario, _map_cache, encounter_names, load_encounter, read_toml
 from .state import Economy
 

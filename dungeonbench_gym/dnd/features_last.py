@@ -9,7 +9,7 @@ calls :func:`after_attack` once an attack has landed or missed (only when the at
 :mod:`.spell_control` hands back hurled creatures; :mod:`.spell_summons` asks for the chain
 familiar's ritual and the Minions of Chaos limit; :mod:`.features_more` lists and carries out the
 chain familiar's attack. :func:`finish_pc` (called from :func:`.features_more.finish_pc`) gives the
-builds of :mod:`.pcs` their feature names, resources and spells.
+builds of :mod:`.builders.pcs` their feature names, resources and spells.
 
 What is played, and how (every choice is a ``reaction`` decision of the engine, with a "no" option):
 

@@ -745,7 +745,7 @@ def _archetype(run, cid: str):
 def _make_simulacrum(run, c, lv: int, t) -> None:
     """The duplicate: the original's build without weapons, armour or shield, half its hit point
     maximum, the spell slots it has now (never regained); a new casting destroys the old one."""
-    from .pcs import build_pc
+    from .builders.pcs import build_pc
     spend_slot(c, lv)
     c.resources["gp"] -= _prep("simulacrum")["cost_gp"]
     run.__dict__["_prepared_summons"] = [e for e in _prepared(run)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from .. import areas, spellbook
 from ..builders.monsters import monster_combatant
+from ..builders.pcs import build_pc
 from ..engine import Battle
 from ..grid import BattleMap
-from ..pcs import build_pc
 from ..spell_zones import MONSTER_ZONES, _clip, add, inside, spec
 from .arena import SEEDS, battle, snapshot, steer
 

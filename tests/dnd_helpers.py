@@ -6,10 +6,10 @@ values given to ``script`` (a value outside the die's range fails the test at on
 
 import numpy as np
 
+from dungeonbench_gym.dnd.builders.monsters import monster_combatant
+from dungeonbench_gym.dnd.builders.pcs import build_pc
 from dungeonbench_gym.dnd.engine import Battle
 from dungeonbench_gym.dnd.grid import BattleMap
-from dungeonbench_gym.dnd.pcs import build_pc
-from dungeonbench_gym.dnd.state import monster_combatant
 
 OPEN = ["##########", "#........#", "#........#", "#........#", "#........#", "#........#",
         "#........#", "##########"]

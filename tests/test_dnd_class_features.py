@@ -4,7 +4,7 @@ import pytest
 from dnd_helpers import WIDE, arena, events, mon, pc, pick, script
 
 from dungeonbench_gym.dnd import heuristic
-from dungeonbench_gym.dnd.pcs import arcane_recovery, short_rest
+from dungeonbench_gym.dnd.builders.pcs import arcane_recovery, short_rest
 from dungeonbench_gym.dnd.scenario import load_encounter
 
 

@@ -6,7 +6,7 @@ import pytest
 from dnd_helpers import WIDE, arena, events, labels, mon, pick
 
 from dungeonbench_gym.dnd import features_last, heuristic
-from dungeonbench_gym.dnd.pcs import build_pc, long_rest
+from dungeonbench_gym.dnd.builders.pcs import build_pc, long_rest
 from dungeonbench_gym.dnd.verification import feature_probes
 from dungeonbench_gym.dnd.verification import feature_probes as fp
 from dungeonbench_gym.dnd.verification import features_last_probes

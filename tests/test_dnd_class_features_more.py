@@ -6,7 +6,7 @@ import pytest
 from dnd_helpers import WIDE, arena, events, labels, mon, pick, script, turn
 
 from dungeonbench_gym.dnd import features_more, heuristic
-from dungeonbench_gym.dnd.pcs import build_pc, long_rest
+from dungeonbench_gym.dnd.builders.pcs import build_pc, long_rest
 from dungeonbench_gym.dnd.state import ability_mod
 from dungeonbench_gym.dnd.verification import feature_probes, features_more_probes
 

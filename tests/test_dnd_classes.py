@@ -5,7 +5,7 @@ import pytest
 from dnd_helpers import WIDE, arena, events, labels, mon, pick, script, turn
 
 from dungeonbench_gym.dnd import content, features, heuristic
-from dungeonbench_gym.dnd.pcs import (
+from dungeonbench_gym.dnd.builders.pcs import (
     ARCHETYPES,
     build_pc,
     class_levels,
@@ -823,7 +823,7 @@ def test_divine_strike_adds_radiant_damage_once_a_turn_from_cleric_8():
 
 
 def test_natural_recovery_recovers_half_the_druid_level_in_slots_once_a_day():
-    from dungeonbench_gym.dnd.pcs import natural_recovery
+    from dungeonbench_gym.dnd.builders.pcs import natural_recovery
     d = build_pc("druid", 6, "d", (1, 1, 0))   # budget 3
     d.resources["slots"] = (0, 0, 0) + d.resources["slots"][3:]
     with pytest.raises(ValueError):

@@ -3,6 +3,7 @@ balancing the Haunted Chapel (a frightened hero was offered Move with no square 
 The wave-2 encounters (countering a caster, gazes, underwater, a legendary boss) and days below."""
 
 import tomllib
+from dungeonbench_gym.dnd.builders.monsters import monster_combatant
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,6 @@ from dungeonbench_gym.dnd import heuristic, spell_counter
 from dungeonbench_gym.dnd.day import DayRun, load_day
 from dungeonbench_gym.dnd.grid import Cover
 from dungeonbench_gym.dnd.scenario import load_encounter
-from dungeonbench_gym.dnd.state import monster_combatant
 
 CORRIDOR = ["#####", "#...#", "#####"]
 

@@ -4,6 +4,7 @@ Dice are scripted by replacing the roller's integer source: every d20 and damage
 draws comes, in order, from the list given to ``script``.
 """
 
+from dungeonbench_gym.dnd.builders.pcs import build_pc
 from fractions import Fraction
 
 import pytest
@@ -11,7 +12,6 @@ import pytest
 from dungeonbench_gym.dnd import dice, heuristic
 from dungeonbench_gym.dnd.engine import Battle
 from dungeonbench_gym.dnd.grid import BattleMap, Cover
-from dungeonbench_gym.dnd.pcs import build_pc
 
 from dnd_helpers import (OPEN, Script, arena, events, fighter, kinds, mon, pick,
                          rogue, script, turn)

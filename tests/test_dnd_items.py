@@ -587,7 +587,7 @@ def test_random_play_with_a_full_kit_finishes():
 
 # ---------------------------------------------------------------- mounted combat
 def _riders():
-    from dungeonbench_gym.dnd.state import monster_combatant
+    from dungeonbench_gym.dnd.builders.monsters import monster_combatant
     f = pc("fighter", 1, (2, 2))
     h = monster_combatant("warhorse", "horse", "party", (3, 2, 0))
     dog = monster_combatant("mastiff", "dog", "party", (2, 3, 0))

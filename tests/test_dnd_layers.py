@@ -31,7 +31,7 @@ LAYERS = (
                    "spell_control", "spell_counter", "spell_plants", "spell_summons",
                    "spell_utility", "spell_walls", "spell_wards", "spell_zones",
                    "monster_specials", "items", "lighting")),
-    ("builders", ("pcs",)),
+    ("builders", ("builders",)),
     ("engine", ("engine", "battle")),
     ("scenario", ("scenario", "day")),
     ("planner", ("heuristic", "fastpaths", "lookup")),

@@ -220,7 +220,7 @@ def test_a_fire_elemental_sheds_its_own_light():
 # ---------------------------------------------------------------- the planner
 def test_heuristic_cleric_lights_the_fighter_when_it_cannot_see_the_foes():
     from dungeonbench_gym.dnd import heuristic
-    from dungeonbench_gym.dnd.pcs import build_pc
+    from dungeonbench_gym.dnd.builders.pcs import build_pc
     cl, f = build_pc("cleric", 2, "cleric", (2, 3, 0)), fighter(2, at=(3, 3))
     b = dark(cl, f, mon("skeleton", (12, 3), "s"), first="cleric")
     i = heuristic.choose(b)

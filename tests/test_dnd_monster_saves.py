@@ -6,9 +6,9 @@ import pytest
 from dnd_helpers import WIDE, arena, events, mon, pc, pick, script
 
 from dungeonbench_gym.dnd import content, heuristic
+from dungeonbench_gym.dnd.builders.monsters import monster_combatant
 from dungeonbench_gym.dnd.content import report
 from dungeonbench_gym.dnd.state import monster_action
-from dungeonbench_gym.dnd.state import monster_combatant
 
 
 def test_ghoul_claws_paralyze_for_a_minute_with_a_con_save_each_turn_end():

@@ -302,8 +302,8 @@ def _best_point_full_scan(battle, c, use):
 
 def test_best_point_stops_early_with_the_same_answer():
     from dungeonbench_gym.dnd.engine import Battle
-    from dungeonbench_gym.dnd.pcs import build_pc
-    from dungeonbench_gym.dnd.state import monster_combatant
+    from dungeonbench_gym.dnd.builders.pcs import build_pc
+    from dungeonbench_gym.dnd.builders.monsters import monster_combatant
     layout = ["#" * 16] + ["#" + "." * 14 + "#"] * 10 + ["#" * 16]
     m = BattleMap.from_dict({"layout": layout})
     checked = 0

@@ -5,8 +5,8 @@ import pytest
 from dnd_helpers import pick, turn
 
 from dungeonbench_gym.dnd import spell_buffs, spellbook
+from dungeonbench_gym.dnd.builders.pcs import build_pc
 from dungeonbench_gym.dnd.day import DayRun, load_day, parse_day, plan_intermission
-from dungeonbench_gym.dnd.pcs import build_pc
 from dungeonbench_gym.dnd.verification import spell_buffs_probes, spell_probe
 from dungeonbench_gym.dnd.verification.arena import battle
 
@@ -393,7 +393,7 @@ def test_heat_metal_burns_hinders_and_is_heated_again_with_a_bonus_action():
 def test_spider_climb_makes_a_ledge_cost_no_extra_movement():
     from dungeonbench_gym.dnd.engine import Battle
     from dungeonbench_gym.dnd.grid import BattleMap
-    from dungeonbench_gym.dnd.state import monster_combatant
+    from dungeonbench_gym.dnd.builders.monsters import monster_combatant
     from dungeonbench_gym.dnd.verification.arena import caster
     bmap = BattleMap.from_dict({"layout": ["........"] * 5, "heights": ["0 0 0 10 10 10 10 10"] * 5})
     c = caster("spider-climb", at=(1, 1))

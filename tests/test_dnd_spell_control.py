@@ -6,8 +6,8 @@ import pytest
 from dnd_helpers import WIDE, arena, cast, events, fighter, turn
 
 from dungeonbench_gym.dnd import spell_control, spellbook
+from dungeonbench_gym.dnd.builders.monsters import monster_combatant
 from dungeonbench_gym.dnd.dice import Roller
-from dungeonbench_gym.dnd.state import monster_combatant
 from dungeonbench_gym.dnd.verification import coverage, spell_probe
 from dungeonbench_gym.dnd.verification.arena import caster
 

@@ -8,11 +8,11 @@ import pytest
 from dnd_helpers import WIDE, arena, cast, events, pick
 
 from dungeonbench_gym.dnd import heuristic, items, spellbook
+from dungeonbench_gym.dnd.builders.monsters import monster_combatant
+from dungeonbench_gym.dnd.builders.pcs import build_pc
 from dungeonbench_gym.dnd.features_last import stride_map
 from dungeonbench_gym.dnd.grid import OVERGROWN, PLANTS, TREE, BattleMap, Cover, MapError
-from dungeonbench_gym.dnd.pcs import build_pc
 from dungeonbench_gym.dnd.scenario import load_encounter
-from dungeonbench_gym.dnd.state import monster_combatant
 from dungeonbench_gym.dnd.verification import items_probes, spell_probe
 from dungeonbench_gym.dnd.verification.arena import caster
 from dungeonbench_gym.games.dnd import views

@@ -58,7 +58,7 @@ def test_the_potion_and_the_scrolls_are_executable_items(key):
 def test_monsters_with_these_spells_keep_their_probes():
     for key in ("spirit-naga", "mage"):   # Water Breathing under water; Mage Hand left out (party only)
         probe_monster(key)
-    from dungeonbench_gym.dnd.state import monster_combatant
+    from dungeonbench_gym.dnd.builders.monsters import monster_combatant
     assert "mage-hand" not in monster_combatant("lich", "l", "enemies", (2, 2, 0)).spells
     assert "water-breathing" in monster_combatant("storm-giant", "g", "enemies", (2, 2, 0)).spells
 

@@ -5,8 +5,8 @@ import pickle
 from dnd_helpers import WIDE, arena, events, pick, turn
 
 from dungeonbench_gym.dnd import spell_walls
+from dungeonbench_gym.dnd.builders.monsters import monster_combatant
 from dungeonbench_gym.dnd.grid import BattleMap, Cover
-from dungeonbench_gym.dnd.state import monster_combatant
 from dungeonbench_gym.dnd.verification import arena as probe_arena
 from dungeonbench_gym.dnd.verification import coverage, spell_probe
 from dungeonbench_gym.dnd.verification.arena import battle, caster
@@ -28,7 +28,7 @@ def duel(key, foe_at=(9, 5), foe="orc", ally_at=None):
     c = caster(key, at=(3, 5))
     fighters = [c, monster_combatant(foe, "foe", "enemies", (*foe_at, 0))]
     if ally_at is not None:
-        from dungeonbench_gym.dnd.pcs import build_pc
+        from dungeonbench_gym.dnd.builders.pcs import build_pc
         fighters.append(build_pc("fighter", 5, "ally", (*ally_at, 0)))
     return arena(*fighters, layout=WIDE, first="caster")
 
@@ -204,7 +204,7 @@ def test_passwall_opens_a_passage_and_ejects_those_in_it_when_it_ends():
 
 def test_ice_devil_raises_its_wall_and_must_recharge():
     devil = monster_combatant("ice-devil", "devil", "enemies", (2, 2, 0))
-    from dungeonbench_gym.dnd.pcs import build_pc
+    from dungeonbench_gym.dnd.builders.pcs import build_pc
     hero = build_pc("fighter", 5, "hero", (9, 3, 0))
     b = arena(devil, hero, layout=WIDE, first="devil")
     pick(b, "monster_wall")
@@ -280,7 +280,7 @@ def test_a_broken_ice_section_leaves_frigid_air():
 
 
 def test_spirit_guardians_do_not_reach_into_a_forcecage():
-    from dungeonbench_gym.dnd.pcs import build_pc
+    from dungeonbench_gym.dnd.builders.pcs import build_pc
     hurt = {}
     for caged in (False, True):
         cl = build_pc("cleric", 5, "cleric", (3, 5, 0))

@@ -7,9 +7,9 @@ order, from the list given to ``script``. Bless/Bane d4s are drawn before the d2
 import numpy as np
 
 from dungeonbench_gym.dnd import heuristic
-from dungeonbench_gym.dnd.pcs import ARCHETYPES
 
 from dnd_helpers import WIDE, arena, events, labels, mon, pc, pick, script, turn
+from dungeonbench_gym.dnd.builders.pcs import ARCHETYPES
 
 
 # ----------------------------------------------------------------- the list

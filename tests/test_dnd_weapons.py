@@ -1,9 +1,9 @@
-"""SRD 5.1 weapon properties on PC attack profiles (pcs.weapon_profile) and in the engine:
+"""SRD 5.1 weapon properties on PC attack profiles (builders.pcs.weapon_profile) and in the engine:
 versatile, heavy, ammunition, loading, reach, two-handed, thrown, finesse."""
 
 from dnd_helpers import arena, labels, mon, pc, pick
+from dungeonbench_gym.dnd.builders.pcs import ARCHETYPES, DEFAULT_AMMUNITION, weapon_profile
 
-from dungeonbench_gym.dnd.pcs import ARCHETYPES, DEFAULT_AMMUNITION, weapon_profile
 
 STR16 = {"str": 16, "dex": 12, "con": 15, "int": 10, "wis": 12, "cha": 8}   # Str +3, Dex +1
 DEX16 = {"str": 10, "dex": 16, "con": 14, "int": 12, "wis": 12, "cha": 10}  # Str +0, Dex +3

@@ -50,6 +50,8 @@ from . import spell_summons   # long summonings cast between fights
 from . import spell_wards   # glyphs and circles laid on the next fight's map
 from . import lighting   # dark fights: light and darkvision between fights
 from . import spell_utility   # Water Walk, Water Breathing, Unseen Servant between fights; breath under water
+from .builders.monsters import monster_combatant
+from .builders.pcs import ARCHETYPES, arcane_recovery, build_pc, natural_recovery, short_rest
 from .dice import Roller
 from .engine import Battle
 from .features import _class_level, beast_forms, end_rage, revert, take_wild_shape
@@ -59,10 +61,9 @@ from .items import equip, item, settle, use_out_of_combat
 from .model.durations import DURATION_TEXT, effect_duration, wild_shape_duration
 from .model.options import Decision, Opt
 from .model.slots import spend_slot
-from .pcs import ARCHETYPES, arcane_recovery, build_pc, natural_recovery, short_rest
 from .rules.core_spells import BUFFS
 from .scenario import Scenario, _map_cache, encounter_names, load_encounter, read_toml
-from .state import Economy, monster_combatant
+from .state import Economy
 
 DAY_FOLDER = ("dnd", "days")
 MIN_STAGES, MAX_STAGES = 3, 5

@@ -2,7 +2,7 @@
 
 :class:`~.engine.Battle` calls the hooks below at fixed points (the action menu, an attack's roll and
 damage, a save, damage taken, the start and end of a turn); each hook looks only at the features
-listed in ``Combatant.features`` (set by :mod:`.pcs` from the class tables) and returns quickly for
+listed in ``Combatant.features`` (set by :mod:`.builders.pcs` from the class tables) and returns quickly for
 everyone else. Resources live in ``Combatant.resources`` (uses left), effects that last in
 ``Combatant.conditions`` (``raging``, ``reckless``, ``sacred_weapon``, ``inspired``), and what lasts
 one turn in ``Economy.extra``.
@@ -20,7 +20,7 @@ first missed attack or failed save the die can still turn), Stroke of Luck, Colo
 Brutal Critical, Improved Divine Smite, Agonizing Blast, Dark One's Blessing, Relentless Rage,
 Survivor, Elusive, Feral Instinct, Improved/Superior Critical, Great Weapon Fighting (:func:`roll_damage`),
 Repelling Blast (always the full 10 ft), Steel Will. Fighting styles and class options (Hunter's
-choices, invocations) come from :func:`.pcs.build_pc`'s ``style``/``choices`` loadout. The subclass and
+choices, invocations) come from :func:`.builders.pcs.build_pc`'s ``style``/``choices`` loadout. The subclass and
 late-level features added since (Sculpt Spells to Foe Slayer) live in :mod:`.features_more`, called
 from the hooks here with one-line calls.
 
@@ -36,9 +36,10 @@ from . import content, features_more
 from .dice import parse
 from .grid import size_squares
 from .model.options import Opt
+from .model.factories import build_monster
 from .rules import hooks
 from .rules.core_spells import MULTI
-from .state import DamagePart, ability_mod, monster_combatant
+from .state import DamagePart, ability_mod
 
 if TYPE_CHECKING:   # pragma: no cover
     from .engine import Battle
@@ -715,7 +716,7 @@ def damage_parts(b: Battle, c: Combatant, t: Combatant, a: AttackProfile, st: di
 
 def _two_handed_melee(c: Combatant, a: AttackProfile) -> bool:
     """A melee weapon wielded in two hands: a two-handed weapon, or a versatile one rolling its
-    two-handed die (no shield, no second weapon: :func:`.pcs.weapon_profile` picked that die)."""
+    two-handed die (no shield, no second weapon: :func:`.builders.pcs.weapon_profile` picked that die)."""
     if not a.melee or a.spell or not c.is_pc:
         return False
     try:
@@ -925,7 +926,7 @@ def beast_forms(max_cr: float, druid_level: int) -> list:
             continue
         if (m.speed.fly and druid_level < 8) or (m.speed.swim and druid_level < 4) or not m.speed.walk:
             continue
-        if not monster_combatant(key, "x", "party", (0, 0, 0)).attacks:
+        if not build_monster(key, "x", "party", (0, 0, 0)).attacks:
             continue
         out.append((key, m.challenge_rating))
     out.sort(key=lambda kc: (-kc[1], kc[0]))
@@ -939,7 +940,7 @@ def take_wild_shape(b: Battle | None, c: Combatant, key: str) -> None:
 
 
 def wild_shape(b: Battle | None, c: Combatant, key: str) -> None:
-    form = monster_combatant(key, c.cid, c.side, c.pos)
+    form = build_monster(key, c.cid, c.side, c.pos)
     c.resources["wild_shape_saved"] = {f: getattr(c, f) for f in FORM_FIELDS}
     abilities = dict(c.abilities, str=form.abilities["str"], dex=form.abilities["dex"],
                      con=form.abilities["con"])

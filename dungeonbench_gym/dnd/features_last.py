@@ -9,7 +9,7 @@ calls :func:`after_attack` once an attack has landed or missed (only when the at
 :mod:`.spell_control` hands back hurled creatures; :mod:`.spell_summons` asks for the chain
 familiar's ritual and the Minions of Chaos limit; :mod:`.features_more` lists and carries out the
 chain familiar's attack. :func:`finish_pc` (called from :func:`.features_more.finish_pc`) gives the
-builds of :mod:`.pcs` their feature names, resources and spells.
+builds of :mod:`.builders.pcs` their feature names, resources and spells.
 
 What is played, and how (every choice is a ``reaction`` decision of the engine, with a "no" option):
 
@@ -52,8 +52,8 @@ from typing import TYPE_CHECKING
 
 from .grid import DIFFICULT, OVERGROWN
 from .model.options import Opt
+from .model.factories import build_monster
 from .rules import hooks
-from .state import monster_combatant
 
 if TYPE_CHECKING:   # pragma: no cover
     from .engine import Battle
@@ -298,7 +298,7 @@ def chain_familiar(c: Combatant, form: str, cid: str) -> Combatant:
     """The familiar's combatant: its attacks are kept aside (a familiar can't attack on its own;
     the warlock lends it one of its attacks, then it strikes with its reaction)."""
     from . import spell_summons
-    s = monster_combatant(form, cid, c.side, (0, 0, 0))
+    s = build_monster(form, cid, c.side, (0, 0, 0))
     s.creature_type = spell_summons._prep("find-familiar").get("type", s.creature_type)
     s.resources["chain_attacks"] = tuple(s.attacks)
     s.attacks, s.multiattack, s.save_actions = (), (), ()

@@ -3,7 +3,7 @@
 :mod:`.features` (and, where a rule sits deeper, :mod:`.engine`, :mod:`.dice`, :mod:`.spellbook`
 and :mod:`.day`) call the hooks here with one-line calls; each hook returns at once for a creature
 without the feature (a look in ``Combatant.features`` or a resource key first). :func:`finish_pc`
-gives the builds of :mod:`.pcs` their feature names, resources, always-prepared spells and pact
+gives the builds of :mod:`.builders.pcs` their feature names, resources, always-prepared spells and pact
 weapon; it runs once per build.
 
 What is played, and how:
@@ -109,7 +109,7 @@ def _spell(key: str):
 
 # ================================================================ builds
 def finish_pc(pc: Combatant, arch: dict, lvls: dict) -> Combatant:
-    """Add this module's features to a freshly built PC (called once by :func:`.pcs.build_pc`)."""
+    """Add this module's features to a freshly built PC (called once by :func:`.builders.pcs.build_pc`)."""
     f, r = list(pc.features), pc.resources
     choices = arch.get("choices", ())
     spells = list(pc.spells)
@@ -224,7 +224,7 @@ def finish_pc(pc: Combatant, arch: dict, lvls: dict) -> Combatant:
 def _pact_weapon(pc: Combatant, f: list, r: dict, war: int, choices) -> None:
     """SRD Pact of the Blade: a pact weapon the warlock is proficient with, magical; here a shortsword
     (finesse: the better of Str and Dex). Thirsting Blade (5): two attacks with it per Attack action."""
-    from .pcs import weapon_profile
+    from .builders.pcs import weapon_profile
     prof = weapon_profile("shortsword", pc.abilities, pc.prof, True, pc.style)
     pact = [p._replace(key="pact-blade", name="Pact Blade (shortsword)", spell=True) for p in prof if p.melee]
     pc.attacks = tuple(pact) + tuple(pc.attacks)

@@ -43,10 +43,11 @@ from . import (
 )
 from . import spell_utility   # Mage Hand, Unseen Servant, Water Walk, Water Breathing
 from .areas import DIRECTIONS_8
+from .builders.monsters import monster_combatant
 from .dice import parse
 from .engine import Battle
 from .rules.core_spells import BUFFS
-from .state import Combatant, expected_damage, monster_action, monster_combatant
+from .state import Combatant, expected_damage, monster_action
 from .features import _smite_dice
 from .grid import SQUARE_FT
 from .model.options import Opt

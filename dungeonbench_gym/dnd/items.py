@@ -113,7 +113,7 @@ def status(key: str) -> tuple[str, str]:
 def scroll_castable(spell: str) -> bool:
     """The engine casts it (bespoke or through dnd/spellbook.py) and some PC build can read it."""
     from . import content, spellbook
-    from .pcs import ARCHETYPES
+    from .builders.pcs import ARCHETYPES
     if spell not in SCROLL_SPELLS and not (spellbook.handles(spell) and spellbook.mech(spell)["mech"] in SCROLL_MECHS
                                            and spell not in SCROLL_UNPROBED):
         return False
@@ -207,7 +207,7 @@ def _base_of(pc: Combatant, a: AttackProfile) -> str | None:
 
 
 def _equip_weapon(pc: Combatant, rec: dict) -> None:
-    from .pcs import PROFICIENT, weapon_profile
+    from .builders.pcs import PROFICIENT, weapon_profile
     base, bonus = rec["base"], rec.get("bonus", 0)
     current = [a for a in pc.attacks if _base_of(pc, a) == base and ":" not in a.key]   # not magic ammunition
     if not current:   # a new weapon in hand: its plain profile first
@@ -270,7 +270,7 @@ def _add_ammunition(pc: Combatant, rec: dict, weapon: str, n: int) -> None:
 
 def _archetype_kit(pc: Combatant) -> tuple[str | None, bool]:
     """(armour key, shield) the PC wears now."""
-    from .pcs import ARCHETYPES
+    from .builders.pcs import ARCHETYPES
     if "armor" in pc.resources or "shield" in pc.resources:
         return pc.resources.get("armor"), bool(pc.resources.get("shield"))
     for arch in ARCHETYPES.values():

@@ -140,7 +140,7 @@ def _ms(c) -> dict:
 
 # ================================================================ compiling a monster
 def compile_monster(spec, c):
-    """Add what this module runs to a monster combatant built by :func:`.state.monster_combatant`."""
+    """Add what this module runs to a monster combatant built by :func:`.builders.monsters.monster_combatant`."""
     if spec.speed.swim:
         c.resources["swim"] = spec.speed.swim
     key = spec.key

@@ -53,11 +53,12 @@ from . import content
 from .dice import parse
 from .grid import fall_damage_dice
 from .model.durations import DURATION_TEXT, effect_duration
+from .model.factories import build_monster
 from .model.options import Opt
 from .model.slots import spend_slot
 from .rules import hooks
 from .rules.core_spells import BUFFS
-from .state import monster_action, monster_combatant
+from .state import monster_action
 
 ENERGY = ("acid", "cold", "fire", "lightning", "thunder")
 REACTIONS = ("hellish_rebuke",)
@@ -532,7 +533,7 @@ def _next_energy(run) -> str:
         def enemies_of(self, _t):
             return self.foes
 
-    foes = [monster_combatant(e["monster"], e["id"], "enemies", (0, 0, 0)) for e in run.current.scenario.enemies]
+    foes = [build_monster(e["monster"], e["id"], "enemies", (0, 0, 0)) for e in run.current.scenario.enemies]
     return energy_for(_Foes(foes), None)
 
 

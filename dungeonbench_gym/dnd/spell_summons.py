@@ -45,10 +45,11 @@ from pathlib import Path
 
 from . import content
 from .grid import SIZE_SQUARES, Cover, box_distance_ft, footprint
+from .model.factories import build_monster
 from .model.options import Opt
 from .model.slots import spend_slot
 from .rules import hooks
-from .state import ABILITIES, AttackProfile, Combatant, DamagePart, ability_mod, monster_combatant
+from .state import ABILITIES, AttackProfile, Combatant, DamagePart, ability_mod
 
 _DATA = Path(__file__).parent / "content" / "data" / "spell_creatures.json"
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
@@ -460,7 +461,7 @@ def _spot_for(b, t, size: str, far: bool = False):
 
 def transform(b, caster, t, form_key: str, key: str) -> None:
     """t takes the form's game statistics (Shapechange, Animal Shapes: its own Int, Wis, Cha)."""
-    form = monster_combatant(form_key, t.cid, t.side, t.pos)
+    form = build_monster(form_key, t.cid, t.side, t.pos)
     t.resources["shape_saved"] = {f: getattr(t, f) for f in SHAPE_FIELDS}
     t.resources["shape_by"] = (caster.cid, key)
     abilities, saves = dict(form.abilities), dict(form.saves)
@@ -656,7 +657,7 @@ def day_apply(run, opt) -> None:
         run.__dict__["_prepared_summons"] = [e for e in _prepared(run) if not (e["owner"] == cid and e["spell"] == key)]
     n0 = sum(1 for e in _prepared(run) if e["owner"] == cid)
     for i in range(count):
-        s = monster_combatant(monster, f"{cid}_{monster}_{n0 + i + 1}", c.side, (0, 0, 0))
+        s = build_monster(monster, f"{cid}_{monster}_{n0 + i + 1}", c.side, (0, 0, 0))
         if p.get("type"):
             s.creature_type = p["type"]
         if p.get("int"):
@@ -745,7 +746,7 @@ def _archetype(run, cid: str):
 def _make_simulacrum(run, c, lv: int, t) -> None:
     """The duplicate: the original's build without weapons, armour or shield, half its hit point
     maximum, the spell slots it has now (never regained); a new casting destroys the old one."""
-    from .pcs import build_pc
+    from .builders.pcs import build_pc
     spend_slot(c, lv)
     c.resources["gp"] -= _prep("simulacrum")["cost_gp"]
     run.__dict__["_prepared_summons"] = [e for e in _prepared(run)

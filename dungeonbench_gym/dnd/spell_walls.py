@@ -17,7 +17,7 @@ map's edge or at a cell that is already solid. Diagonal walls leave no gaps (no 
 Numbers (length, height, AC and hit points of a 10-ft section, damage) are SRD facts in the
 ``barrier`` entry of the spell's row in ``spell_mechanics.json``; the ice devil's are in
 :data:`MONSTER_WALLS` (compiled into the monster's ``resources["monster_wall"]`` by
-:func:`state.monster_combatant`).
+:func:`.builders.monsters.monster_combatant`).
 
 * A creature in a wall's cells when it appears is pushed to one side of it (SRD: the caster's choice):
   the caster's foes away from the caster, its allies toward it; a creature with no room on either

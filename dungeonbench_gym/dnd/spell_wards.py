@@ -78,9 +78,10 @@ from __future__ import annotations
 from . import areas, content
 from .areas import DIRECTIONS_8, ground_z_at_point
 from .grid import SQUARE_FT, box_distance_ft, footprint, size_squares
+from .model.factories import build_monster
 from .model.options import Decision, Opt
 from .model.slots import spend_slot
-from .state import INCAPACITATING, monster_combatant
+from .state import INCAPACITATING
 
 WARDS = ("glyph-of-warding", "symbol", "magic-circle")
 DAY_KINDS = ("ward_cast", "point_x", "point_y", "ward_kind", "ward_span")   # intermission option kinds
@@ -466,7 +467,7 @@ def _glyph_point(run):
 
 
 def _least_resisted(run) -> str:
-    foes = [monster_combatant(e["monster"], e["id"], "enemies", (0, 0, 0)) for e in run.current.scenario.enemies]
+    foes = [build_monster(e["monster"], e["id"], "enemies", (0, 0, 0)) for e in run.current.scenario.enemies]
 
     def score(energy):
         return sum(2 * any(k == energy for k, _ in f.immune) + any(k == energy for k, _ in f.resist)

@@ -51,9 +51,10 @@ from . import spell_plants   # Tree Stride, Transport via Plants, Plant Growth
 from . import spell_wards   # Magic Circle's guard against charm and fear
 from . import lighting   # light and darkness: Light, Dancing Lights, Darkvision, Enthrall
 from .grid import SIZE_SQUARES, SQUARE_FT, footprint
+from .model.factories import build_monster
 from .model.options import Opt
 from .rules import hooks
-from .state import AttackProfile, DamagePart, monster_combatant
+from .state import AttackProfile, DamagePart
 
 _DATA = Path(__file__).parent / "content" / "data" / "spell_mechanics.json"
 
@@ -963,8 +964,8 @@ def summon(b, c, key: str, level: int) -> None:
     idx = b.order.index(c.cid)
     n0 = sum(1 for o in b.creatures.values() if o.resources.get("summoned_by") == c.cid)
     for i, (x, y) in enumerate(_free_squares(b, c, count, squares)):
-        s = monster_combatant(m["monster"], f"{c.cid}_{m['monster']}_{n0 + i + 1}", c.side,
-                              (x, y, b.map.standing_z(x, y, squares)))
+        s = build_monster(m["monster"], f"{c.cid}_{m['monster']}_{n0 + i + 1}", c.side,
+                          (x, y, b.map.standing_z(x, y, squares)))
         s.conditions["summoned"] = {"by": c.cid, "spell": key}
         s.resources["summoned_by"] = c.cid
         s.initiative = c.initiative

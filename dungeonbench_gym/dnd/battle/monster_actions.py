@@ -7,11 +7,12 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 from __future__ import annotations
 
 from .. import content, features, spell_buffs, spell_walls, spell_wards
+from ..builders.monsters import monster_combatant
 from ..grid import SQUARE_FT, size_squares
 from ..model.options import Opt
 from ..rules.core_spells import TURN_UNDEAD_FT
 from ..rules.hooks import OPTION_KINDS
-from ..state import INCAPACITATING, SIZES, Combatant, Economy, monster_action, monster_combatant
+from ..state import INCAPACITATING, SIZES, Combatant, Economy, monster_action
 
 
 class MonsterActionsMixin:

@@ -36,7 +36,7 @@ def engine_actions(m: MonsterSpec) -> list[str]:
     """The stat block's actions (and legendary actions) the battle engine runs for this monster:
     its compiled attacks, the multiattack, the save actions and the legendary actions it offers.
     A subset of the executable records (tested: each is offered in a duel and resolves)."""
-    from ..state import monster_combatant
+    from ..builders.monsters import monster_combatant
     c = monster_combatant(m.key, "m", "enemies", (0, 0, 0))
     keys = {a.key for a in c.attacks} | set(c.save_actions)
     out = [a.name for a in m.actions if a.key in keys and a.executable]   # data-executable ones (see dnd/verification/coverage.py)

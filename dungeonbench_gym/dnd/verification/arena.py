@@ -9,10 +9,10 @@ directions, the groups of a split decision) the way that shows the rule working.
 from __future__ import annotations
 
 from .. import heuristic, spellbook
+from ..builders.monsters import monster_combatant
+from ..builders.pcs import build_pc
 from ..engine import Battle
 from ..grid import BattleMap
-from ..pcs import build_pc
-from ..state import monster_combatant
 
 ARENA = ["#" * 18] + ["#" + "." * 16 + "#"] * 12 + ["#" * 18]
 SEEDS = range(12)

@@ -17,11 +17,13 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from .. import content, items, lighting, monster_specials, pcs, spell_zones, spellbook
+from .. import content, items, lighting, monster_specials, spell_zones, spellbook
+from ..builders import pcs
+from ..builders.monsters import monster_combatant
+from ..builders.pcs import build_pc
 from ..content import load_json
 from ..dice import Roller
-from ..pcs import build_pc
-from ..state import monster_action, monster_combatant
+from ..state import monster_action
 from . import (
     feature_probes,
     items_probes,

@@ -7,10 +7,11 @@
 
 from __future__ import annotations
 
+from ..builders.monsters import monster_combatant
+from ..builders.pcs import build_pc
 from ..engine import Battle
 from ..grid import BattleMap
-from ..pcs import build_pc
-from ..state import ability_mod, monster_combatant
+from ..state import ability_mod
 
 LAYOUT = ["#" * 16] + ["#" + "." * 14 + "#"] * 10 + ["#" * 16]
 

@@ -1,6 +1,6 @@
 """Probes for the coverage table: each executable SRD class feature shown working in a small battle.
 
-A probe builds PCs from :mod:`..pcs`, plays the feature through the engine's real options
+A probe builds PCs from :mod:`..builders.pcs`, plays the feature through the engine's real options
 (``Battle.decision`` / ``Battle.choose``) with fixed dice, and raises ``AssertionError`` when the
 option is missing or has no visible effect. :data:`PROBES` maps a feature key (the SRD index) to
 its probe; :func:`probe` runs one, and :func:`coverage` makes the classes table from them.
@@ -11,10 +11,10 @@ from __future__ import annotations
 import functools
 
 from .. import content, heuristic
+from ..builders.pcs import arcane_recovery, build_pc, natural_recovery, short_rest
 from ..content import load_json
 from ..engine import Battle
 from ..features import end_rage, save_bonus
-from ..pcs import arcane_recovery, build_pc, natural_recovery, short_rest
 from .feature_harness import (
     again as _again,
     attack as _attack,

@@ -4,10 +4,10 @@ decision options in a small battle, and raises AssertionError when it cannot."""
 from __future__ import annotations
 
 from .. import heuristic
+from ..builders.pcs import build_pc, long_rest
 from ..engine import Battle
 from ..features_last import placed_familiar
 from ..grid import BattleMap
-from ..pcs import build_pc, long_rest
 from ..spell_buffs import choose_day
 from . import feature_harness as fp
 from .spell_buffs_probes import day_probe_run

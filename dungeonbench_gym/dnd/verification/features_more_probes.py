@@ -4,10 +4,10 @@ decision options in a small battle, and raises AssertionError when it cannot."""
 from __future__ import annotations
 
 from .. import heuristic
+from ..builders.pcs import build_pc, short_rest as pc_short_rest
 from ..day import DayRun, load_day
 from ..engine import Battle
 from ..grid import BattleMap
-from ..pcs import build_pc, short_rest as pc_short_rest
 from . import feature_harness as fp, features_last_probes
 
 

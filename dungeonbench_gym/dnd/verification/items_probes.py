@@ -4,15 +4,16 @@ decision options in a small battle, and raises AssertionError when it cannot."""
 from __future__ import annotations
 
 from .. import content, spellbook
+from ..builders.monsters import monster_combatant
+from ..builders.pcs import ARCHETYPES, build_pc
 from ..dice import parse
 from ..engine import Battle
 from ..grid import BattleMap
 from ..items import equip, item, settle, status
 from ..lighting import darken, needs_dark
-from ..pcs import ARCHETYPES, build_pc
 from ..spell_plants import scroll_arena as grove
 from ..spell_utility import scroll_arena
-from ..state import ABILITIES, Combatant, monster_combatant
+from ..state import ABILITIES, Combatant
 
 
 def executable(key: str) -> bool:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from .. import content, heuristic
 from ..areas import DIRECTIONS_8
+from ..builders.monsters import monster_combatant
+from ..builders.pcs import build_pc
 from ..engine import Battle
 from ..grid import SQUARE_FT, BattleMap, Cover
 from ..monster_specials import LEGENDARY, _engulf, _ms, on_step, setup
-from ..pcs import build_pc
-from ..state import AttackProfile, DamagePart, monster_combatant
+from ..state import AttackProfile, DamagePart
 from .arena import choose, combatant as comb, duel
 
 

@@ -3,8 +3,8 @@ decision options in a small battle, and raises AssertionError when it cannot."""
 
 from __future__ import annotations
 
+from ..builders.pcs import build_pc
 from ..day import DayRun, day_names, load_day
-from ..pcs import build_pc
 from ..spell_buffs import _mech, choose_day
 from .arena import SEEDS, battle, duel, orc_first
 

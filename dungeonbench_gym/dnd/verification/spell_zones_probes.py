@@ -4,11 +4,11 @@ decision options in a small battle, and raises AssertionError when it cannot."""
 from __future__ import annotations
 
 from .. import areas, spellbook
+from ..builders.monsters import monster_combatant
+from ..builders.pcs import build_pc
 from ..engine import Battle
 from ..grid import BattleMap
-from ..pcs import build_pc
 from ..spell_zones import MONSTER_ZONES, _clip, add, inside, spec
-from ..state import monster_combatant
 from .arena import SEEDS, battle, snapshot, steer
 
 

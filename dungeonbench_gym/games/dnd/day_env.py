@@ -26,10 +26,10 @@ import numpy as np
 from gymnasium import spaces
 
 from ...dnd import heuristic
+from ...dnd.builders.monsters import monster_combatant
 from ...dnd.day import MAX_STAGES, Day, DayRun, load_day
 from ...dnd.model.durations import DURATION_TEXT
 from ...dnd.scenario import _map_cache
-from ...dnd.state import monster_combatant
 from . import views
 from .env import DnDEncounterEnv, battle_problems, hp_problems
 

@@ -2,7 +2,8 @@
 
 The engine carries out a chosen option by looking its kind up in ``OPTION_KINDS`` (a pending
 reaction in ``REACTIONS``, a destination chosen for a teleport-like use in
-``DESTINATION_USES``), so which module answers which kind is decided by registration, not by
+``DESTINATION_USES``, the creatures a target decision offers and what picking one does in
+``TARGET_USES``), so which module answers which kind is decided by registration, not by
 an ``if/elif`` chain. ``tests/data/dnd_hooks.json`` pins every entry by qualified name: a
 plugin that claims a kind, or a move of a handler, shows up here as a deliberate change
 (``python tests/test_dnd_hooks.py`` rewrites it from the code: check its diff).
@@ -18,7 +19,7 @@ from dungeonbench_gym.dnd.rules import hooks
 
 PINNED_FILE = Path(__file__).parent / "data" / "dnd_hooks.json"
 PINNED = json.loads(PINNED_FILE.read_text())
-TABLES = (hooks.OPTION_KINDS, hooks.REACTIONS, hooks.DESTINATION_USES)
+TABLES = (hooks.OPTION_KINDS, hooks.REACTIONS, hooks.DESTINATION_USES, hooks.TARGET_USES)
 
 
 def _now() -> dict:
@@ -74,6 +75,8 @@ def test_every_option_kind_the_rules_offer_has_a_handler():
                 if battle.outcome is not None:
                     break
                 p = battle.pending
+                if p["kind"] == "target" and p["use"][0] not in hooks.TARGET_USES:
+                    missing.add(("target use", p["use"][0]))
                 for o in battle.visible_options():
                     if p["kind"] == "reaction":
                         ok = (p.get("reaction") or "opportunity") in hooks.REACTIONS

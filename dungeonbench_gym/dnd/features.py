@@ -1036,3 +1036,4 @@ for _name in REACTIONS:   # a smite or stun rider, Deflect Missiles, Cutting Wor
 @hooks.OPTION_KINDS.handles("feature")
 def _choose_feature(b, c, p, opt) -> None:
     apply(b, c, opt)
+hooks.TARGET_USES.register("feature", hooks.TargetUse(target_options, resolve_target))   # Lay on Hands, Bardic Inspiration

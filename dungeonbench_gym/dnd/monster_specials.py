@@ -1470,3 +1470,4 @@ def _end_legendary_cast(b, c) -> None:
 
 # ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
 hooks.OPTION_KINDS.handles(*KINDS)(apply)   # a monster's own actions
+hooks.TARGET_USES.register("ms", hooks.TargetUse(target_options, resolve_target))   # a monster's own action

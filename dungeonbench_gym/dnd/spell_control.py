@@ -768,3 +768,4 @@ def worth(b, c, key: str, level: int) -> float:
 
 # ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
 hooks.OPTION_KINDS.register("control", apply)   # Eyebite, Wish
+hooks.TARGET_USES.register("control", hooks.TargetUse(target_options))   # Eyebite's effect, the spell Wish duplicates

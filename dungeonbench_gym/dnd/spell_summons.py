@@ -770,3 +770,4 @@ def _make_simulacrum(run, c, lv: int, t) -> None:
 @hooks.OPTION_KINDS.handles("form")   # the chosen form / object size
 def _choose_form(b, c, p, opt) -> None:
     apply_form(b, c, p["use"], opt.data[0])
+hooks.TARGET_USES.register("form", hooks.TargetUse(form_options))   # Polymorph's form, Animate Objects' size

@@ -12,7 +12,7 @@ from .. import (
 )
 from ..grid import SQUARE_FT, footprint
 from ..model.options import Opt
-from ..rules.hooks import OPTION_KINDS, REACTIONS, Reaction
+from ..rules.hooks import OPTION_KINDS, REACTIONS, TARGET_USES, Reaction, TargetUse
 from ..state import SIZES, AttackProfile, Combatant, DamagePart
 
 
@@ -691,3 +691,103 @@ for _name, _options in (("opportunity", _opportunity_options), ("readied", _read
                         ("uncanny_dodge", _uncanny_dodge_options), ("parry", _parry_options),
                         ("shield", _shield_options)):
     REACTIONS.register(_name, Reaction(_options, _answer_reaction))
+
+
+# ==================================================================== targets of attacks, shoves and Help
+# (rules/hooks.py TARGET_USES: the creatures a pending target decision offers, and what choosing one does)
+
+def _attack_targets(b, c: Combatant, use: tuple) -> list[Opt]:
+    a = c.attack(use[1])
+    if use[2] == "offhand":
+        a = a._replace(damage=a.offhand, range_normal=0, range_long=0)
+    targets = b._targets_for_attack(c, a)
+    if use[2] == "horde":   # Horde Breaker: a creature near the first target
+        targets = features_more.horde_targets(b, c, targets)
+    out = []
+    for t in targets:
+        if use[2] == "pounce" and t.cid != c.resources.get("pounce_on"):
+            continue   # Pounce: the bonus attack is against the creature knocked prone
+        how = b._attack_range(c, a, t)
+        adv, dis, _ = b.attack_modifiers(c, t, how == "melee", a)
+        mode = " with advantage" if adv and not dis else (" with disadvantage" if dis and not adv else "")
+        cov = b.cover(c, t)
+        cov_note = f", {cov.name.lower().replace('_', '-')} cover" if cov else ""
+        out.append(Opt(f"Attack {t.cid} with {a.key} ({a.short()}){mode} "
+                       f"[{t.hp}/{t.max_hp} HP, AC {t.ac}{cov_note}, {b.distance(c, t)} ft]",
+                       "target", (t.cid,)))
+    return out
+
+
+def _attack_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
+    """An attack at the chosen creature, paid from the attack's source (use[2])."""
+    e = c.economy
+    a = c.attack(use[1])
+    if use[2] == "queue":
+        e.attack_queue = e.attack_queue[1:]
+    elif use[2] == "offhand":
+        e.bonus = False
+        a = a._replace(damage=a.offhand, range_normal=0, range_long=0)
+    elif use[2] in features.BONUS_ATTACKS:   # Martial Arts, Flurry of Blows, Frenzy: paid there
+        pass
+    elif use[2] == "pounce":   # a monster's Pounce / Trampling Charge: a bonus action
+        e.bonus = False
+        c.resources.pop("pounce_on", None)
+    elif use[2] == "rampage":   # paid with the Rampage bonus action
+        c.resources.pop("rampage_bite", None)
+    else:
+        if e.attacks_left == 0:   # taking the Attack action (Extra Attack: 1-3 more)
+            e.actions -= 1
+            e.attacks_left = 1 + c.resources.get("extra_attacks", 1) if "extra_attack" in c.features else 1
+            e.loading_fired = False
+        e.attacks_left -= 1
+        if a.offhand and a.melee:
+            e.light_attack = a.key
+        if a.loading:
+            e.loading_fired = True
+    if "breath_slowed" in c.conditions:   # its one attack this turn
+        c.conditions["breath_slowed"]["attacked"] = (b.round, c.cid)
+    if a.key in c.recharge:   # a recharge attack (Web) is spent until it recharges
+        c.recharge[a.key] = False
+    if c.is_pc:
+        features.begin_attack(b, c, a, use[2])
+    if use[2] == "legendary":
+        if b.make_attack(c, a, t, then="next_turn") is not None and b.outcome is None:
+            b._next_turn()
+        return
+    if b.make_attack(c, a, t, then="menu") is None:
+        return   # the target decides on a reaction first
+    b._back_to_menu(c)
+
+
+def _shove_targets(b, c: Combatant, use: tuple) -> list[Opt]:
+    what = {"prone": "Shove {} prone", "push": "Shove {} away", "grapple": "Grapple {}"}[use[1]]
+    return [Opt(f"{what.format(t.cid)} [contest: your {b._athletics(c):+d} vs its {b._escape_bonus(t):+d}]",
+                "target", (t.cid,)) for t in b._shove_targets(c, use[1])]
+
+
+def _shove_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
+    e = c.economy
+    if e.attacks_left == 0:   # a shove replaces one attack of the Attack action
+        e.actions -= 1
+        e.attacks_left = 1 + c.resources.get("extra_attacks", 1) if "extra_attack" in c.features else 1
+        e.loading_fired = False
+    e.attacks_left -= 1
+    b._shove(c, t, use[1])
+    b._back_to_menu(c)
+
+
+def _help_targets(b, c: Combatant, use: tuple) -> list[Opt]:
+    return [Opt(f"Help an ally attack {t.cid}", "target", (t.cid,))
+            for t in b.enemies_of(c) if b.distance(c, t) <= SQUARE_FT]
+
+
+def _help_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
+    c.economy.actions -= 1
+    t.conditions["helped"] = {"by": c.cid}
+    b.event("help", f"{c.cid} helps its allies against {t.cid}", creature=c.cid, target=t.cid)
+    b._back_to_menu(c)
+
+
+TARGET_USES.register("attack", TargetUse(_attack_targets, _attack_target))
+TARGET_USES.register("shove", TargetUse(_shove_targets, _shove_target))
+TARGET_USES.register("help", TargetUse(_help_targets, _help_target))

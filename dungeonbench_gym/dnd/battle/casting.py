@@ -11,7 +11,7 @@ from .. import (
 )
 from ..model.options import Opt
 from ..rules.core_spells import BUFFS, DEBUFFS, MULTI, SPELL_RIDERS
-from ..rules.hooks import OPTION_KINDS
+from ..rules.hooks import OPTION_KINDS, TARGET_USES, TargetUse
 from ..state import AttackProfile, Combatant, DamagePart, monster_action
 
 
@@ -19,95 +19,12 @@ class CastingMixin:
     """A spell from its choice to its effect."""
 
     def _resolve_target(self, c: Combatant, use: tuple, t: Combatant) -> None:
-        e = c.economy
-        if use[0] == "attack":
-            a = c.attack(use[1])
-            if use[2] == "queue":
-                e.attack_queue = e.attack_queue[1:]
-            elif use[2] == "offhand":
-                e.bonus = False
-                a = a._replace(damage=a.offhand, range_normal=0, range_long=0)
-            elif use[2] in features.BONUS_ATTACKS:   # Martial Arts, Flurry of Blows, Frenzy: paid there
-                pass
-            elif use[2] == "pounce":   # a monster's Pounce / Trampling Charge: a bonus action
-                e.bonus = False
-                c.resources.pop("pounce_on", None)
-            elif use[2] == "rampage":   # paid with the Rampage bonus action
-                c.resources.pop("rampage_bite", None)
-            else:
-                if e.attacks_left == 0:   # taking the Attack action (Extra Attack: 1-3 more)
-                    e.actions -= 1
-                    e.attacks_left = 1 + c.resources.get("extra_attacks", 1) if "extra_attack" in c.features else 1
-                    e.loading_fired = False
-                e.attacks_left -= 1
-                if a.offhand and a.melee:
-                    e.light_attack = a.key
-                if a.loading:
-                    e.loading_fired = True
-            if "breath_slowed" in c.conditions:   # its one attack this turn
-                c.conditions["breath_slowed"]["attacked"] = (self.round, c.cid)
-            if a.key in c.recharge:   # a recharge attack (Web) is spent until it recharges
-                c.recharge[a.key] = False
-            if c.is_pc:
-                features.begin_attack(self, c, a, use[2])
-            if use[2] == "legendary":
-                if self.make_attack(c, a, t, then="next_turn") is not None and self.outcome is None:
-                    self._next_turn()
-                return
-            if self.make_attack(c, a, t, then="menu") is None:
-                return   # the target decides on a reaction first
-        elif use[0] == "spell":
-            if self._cast_at(c, use[1], use[2], t) is None:
-                return
-        elif use[0] == "dart":
-            self._dart(c, t, use[2] - 1)
-            return
-        elif use[0] == "ray":
-            self._ray(c, t, use[2], use[3] - 1)
-            return
-        elif use[0] == "more":
-            if spellbook.handles(use[1]):
-                spellbook.more(self, c, use, t)
-                return
-            self._spell_effect(c, use[1], t)
-            self._more_targets(c, use[1], use[2], use[3] - 1, use[4] + (t.cid,))
-            return
-        elif use[0] == "weapon":
-            self._weapon_attack(c, t)
-            return
-        elif use[0] == "save_action":
-            spec = monster_action(c, use[1])
-            hits = [t]
-            if spec.target_filter and spec.targets is None:   # every qualifying creature
-                hits = self._save_targets(c, spec)
-            self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
-                               queued=use[2:3] == ("queue",))
-            return
-        elif use[0] == "shove":
-            if e.attacks_left == 0:   # a shove replaces one attack of the Attack action
-                e.actions -= 1
-                e.attacks_left = 1 + c.resources.get("extra_attacks", 1) if "extra_attack" in c.features else 1
-                e.loading_fired = False
-            e.attacks_left -= 1
-            self._shove(c, t, use[1])
-        elif use[0] == "feature":   # Lay on Hands, Bardic Inspiration
-            features.resolve_target(self, c, use, t)
-            return
-        elif use[0] == "ms":   # a monster's own action (dnd/monster_specials.py)
-            monster_specials.resolve_target(self, c, use, t)
-            return
-        elif use[0] == "monster_heal":   # Healing Touch: hit points, and the ills it names end
-            e.actions -= 1
-            c.resources["uses:healing-touch"] -= 1
-            self.heal(t, self.roller.roll(c.resources["healing_touch"], what=f"heal {c.cid} healing-touch"),
-                      "Healing Touch")
-            for cond in ("blinded", "deafened", "poisoned"):
-                t.conditions.pop(cond, None)
-        elif use[0] == "help":
-            e.actions -= 1
-            t.conditions["helped"] = {"by": c.cid}
-            self.event("help", f"{c.cid} helps its allies against {t.cid}", creature=c.cid, target=t.cid)
-        self._back_to_menu(c)
+        """A creature was chosen for ``use``: its resolver in rules/hooks.py's TARGET_USES."""
+        resolve = TARGET_USES[use[0]].resolve
+        if resolve is None:   # the use's options are of their own kind and carry themselves out
+            self._back_to_menu(c)
+        else:
+            resolve(self, c, use, t)
 
     # ---------------------------------------------------------------- spells and areas
     def _begin_spell(self, c: Combatant, key: str, level: int) -> None:
@@ -356,3 +273,72 @@ def _spiritual_weapon(b, c: Combatant, p: dict, opt: Opt) -> None:
 @OPTION_KINDS.handles("stop")   # no further targets for a multi-target spell
 def _stop(b, c: Combatant, p: dict, opt: Opt) -> None:
     b._back_to_menu(c)
+
+
+# ==================================================================== targets of spells
+# (rules/hooks.py TARGET_USES: the creatures a pending target decision offers, and what choosing one does)
+
+def _spell_targets(b, c: Combatant, use: tuple) -> list[Opt]:
+    out = []
+    for t in b._spell_targets(c, use[1]):
+        state = f"{t.hp}/{t.max_hp} HP" + ("" if t.conscious else ", dying")
+        out.append(Opt(f"Cast {use[1]} on {t.cid} [{state}, AC {b.armour_class(t)}, "
+                       f"{b.distance(c, t)} ft]", "target", (t.cid,)))
+    return out
+
+
+def _spell_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
+    if b._cast_at(c, use[1], use[2], t) is None:
+        return
+    b._back_to_menu(c)
+
+
+def _dart_targets(b, c: Combatant, use: tuple) -> list[Opt]:
+    return [Opt(f"Next Magic Missile dart ({use[2]} left) at {t.cid} [{t.hp}/{t.max_hp} HP, "
+                f"{b.distance(c, t)} ft]", "target", (t.cid,)) for t in b._spell_targets(c, "magic-missile")]
+
+
+def _dart_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
+    b._dart(c, t, use[2] - 1)
+
+
+def _ray_targets(b, c: Combatant, use: tuple) -> list[Opt]:
+    return [Opt(f"Next Scorching Ray ({use[3]} left) at {t.cid} [{t.hp}/{t.max_hp} HP, "
+                f"AC {b.armour_class(t)}, {b.distance(c, t)} ft]", "target", (t.cid,))
+            for t in b._spell_targets(c, use[1])]
+
+
+def _ray_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
+    b._ray(c, t, use[2], use[3] - 1)
+
+
+def _more_targets(b, c: Combatant, use: tuple) -> list[Opt]:
+    """Bless, Bane, Hold Person: one more creature, or stop."""
+    out = [Opt(f"Also {use[1]} {t.cid} ({use[3]} more) [{t.hp}/{t.max_hp} HP, {b.distance(c, t)} ft]",
+               "target", (t.cid,)) for t in b._spell_targets(c, use[1]) if t.cid not in use[4]]
+    out.append(Opt("No more targets", "stop"))
+    return out
+
+
+def _more_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
+    if spellbook.handles(use[1]):
+        spellbook.more(b, c, use, t)
+        return
+    b._spell_effect(c, use[1], t)
+    b._more_targets(c, use[1], use[2], use[3] - 1, use[4] + (t.cid,))
+
+
+def _weapon_targets(b, c: Combatant, use: tuple) -> list[Opt]:
+    return [Opt(f"Spiritual Weapon attacks {t.cid} [{t.hp}/{t.max_hp} HP, AC {b.armour_class(t)}]",
+                "target", (t.cid,)) for t in b._weapon_targets(c)]
+
+
+def _weapon_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
+    b._weapon_attack(c, t)
+
+
+TARGET_USES.register("spell", TargetUse(_spell_targets, _spell_target))
+TARGET_USES.register("dart", TargetUse(_dart_targets, _dart_target))
+TARGET_USES.register("ray", TargetUse(_ray_targets, _ray_target))
+TARGET_USES.register("more", TargetUse(_more_targets, _more_target))
+TARGET_USES.register("weapon", TargetUse(_weapon_targets, _weapon_target))

@@ -11,7 +11,7 @@ from ..builders.monsters import monster_combatant
 from ..grid import SQUARE_FT, size_squares
 from ..model.options import Opt
 from ..rules.core_spells import TURN_UNDEAD_FT
-from ..rules.hooks import OPTION_KINDS
+from ..rules.hooks import OPTION_KINDS, TARGET_USES, TargetUse
 from ..state import INCAPACITATING, SIZES, Combatant, Economy, monster_action
 
 
@@ -552,3 +552,42 @@ def _turn_undead(b, c: Combatant, p: dict, opt: Opt) -> None:
 @OPTION_KINDS.handles("save_action")
 def _save_action(b, c: Combatant, p: dict, opt: Opt) -> None:
     b._start_save_action(c, opt.data[0], queued=len(opt.data) > 1)
+
+
+# ==================================================================== targets of monsters' actions
+# (rules/hooks.py TARGET_USES: the creatures a pending target decision offers, and what choosing one does)
+
+def _healing_touch_targets(b, c: Combatant, use: tuple) -> list[Opt]:
+    """Healing Touch: another creature it touches."""
+    return [Opt(f"Healing Touch on {t.cid} [{t.hp}/{t.max_hp} HP]", "target", (t.cid,))
+            for t in b._touch_heal_targets(c)]
+
+
+def _healing_touch_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
+    """Healing Touch: hit points, and the ills it names end."""
+    c.economy.actions -= 1
+    c.resources["uses:healing-touch"] -= 1
+    b.heal(t, b.roller.roll(c.resources["healing_touch"], what=f"heal {c.cid} healing-touch"), "Healing Touch")
+    for cond in ("blinded", "deafened", "poisoned"):
+        t.conditions.pop(cond, None)
+    b._back_to_menu(c)
+
+
+def _save_action_targets(b, c: Combatant, use: tuple) -> list[Opt]:
+    spec = monster_action(c, use[1])
+    sv = spec.save
+    return [Opt(f"{use[1]} on {t.cid} [{t.hp}/{t.max_hp} HP, {sv.ability.upper()} save "
+                f"{t.saves[sv.ability]:+d} vs DC {sv.dc}, {b.distance(c, t)} ft]", "target", (t.cid,))
+            for t in b._save_targets(c, spec)]
+
+
+def _save_action_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
+    spec = monster_action(c, use[1])
+    hits = [t]
+    if spec.target_filter and spec.targets is None:   # every qualifying creature
+        hits = b._save_targets(c, spec)
+    b._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",), queued=use[2:3] == ("queue",))
+
+
+TARGET_USES.register("monster_heal", TargetUse(_healing_touch_targets, _healing_touch_target))
+TARGET_USES.register("save_action", TargetUse(_save_action_targets, _save_action_target))

@@ -6,13 +6,13 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 from __future__ import annotations
 
 from .. import (
-    areas, content, features, features_more, items as _items, lighting, monster_specials, spell_control,
-    spell_plants, spell_summons, spell_walls, spell_wards, spell_zones, spellbook,
+    areas, content, features_more, items as _items, lighting, monster_specials, spell_control, spell_plants,
+    spell_walls, spell_wards, spell_zones, spellbook,
 )
 from ..grid import SQUARE_FT, box_distance_ft, footprint
 from ..model.options import Opt
 from ..rules.core_spells import BUFFS
-from ..rules.hooks import OPTION_KINDS
+from ..rules.hooks import OPTION_KINDS, TARGET_USES
 from ..state import SIZES, AttackProfile, Combatant, monster_action
 
 
@@ -154,74 +154,9 @@ class TargetingMixin:
         self._back_to_menu(c)
 
     def _target_options(self, c: Combatant, p: dict) -> list[Opt]:
+        """The creatures a pending target decision offers: its use's entry in TARGET_USES."""
         use = p["use"]
-        out = []
-        if use[0] == "attack":
-            a = c.attack(use[1])
-            if use[2] == "offhand":
-                a = a._replace(damage=a.offhand, range_normal=0, range_long=0)
-            targets = self._targets_for_attack(c, a)
-            if use[2] == "horde":   # Horde Breaker: a creature near the first target
-                targets = features_more.horde_targets(self, c, targets)
-            for t in targets:
-                if use[2] == "pounce" and t.cid != c.resources.get("pounce_on"):
-                    continue   # Pounce: the bonus attack is against the creature knocked prone
-                how = self._attack_range(c, a, t)
-                adv, dis, _ = self.attack_modifiers(c, t, how == "melee", a)
-                mode = " with advantage" if adv and not dis else (" with disadvantage" if dis and not adv else "")
-                cov = self.cover(c, t)
-                cov_note = f", {cov.name.lower().replace('_', '-')} cover" if cov else ""
-                out.append(Opt(f"Attack {t.cid} with {a.key} ({a.short()}){mode} "
-                               f"[{t.hp}/{t.max_hp} HP, AC {t.ac}{cov_note}, {self.distance(c, t)} ft]",
-                               "target", (t.cid,)))
-        elif use[0] == "spell":
-            for t in self._spell_targets(c, use[1]):
-                state = f"{t.hp}/{t.max_hp} HP" + ("" if t.conscious else ", dying")
-                out.append(Opt(f"Cast {use[1]} on {t.cid} [{state}, AC {self.armour_class(t)}, "
-                               f"{self.distance(c, t)} ft]", "target", (t.cid,)))
-        elif use[0] == "dart":
-            for t in self._spell_targets(c, "magic-missile"):
-                out.append(Opt(f"Next Magic Missile dart ({use[2]} left) at {t.cid} [{t.hp}/{t.max_hp} HP, "
-                               f"{self.distance(c, t)} ft]", "target", (t.cid,)))
-        elif use[0] == "ray":
-            for t in self._spell_targets(c, use[1]):
-                out.append(Opt(f"Next Scorching Ray ({use[3]} left) at {t.cid} [{t.hp}/{t.max_hp} HP, "
-                               f"AC {self.armour_class(t)}, {self.distance(c, t)} ft]", "target", (t.cid,)))
-        elif use[0] == "more":   # Bless, Bane, Hold Person: one more creature, or stop
-            for t in self._spell_targets(c, use[1]):
-                if t.cid not in use[4]:
-                    out.append(Opt(f"Also {use[1]} {t.cid} ({use[3]} more) [{t.hp}/{t.max_hp} HP, "
-                                   f"{self.distance(c, t)} ft]", "target", (t.cid,)))
-            out.append(Opt("No more targets", "stop"))
-        elif use[0] == "weapon":
-            for t in self._weapon_targets(c):
-                out.append(Opt(f"Spiritual Weapon attacks {t.cid} [{t.hp}/{t.max_hp} HP, AC {self.armour_class(t)}]",
-                               "target", (t.cid,)))
-        elif use[0] == "shove":
-            for t in self._shove_targets(c, use[1]):
-                what = {"prone": f"Shove {t.cid} prone", "push": f"Shove {t.cid} away", "grapple": f"Grapple {t.cid}"}
-                out.append(Opt(f"{what[use[1]]} [contest: your "
-                               f"{self._athletics(c):+d} vs its {self._escape_bonus(t):+d}]", "target", (t.cid,)))
-        elif use[0] == "help":
-            for t in self.enemies_of(c):
-                if self.distance(c, t) <= SQUARE_FT:
-                    out.append(Opt(f"Help an ally attack {t.cid}", "target", (t.cid,)))
-        elif use[0] == "monster_heal":   # Healing Touch: another creature it touches
-            for t in self._touch_heal_targets(c):
-                out.append(Opt(f"Healing Touch on {t.cid} [{t.hp}/{t.max_hp} HP]", "target", (t.cid,)))
-        elif use[0] == "feature":   # Lay on Hands, Bardic Inspiration
-            out = features.target_options(self, c, use)
-        elif use[0] == "save_action":
-            sv = monster_action(c, use[1]).save
-            for t in self._save_targets(c, monster_action(c, use[1])):
-                out.append(Opt(f"{use[1]} on {t.cid} [{t.hp}/{t.max_hp} HP, {sv.ability.upper()} save "
-                               f"{t.saves[sv.ability]:+d} vs DC {sv.dc}, {self.distance(c, t)} ft]", "target", (t.cid,)))
-        elif use[0] == "control":   # Eyebite's effect, the spell Wish duplicates (dnd/spell_control.py)
-            out = spell_control.target_options(self, c, use)
-        elif use[0] == "ms":   # a monster's own action (dnd/monster_specials.py)
-            out = monster_specials.target_options(self, c, use)
-        elif use[0] == "form":   # Polymorph's form, Animate Objects' size (dnd/spell_summons.py)
-            out = spell_summons.form_options(self, c, use)
+        out = TARGET_USES[use[0]].options(self, c, use)
         if "berserk" in c.conditions:   # Berserk: only the nearest creature
             out = monster_specials.berserk_targets(self, c, out)
         return out

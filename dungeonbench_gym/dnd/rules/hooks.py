@@ -12,7 +12,9 @@ Tables:
 * :data:`REACTIONS`: a pending reaction's name -> :class:`Reaction`, the options it offers and
   what answering does (an opportunity attack, which names none, is ``"opportunity"``);
 * :data:`DESTINATION_USES`: a destination decision's use (``pending["use"][0]``) -> the handler
-  that places the creature, where a use does not teleport it the plain way.
+  that places the creature, where a use does not teleport it the plain way;
+* :data:`TARGET_USES`: a target decision's use (``pending["use"][0]``: an attack, a spell, a
+  shove, ...) -> :class:`TargetUse`, the creatures it offers and what choosing one does.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ from typing import Any, Callable, Iterator, NamedTuple
 class Reaction(NamedTuple):
     options: Callable   # (battle, reactor, pending) -> list[Opt]
     resolve: Callable   # (battle, reactor, pending, opt.data) -> None
+
+
+class TargetUse(NamedTuple):
+    options: Callable   # (battle, actor, use) -> list[Opt]: the creatures it may pick
+    resolve: Callable | None = None   # (battle, actor, use, creature) -> None; None: its options carry it out
 
 
 class Table:
@@ -79,8 +86,9 @@ def _qualname(fn: Any) -> str:
 OPTION_KINDS = Table("option kind")
 REACTIONS = Table("reaction")
 DESTINATION_USES = Table("destination use")
+TARGET_USES = Table("target use")
 
 
 def freeze_all() -> None:
-    for table in (OPTION_KINDS, REACTIONS, DESTINATION_USES):
+    for table in (OPTION_KINDS, REACTIONS, DESTINATION_USES, TARGET_USES):
         table.freeze()

@@ -9,7 +9,7 @@ import numpy as np
 from dungeonbench_gym.dnd import heuristic
 
 from dnd_helpers import WIDE, arena, events, labels, mon, pc, pick, script, turn
-from dungeonbench_gym.dnd.builders.pcs import ARCHETYPES
+from dungeonbench_gym.dnd.model.archetypes import ARCHETYPES
 
 
 # ----------------------------------------------------------------- the list

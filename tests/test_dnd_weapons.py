@@ -1,8 +1,10 @@
-"""SRD 5.1 weapon properties on PC attack profiles (builders.pcs.weapon_profile) and in the engine:
+"""SRD 5.1 weapon properties on PC attack profiles (model.weapons.weapon_profile) and in the engine:
 versatile, heavy, ammunition, loading, reach, two-handed, thrown, finesse."""
 
 from dnd_helpers import arena, labels, mon, pc, pick
-from dungeonbench_gym.dnd.builders.pcs import ARCHETYPES, DEFAULT_AMMUNITION, weapon_profile
+from dungeonbench_gym.dnd.builders.pcs import DEFAULT_AMMUNITION
+from dungeonbench_gym.dnd.model.archetypes import ARCHETYPES
+from dungeonbench_gym.dnd.model.weapons import weapon_profile
 
 
 STR16 = {"str": 16, "dex": 12, "con": 15, "int": 10, "wis": 12, "cha": 8}   # Str +3, Dex +1

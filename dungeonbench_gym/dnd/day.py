@@ -51,14 +51,15 @@ from . import spell_wards   # glyphs and circles laid on the next fight's map
 from . import lighting   # dark fights: light and darkvision between fights
 from . import spell_utility   # Water Walk, Water Breathing, Unseen Servant between fights; breath under water
 from .builders.monsters import monster_combatant
-from .builders.pcs import ARCHETYPES, arcane_recovery, build_pc, natural_recovery, short_rest
+from .builders.pcs import arcane_recovery, build_pc, natural_recovery, short_rest
 from .dice import Roller
 from .engine import Battle
 from .features import _class_level, beast_forms, end_rage, revert, take_wild_shape
 from .features_more import song_of_rest
 from .grid import size_squares
 from .items import equip, item, settle, use_out_of_combat
-from .model.durations import DURATION_TEXT, effect_duration, wild_shape_duration
+from .model.archetypes import ARCHETYPES
+from .model.durations import DURATION_TEXT, drop_concentration, effect_duration, wild_shape_duration
 from .model.options import Decision, Opt
 from .model.slots import spend_slot
 from .rules.core_spells import BUFFS
@@ -668,7 +669,7 @@ class DayRun:
             sp = content.spell(key)
             spend_slot(c, lv)
             if sp.concentration:   # a new concentration spell ends the caster's old one
-                _drop_concentration(c, self.party.values())
+                drop_concentration(c, self.party.values())
                 c.concentration = key
                 c.resources["concentration_until"] = 10 ** 9
             t.conditions[BUFFS[key]] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc"),
@@ -710,15 +711,6 @@ class DayRun:
 def _mix(seed: int, k: int) -> int:
     """The stage's battle seed: distinct per (day seed, stage), stable across versions."""
     return (seed * 1_000_003 + k * 7919) % (2 ** 31)
-
-
-def _drop_concentration(c, party) -> None:
-    if c.concentration is None:
-        return
-    for o in party:
-        for k in [k for k, v in o.conditions.items() if v.get("by") == c.cid and v.get("spell") == c.concentration]:
-            del o.conditions[k]
-    c.concentration = None
 
 
 def _clear_combat_state(pc, keep: tuple) -> None:

@@ -57,6 +57,7 @@ from .battle.monster_actions import MonsterActionsMixin
 from .battle.movement import MovementMixin
 from .battle.targets import TargetingMixin, _teleport_there
 from .battle.turns import TurnsMixin
+from .builders import monsters, pcs
 from .dice import Roller
 from .grid import BattleMap, Cover, box_distance_ft
 from .model.options import Decision, Opt
@@ -70,6 +71,9 @@ from .state import Combatant
 MECHANICS = (features, features_last, features_more, items, lighting, monster_specials, spell_buffs,
              spell_control, spell_counter, spell_plants, spell_summons, spell_utility, spell_walls,
              spell_wards, spell_zones, spellbook)
+# The builders register into model/factories.py as they are imported (a summons, Wild Shape and
+# Simulacrum build creatures through it), so any battle can build them.
+BUILDERS = (monsters, pcs)
 freeze_all()
 
 

@@ -716,7 +716,7 @@ def damage_parts(b: Battle, c: Combatant, t: Combatant, a: AttackProfile, st: di
 
 def _two_handed_melee(c: Combatant, a: AttackProfile) -> bool:
     """A melee weapon wielded in two hands: a two-handed weapon, or a versatile one rolling its
-    two-handed die (no shield, no second weapon: :func:`.builders.pcs.weapon_profile` picked that die)."""
+    two-handed die (no shield, no second weapon: :func:`.model.weapons.weapon_profile` picked that die)."""
     if not a.melee or a.spell or not c.is_pc:
         return False
     try:

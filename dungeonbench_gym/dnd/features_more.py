@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING
 
 from . import content
 from .model.options import Opt
+from .model.weapons import weapon_profile
 from .state import DamagePart, ability_mod
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -224,7 +225,6 @@ def finish_pc(pc: Combatant, arch: dict, lvls: dict) -> Combatant:
 def _pact_weapon(pc: Combatant, f: list, r: dict, war: int, choices) -> None:
     """SRD Pact of the Blade: a pact weapon the warlock is proficient with, magical; here a shortsword
     (finesse: the better of Str and Dex). Thirsting Blade (5): two attacks with it per Attack action."""
-    from .builders.pcs import weapon_profile
     prof = weapon_profile("shortsword", pc.abilities, pc.prof, True, pc.style)
     pact = [p._replace(key="pact-blade", name="Pact Blade (shortsword)", spell=True) for p in prof if p.melee]
     pc.attacks = tuple(pact) + tuple(pc.attacks)

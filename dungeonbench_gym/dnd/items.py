@@ -40,7 +40,9 @@ from typing import Any
 
 from . import content
 from .dice import Roller, parse
+from .model.archetypes import ARCHETYPES
 from .model.options import Opt
+from .model.weapons import PROFICIENT, weapon_profile
 from .rules import hooks
 from .state import ABILITIES, METAL_ARMOR, AttackProfile, Combatant, DamagePart, ability_mod
 
@@ -113,7 +115,6 @@ def status(key: str) -> tuple[str, str]:
 def scroll_castable(spell: str) -> bool:
     """The engine casts it (bespoke or through dnd/spellbook.py) and some PC build can read it."""
     from . import content, spellbook
-    from .builders.pcs import ARCHETYPES
     if spell not in SCROLL_SPELLS and not (spellbook.handles(spell) and spellbook.mech(spell)["mech"] in SCROLL_MECHS
                                            and spell not in SCROLL_UNPROBED):
         return False
@@ -207,7 +208,6 @@ def _base_of(pc: Combatant, a: AttackProfile) -> str | None:
 
 
 def _equip_weapon(pc: Combatant, rec: dict) -> None:
-    from .builders.pcs import PROFICIENT, weapon_profile
     base, bonus = rec["base"], rec.get("bonus", 0)
     current = [a for a in pc.attacks if _base_of(pc, a) == base and ":" not in a.key]   # not magic ammunition
     if not current:   # a new weapon in hand: its plain profile first
@@ -270,7 +270,6 @@ def _add_ammunition(pc: Combatant, rec: dict, weapon: str, n: int) -> None:
 
 def _archetype_kit(pc: Combatant) -> tuple[str | None, bool]:
     """(armour key, shield) the PC wears now."""
-    from .builders.pcs import ARCHETYPES
     if "armor" in pc.resources or "shield" in pc.resources:
         return pc.resources.get("armor"), bool(pc.resources.get("shield"))
     for arch in ARCHETYPES.values():

@@ -27,7 +27,7 @@ naming the file, the field and the fix; day files are checked against ``DAY_SCHE
 
     [[party]]
     id = "fighter"
-    archetype = "fighter"           # a key of builders.pcs.ARCHETYPES
+    archetype = "fighter"           # a key of model.archetypes.ARCHETYPES
     level = 3
     at = [2, 1]
     items = ["potion-of-healing-common*2", "longsword-plus-1"]   # optional: dnd/items.py keys
@@ -50,11 +50,12 @@ from . import content, items
 from ..core.errors import FileFormatError
 from ..core.schema import Field, read_text, validate
 from .builders.monsters import monster_combatant
-from .builders.pcs import ARCHETYPES, build_pc
+from .builders.pcs import build_pc
 from .engine import Battle
 from .grid import BattleMap, MapError, size_squares
 from .items import equip
 from .lighting import AMBIENTS, setup
+from .model.archetypes import ARCHETYPES
 
 ENCOUNTER_FOLDER = ("dnd", "encounters")   # inside the scenarios package
 FAMILIES = ("duel", "objective", "boss")

@@ -52,7 +52,7 @@ from __future__ import annotations
 from . import content
 from .dice import parse
 from .grid import fall_damage_dice
-from .model.durations import DURATION_TEXT, effect_duration
+from .model.durations import DURATION_TEXT, drop_concentration, effect_duration
 from .model.factories import build_monster
 from .model.options import Opt
 from .model.slots import spend_slot
@@ -507,10 +507,9 @@ def _day_buff_on(run, c, key: str, lv: int, t) -> None:
     """A data buff cast between fights: its flags on t for the Day's span of its duration (a
     concentration spell replaces the caster's old one); Protection from Energy takes the energy
     the next encounter's foes deal most."""
-    from .day import _drop_concentration
     m = _mech(key)
     if content.spell(key).concentration:
-        _drop_concentration(c, run.party.values())
+        drop_concentration(c, run.party.values())
         c.concentration = key
         c.resources["concentration_until"] = 10 ** 9
     entry = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc"), "level": lv, **m.get("flags", {}),

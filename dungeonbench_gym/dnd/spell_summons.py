@@ -45,7 +45,8 @@ from pathlib import Path
 
 from . import content
 from .grid import SIZE_SQUARES, Cover, box_distance_ft, footprint
-from .model.factories import build_monster
+from .model.durations import drop_concentration
+from .model.factories import build_monster, build_pc
 from .model.options import Opt
 from .model.slots import spend_slot
 from .rules import hooks
@@ -634,7 +635,6 @@ def _prepared(run) -> list:
 
 def day_apply(run, opt) -> None:
     """The long casting happens: the slot (and any cost) is paid and the creatures wait for the fight."""
-    from .day import _drop_concentration
     from . import features_last
     if opt.kind == "chain_familiar":   # Pact of the Chain's ritual familiar
         features_last.chain_day_apply(run, opt)
@@ -649,7 +649,7 @@ def day_apply(run, opt) -> None:
     if p.get("cost_gp"):
         c.resources["gp"] -= p["cost_gp"]
     if p["lasts"] == "concentration":
-        _drop_concentration(c, run.party.values())
+        drop_concentration(c, run.party.values())
         c.concentration = key
         c.resources["concentration_until"] = 10 ** 9
         c.conditions["conjuring"] = {"by": c.cid, "spell": key, "day_duration": "next_encounter"}
@@ -746,7 +746,6 @@ def _archetype(run, cid: str):
 def _make_simulacrum(run, c, lv: int, t) -> None:
     """The duplicate: the original's build without weapons, armour or shield, half its hit point
     maximum, the spell slots it has now (never regained); a new casting destroys the old one."""
-    from .builders.pcs import build_pc
     spend_slot(c, lv)
     c.resources["gp"] -= _prep("simulacrum")["cost_gp"]
     run.__dict__["_prepared_summons"] = [e for e in _prepared(run)

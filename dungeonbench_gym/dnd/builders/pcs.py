@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from .. import content
 from ..features import revert
 from ..features_more import finish_pc, short_rest as _more
+from ..model.archetypes import ARCHETYPES
+from ..model.factories import register_pc_builder
+from ..model.weapons import PROFICIENT, damage_part, weapon_profile
 from ..state import (
     ABILITIES,
     METAL_ARMOR,
@@ -28,132 +31,6 @@ from ..state import (
 )
 
 MAX_LEVEL = 20
-_WIZ = ("fire-bolt", "ray-of-frost", "shocking-grasp", "chill-touch", "magic-missile",
-        "burning-hands", "thunderwave", "sleep", "shield", "mage-armor", "scorching-ray",
-        "misty-step", "hold-person", "fireball", "lightning-bolt", "counterspell")
-
-# Standard array builds (15 14 13 12 10 8 plus racial +1s). "asi": the order in which Ability Score
-# Improvements raise abilities (+2 each, to 20); "subclass": the one SRD subclass of the class.
-ARCHETYPES: dict[str, dict] = {
-    "fighter": {
-        "class": "fighter", "abilities": {"str": 16, "dex": 12, "con": 15, "int": 10, "wis": 12, "cha": 8},
-        "primary": "str", "armor": "chain-mail", "shield": True, "style": "defense",
-        "weapons": ("longsword", "javelin"), "potions": 1,
-    },
-    "fighter_dueling": {
-        "class": "fighter", "abilities": {"str": 16, "dex": 12, "con": 15, "int": 10, "wis": 12, "cha": 8},
-        "primary": "str", "armor": "chain-mail", "shield": True, "style": "dueling",
-        "weapons": ("longsword", "javelin"), "potions": 1,
-    },
-    "rogue": {
-        "class": "rogue", "abilities": {"str": 10, "dex": 16, "con": 14, "int": 12, "wis": 12, "cha": 10},
-        "primary": "dex", "armor": "leather-armor", "shield": False, "style": None,
-        "weapons": ("shortsword", "dagger", "shortbow"), "potions": 1,   # two light blades
-    },
-    "wizard": {
-        "class": "wizard", "abilities": {"str": 8, "dex": 14, "con": 14, "int": 16, "wis": 12, "cha": 10},
-        "primary": "int", "armor": None, "shield": False, "style": None,
-        "weapons": ("dagger",), "potions": 1,
-        # one spell per mechanism: attack cantrips (Fire Bolt, Ray of Frost, Shocking Grasp, Chill
-        # Touch), auto-hit darts, a cone, a cube with a push, an HP pool (Sleep), a reaction
-        # (Shield), AC (Mage Armor), rays, a teleport, a held target, a sphere and a line at 5
-        "spells": _WIZ + ("mage-hand", "unseen-servant", "water-breathing"),   # (an interact objective,
-        # an underwater fight: dnd/spell_utility.py)
-    },
-    "cleric": {
-        "class": "cleric", "abilities": {"str": 14, "dex": 10, "con": 14, "int": 10, "wis": 16, "cha": 12},
-        "primary": "wis", "armor": "scale-mail", "shield": True, "style": None,
-        "weapons": ("mace",), "potions": 1,
-        # Sacred Flame (save cantrip), Guiding Bolt (attack with a rider), heals (Cure Wounds by
-        # touch, Healing Word as a bonus action), concentration buffs and debuffs (Bless, Bane,
-        # Shield of Faith), Inflict Wounds (melee spell attack), Sanctuary, Hold Person, Spiritual
-        # Weapon (a bonus-action attack every turn) and Spirit Guardians (a zone) at 5; Glyph of
-        # Warding and Magic Circle at 5 are cast only between fights (dnd/spell_wards.py); Light
-        # (a cantrip) only in a dark battle or before one (dnd/lighting.py)
-        "spells": ("sacred-flame", "guiding-bolt", "cure-wounds", "healing-word", "bless", "bane",
-                   "shield-of-faith", "inflict-wounds", "sanctuary", "hold-person", "spiritual-weapon",
-                   "spirit-guardians", "glyph-of-warding", "magic-circle", "light",
-                   "water-walk"),   # (at 5, on a map with water: dnd/spell_utility.py)
-    },
-    "barbarian": {   # Path of the Berserker; Unarmored Defense (no armour, no shield)
-        "class": "barbarian", "abilities": {"str": 16, "dex": 14, "con": 15, "int": 8, "wis": 12, "cha": 10},
-        "primary": "str", "asi": ("str", "con", "dex"), "armor": None, "shield": False, "style": None,
-        "weapons": ("greataxe", "handaxe"), "potions": 1, "subclass": "berserker",
-    },
-    "paladin": {   # Oath of Devotion
-        "class": "paladin", "abilities": {"str": 16, "dex": 10, "con": 14, "int": 8, "wis": 12, "cha": 15},
-        "primary": "str", "asi": ("str", "cha", "con"), "armor": "chain-mail", "shield": True,
-        "style": "defense", "weapons": ("longsword", "javelin"), "potions": 1, "subclass": "devotion",
-        "spells": ("bless", "cure-wounds", "shield-of-faith"),
-    },
-    "monk": {   # Way of the Open Hand; Unarmored Defense and Martial Arts (unarmed strikes)
-        "class": "monk", "abilities": {"str": 10, "dex": 16, "con": 14, "int": 10, "wis": 15, "cha": 8},
-        "primary": "dex", "asi": ("dex", "wis", "con"), "armor": None, "shield": False, "style": None,
-        "weapons": ("shortsword", "dart"), "potions": 1, "subclass": "open-hand",
-    },
-    "bard": {   # College of Lore
-        "class": "bard", "abilities": {"str": 8, "dex": 14, "con": 14, "int": 10, "wis": 12, "cha": 16},
-        "primary": "cha", "asi": ("cha", "dex", "con"), "armor": "leather-armor", "shield": False,
-        "style": None, "weapons": ("rapier", "dagger"), "potions": 1, "subclass": "lore",
-        "spells": ("healing-word", "cure-wounds", "sleep", "thunderwave", "bane", "hold-person",
-                   "plant-growth",   # (offered only where the map has plants: dnd/spell_plants.py)
-                   "mage-hand", "unseen-servant"),   # (an interact objective: dnd/spell_utility.py)
-    },
-    "sorcerer": {   # Draconic Bloodline (red: fire)
-        "class": "sorcerer", "abilities": {"str": 8, "dex": 14, "con": 14, "int": 10, "wis": 12, "cha": 16},
-        "primary": "cha", "asi": ("cha", "dex", "con"), "armor": None, "shield": False, "style": None,
-        "weapons": ("dagger",), "potions": 1, "subclass": "draconic",
-        "spells": _WIZ + ("mage-hand", "water-breathing", "water-walk"),   # (dnd/spell_utility.py)
-    },
-    "warlock": {   # The Fiend; Pact of the Blade is not played: Agonizing Blast is the invocation that matters
-        "class": "warlock", "abilities": {"str": 8, "dex": 14, "con": 14, "int": 10, "wis": 12, "cha": 16},
-        "primary": "cha", "asi": ("cha", "dex", "con"), "armor": "leather-armor", "shield": False,
-        "style": None, "weapons": ("dagger",), "potions": 1, "subclass": "fiend",
-        "spells": ("eldritch-blast", "chill-touch", "burning-hands", "scorching-ray", "misty-step",
-                   "hold-person", "fireball"),
-    },
-    "ranger": {   # Hunter (Colossus Slayer); Archery style
-        "class": "ranger", "abilities": {"str": 12, "dex": 16, "con": 14, "int": 10, "wis": 14, "cha": 8},
-        "primary": "dex", "asi": ("dex", "wis", "con"), "armor": "leather-armor", "shield": False,
-        "style": "archery", "weapons": ("longbow", "shortsword"), "potions": 1, "subclass": "hunter",
-        "spells": ("cure-wounds", "plant-growth", "tree-stride",   # (at 9 and 17; need plants, trees)
-                   "water-walk", "water-breathing"),   # (at 9: dnd/spell_utility.py)
-    },
-    "druid": {   # Circle of the Land
-        "class": "druid", "abilities": {"str": 10, "dex": 14, "con": 14, "int": 12, "wis": 16, "cha": 8},
-        "primary": "wis", "asi": ("wis", "con", "dex"), "armor": "leather-armor", "shield": True,
-        "style": None, "weapons": ("scimitar",), "potions": 1, "subclass": "land",
-        "spells": ("healing-word", "cure-wounds", "thunderwave", "hold-person",
-                   "plant-growth", "tree-stride", "transport-via-plants",   # (need plants, trees)
-                   "water-walk", "water-breathing"),   # (water, an underwater fight: dnd/spell_utility.py)
-    },
-    # multiclass builds: "classes" gives (class, levels) in the order taken; the level asked for is
-    # split by :func:`class_levels` (the first class takes what the others leave)
-    "paladin_sorcerer": {
-        "class": "paladin", "classes": (("paladin", 2), ("sorcerer", 3), ("paladin", 6), ("sorcerer", 14)),
-        "abilities": {"str": 16, "dex": 10, "con": 14, "int": 8, "wis": 10, "cha": 15},
-        "primary": "cha", "asi": ("cha", "str", "con"), "armor": "chain-mail", "shield": True,
-        "style": "defense", "weapons": ("longsword", "javelin"), "potions": 1, "subclass": "devotion",
-        "spells": ("bless", "cure-wounds", "shield-of-faith", "shield", "magic-missile", "thunderwave",
-                   "scorching-ray", "misty-step", "fireball", "fire-bolt", "shocking-grasp"),
-    },
-    "fighter_rogue": {
-        "class": "fighter", "classes": (("fighter", 2), ("rogue", 3), ("fighter", 5), ("rogue", 15)),
-        "abilities": {"str": 10, "dex": 16, "con": 14, "int": 12, "wis": 12, "cha": 10},
-        "primary": "dex", "asi": ("dex", "con", "wis"), "armor": "studded-leather-armor", "shield": False,
-        "style": "archery", "weapons": ("shortsword", "dagger", "shortbow"), "potions": 1,
-    },
-}
-PROFICIENT = {"fighter": {"simple", "martial"}, "rogue": {"simple", "crossbow-hand", "longsword",
-                                                          "rapier", "shortsword"},
-              "wizard": {"dagger", "dart", "sling", "quarterstaff", "crossbow-light"},
-              "cleric": {"simple"}, "barbarian": {"simple", "martial"}, "paladin": {"simple", "martial"},
-              "ranger": {"simple", "martial"}, "monk": {"simple", "shortsword"},
-              "bard": {"simple", "crossbow-hand", "longsword", "rapier", "shortsword"},
-              "sorcerer": {"dagger", "dart", "sling", "quarterstaff", "crossbow-light"},
-              "warlock": {"simple"},
-              "druid": {"club", "dagger", "dart", "javelin", "mace", "quarterstaff", "scimitar", "sickle",
-                        "sling", "spear"}}
 # SRD multiclass spellcasting: full casters count all levels, paladins and rangers half (rounded down)
 CASTER_WEIGHT = {"bard": 1.0, "cleric": 1.0, "druid": 1.0, "sorcerer": 1.0, "wizard": 1.0,
                  "paladin": 0.5, "ranger": 0.5}
@@ -161,51 +38,6 @@ MONK_WEAPONS = ("shortsword",)   # SRD monk weapons: shortswords and simple mele
 
 
 DEFAULT_AMMUNITION = 20   # arrows, bolts, needles or bullets per ammunition weapon (a quiver's 20)
-
-
-def weapon_profile(weapon_key: str, abilities: dict, prof: int, proficient: bool,
-                   style: str | None, two_weapons: bool = False,
-                   off_hand_free: bool = False) -> list[AttackProfile]:
-    """The attack profiles of one weapon: melee, and thrown or ranged where the weapon allows.
-
-    ``off_hand_free`` (no shield, no second weapon for two-weapon fighting): a versatile weapon
-    is wielded in two hands for its larger die (a longsword 1d10), unless Dueling (+2 one-handed)
-    is the better grip. Heavy, ammunition (``ammo_<key>`` in the resources) and loading are
-    carried on the profile for the engine. Archery: +2 to ranged weapon attack rolls."""
-    w = content.weapon(weapon_key)
-    s, d = ability_mod(abilities["str"]), ability_mod(abilities["dex"])
-    finesse = w.has("finesse")
-    bonus = prof if proficient else 0
-    heavy, loading = w.has("heavy"), w.has("loading")
-    out = []
-    if w.range_type == "melee":
-        mod = max(s, d) if finesse else s
-        dueling = style == "dueling" and not w.has("two-handed") and not two_weapons
-        dice = w.damage.dice
-        if w.has("versatile") and w.two_handed_damage and off_hand_free and not dueling:
-            dice = w.two_handed_damage.dice   # SRD versatile: both hands, the die in parentheses
-        extra = 2 if dueling else 0
-        # two-weapon fighting: the off-hand attack adds no positive ability modifier (SRD), unless
-        # the Two-Weapon Fighting style adds it
-        off_mod = mod if style == "two_weapon_fighting" else min(0, mod)
-        offhand = (_dmg(w.damage.dice, off_mod, w.damage.type),) if w.has("light") else ()
-        out.append(AttackProfile(w.key, w.name, mod + bonus, (_dmg(dice, mod + extra, w.damage.type),),
-                                 True, w.reach, 0, 0, finesse=finesse, offhand=offhand, heavy=heavy))
-        if w.throw_range:   # thrown: the melee ability, the one-handed die
-            out.append(AttackProfile(w.key + "-thrown", w.name + " (thrown)", mod + bonus,
-                                     (_dmg(w.damage.dice, mod, w.damage.type),), False, 0,
-                                     w.throw_range[0], w.throw_range[1], finesse=finesse, heavy=heavy))
-    else:
-        ammo = f"ammo_{w.key}" if w.has("ammunition") else ""
-        archery = 2 if style == "archery" else 0
-        out.append(AttackProfile(w.key, w.name, d + bonus + archery, (_dmg(w.damage.dice, d, w.damage.type),),
-                                 False, 0, w.range_normal, w.range_long, finesse=True, heavy=heavy,
-                                 ammo=ammo, loading=loading))
-    return out
-
-
-def _dmg(dice: str, mod: int, dtype: str) -> DamagePart:
-    return DamagePart(f"{dice}{mod:+d}" if mod else dice, dtype)
 
 
 def class_levels(archetype: str, level: int) -> tuple[tuple[str, int], ...]:
@@ -373,7 +205,7 @@ def _weapon_attacks(arch: dict, lvls: dict, abilities: dict, prof: int, resource
         die = content.class_spec("monk").level(monk).counters["martial_arts"]
         mod = max(ability_mod(abilities["str"]), ability_mod(abilities["dex"]))
         attacks.append(AttackProfile("unarmed-strike", "Unarmed Strike", mod + prof,
-                                     (_dmg(die, mod, "bludgeoning"),), True, 5, 0, 0, finesse=True,
+                                     (damage_part(die, mod, "bludgeoning"),), True, 5, 0, 0, finesse=True,
                                      spell=monk >= 6))   # Ki-Empowered Strikes: magical at 6
     return attacks
 
@@ -767,3 +599,6 @@ def long_rest(pc: Combatant) -> None:
     pc.stable = False
     for k in ("raging", "frenzied", "sacred_weapon", "inspired"):
         pc.conditions.pop(k, None)
+
+
+register_pc_builder(build_pc)   # Simulacrum builds a PC through model.factories

@@ -31,3 +31,14 @@ def effect_duration(spell_key: str) -> str | None:
 def wild_shape_duration(druid_level: int) -> str:
     """SRD Wild Shape lasts half the druid level in hours (rounded down): all day from 8 hours."""
     return "all_day" if (druid_level // 2) * UNTIL_SHORT_REST_ROUNDS >= ALL_DAY_ROUNDS else "until_short_rest"
+
+
+def drop_concentration(c, party) -> None:
+    """A caster starts concentrating on something else between fights: the effects its old
+    concentration spell keeps on the party end with it."""
+    if c.concentration is None:
+        return
+    for o in party:
+        for k in [k for k, v in o.conditions.items() if v.get("by") == c.cid and v.get("spell") == c.concentration]:
+            del o.conditions[k]
+    c.concentration = None

@@ -23,6 +23,7 @@ from ..builders.monsters import monster_combatant
 from ..builders.pcs import build_pc
 from ..content import load_json
 from ..dice import Roller
+from ..model.archetypes import ARCHETYPES
 from ..state import monster_action
 from . import (
     feature_probes,
@@ -541,8 +542,8 @@ def probe(name: str, key: str) -> None:
 
 def combatants(monster_rows: list[dict]) -> dict:
     """Combatants the benchmark can field: executable monsters plus PC archetype x level builds."""
-    archetypes = sorted(pcs.ARCHETYPES) if hasattr(pcs, "ARCHETYPES") else []
-    levels = getattr(pcs, "MAX_LEVEL", 5)
+    archetypes = sorted(ARCHETYPES)
+    levels = pcs.MAX_LEVEL
     builds = 0
     for arch in archetypes:
         for lv in range(1, levels + 1):

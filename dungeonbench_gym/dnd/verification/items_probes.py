@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from .. import content, spellbook
 from ..builders.monsters import monster_combatant
-from ..builders.pcs import ARCHETYPES, build_pc
+from ..builders.pcs import build_pc
 from ..dice import parse
 from ..engine import Battle
 from ..grid import BattleMap
 from ..items import equip, item, settle, status
 from ..lighting import darken, needs_dark
+from ..model.archetypes import ARCHETYPES
 from ..spell_plants import scroll_arena as grove
 from ..spell_utility import scroll_arena
 from ..state import ABILITIES, Combatant

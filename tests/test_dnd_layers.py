@@ -34,7 +34,7 @@ LAYERS = (
     ("builders", ("pcs",)),
     ("engine", ("engine", "battle")),
     ("scenario", ("scenario", "day")),
-    ("planner", ("heuristic", "fastpaths", "lookup")),
+    ("planner", ("heuristic", "fastpaths", "lookup", "advice")),
     ("verification", ("verification",)),
     ("package", ("",)),   # dnd/__init__.py
 )

@@ -42,6 +42,7 @@ from . import (
     spellbook,
 )
 from . import spell_utility   # Mage Hand, Unseen Servant, Water Walk, Water Breathing
+from . import advice
 from .advice.common import _box_extents, _fight_scorer, _foes, _goal_boxes, _ranged_minded, _scorer
 from .areas import DIRECTIONS_8
 from .dice import parse
@@ -86,7 +87,7 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         if use[0] == "feature" and PARTY_FEATURES and any(o.kind == "target" for o in opts):
             return _feature_target(battle, c, use, opts)
         if use[0] == "spell" and use[1] in lighting.SPELLS:   # a light or darkvision: on the front-liner
-            i = lighting.heuristic_target(battle, c, use[1], opts)
+            i = advice.lighting.heuristic_target(battle, c, use[1], opts)
             if i is not None:
                 return i
         if use[0] == "dart":   # finish off what one dart can kill (1d4+1: 2 at least), else the weakest
@@ -111,7 +112,7 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         return next((i for i, o in enumerate(opts) if o.kind == "legendary" and "attack" in o.label),
                     len(opts) - 1)
     if kind == "destination" and battle.pending.get("use", ("",))[0] == "lights":   # (dnd/lighting.py)
-        return lighting.heuristic_destination(battle, c, opts)
+        return advice.lighting.heuristic_destination(battle, c, opts)
     if kind == "destination":
         foes = _foes(battle, c)
         reach = None if battle.pending.get("use") else battle._reach(c)   # (a teleport's squares are its own)
@@ -211,7 +212,7 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     if heal is not None:
         return heal
     if "lighting" in battle.__dict__:   # a dark battle: light up foes the side cannot see (dnd/lighting.py)
-        lit = lighting.heuristic_choice(battle, c, opts)
+        lit = advice.lighting.heuristic_choice(battle, c, opts)
         if lit is not None:
             return lit
     spells = by_kind.get("spell", [])

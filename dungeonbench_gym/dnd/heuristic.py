@@ -8,7 +8,7 @@ route that provokes the fewest opportunity attacks; Dash when nothing else is us
 an opportunity attack. Casters: Spirit Guardians when two foes are within 15 ft, Spiritual Weapon
 and its bonus-action attack, Misty Step out of melee (Tree Stride when badly hurt in melee and a tree
 leads away; a tree stride or a Transport via Plants link whenever stepping out there beats walking;
-Plant Growth ahead of foes closing in across plants: :mod:`.spell_plants`), Hold Person on a sturdy humanoid, Bless
+Plant Growth ahead of foes closing in across plants: :mod:`.advice.spell_plants`), Hold Person on a sturdy humanoid, Bless
 when three allies are in range, Scorching Ray while level-2 slots last, Sleep only when what it
 would catch can all fall asleep, Turn Undead when two undead are within 30 ft; a monster's save
 action when it catches a foe (a condition-only one: a foe without the condition yet). Bosses: a legendary heal when low, else a legendary attack.
@@ -38,7 +38,6 @@ from . import (
     features_more,
     lighting,
     monster_specials,
-    spell_plants,
     spellbook,
 )
 from . import spell_utility   # Mage Hand, Unseen Servant, Water Walk, Water Breathing
@@ -276,7 +275,7 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     if generic is not None:
         return generic
     if "plants" in by_kind:   # Tree Stride, a Transport via Plants link, when it beats walking (dnd/spell_plants.py)
-        step = spell_plants.heuristic_choice(battle, c, opts, by_kind["plants"])
+        step = advice.spell_plants.heuristic_choice(battle, c, opts, by_kind["plants"])
         if step is not None:
             return step
     for i in spells:   # Scorching Ray while level-2 slots last, then the attack cantrip beats a dagger
@@ -395,7 +394,7 @@ def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: lis
         elif kind == "control":   # removal, domination (dnd/spell_control.py)
             value = worth(battle, c, key, level)
         elif kind == "plants":   # Plant Growth ahead of closing foes, Tree Stride out of trouble
-            value = spell_plants.worth(battle, c, key, level)
+            value = advice.spell_plants.worth(battle, c, key, level)
         else:
             continue
         bonus = sp.casting_time == "bonus_action"

@@ -180,7 +180,7 @@ def _action(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     if first("interact") is not None:   # the objective's lever: always worth the free interaction
         return first("interact")
     if battle.underwater or battle.objective["type"] == "interact" or spell_utility.has_water(battle.map):
-        util = spell_utility.heuristic_choice(battle, c, opts, by_kind)   # the lever through Mage Hand or
+        util = advice.spell_utility.heuristic_choice(battle, c, opts, by_kind)   # the lever through Mage Hand or
         if util is not None:   # the servant, Water Breathing when breath runs short, Water Walk (dnd/spell_utility.py)
             return util
     if first("rampage") is not None:   # a free bonus bite after a kill

@@ -7,6 +7,6 @@ and the advice both use (the planner's score of standing on a square), below bot
 rules imports this package.
 """
 
-from . import common, lighting, spell_plants
+from . import common, lighting, spell_plants, spell_utility
 
-__all__ = ["common", "lighting", "spell_plants"]
+__all__ = ["common", "lighting", "spell_plants", "spell_utility"]

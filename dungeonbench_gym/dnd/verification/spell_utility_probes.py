@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..engine import Battle
 from ..grid import BattleMap
 from ..pcs import build_pc
-from ..spell_utility import _short_of_breath, breath_left, hold_rounds, kind
+from ..advice.spell_utility import _short_of_breath
+from ..spell_utility import breath_left, hold_rounds, kind
 from ..state import monster_combatant
 from .arena import caster, choose  # choose: through the groups of a split decision
 

@@ -35,7 +35,6 @@ from . import (
     content,
     fastpaths,
     features,
-    features_more,
     lighting,
     spellbook,
 )
@@ -76,8 +75,8 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         i = _action(battle, c, opts)
         if i is None:   # a split menu's span without End turn, and nothing in it worth doing
             i = 0
-        # a metamagic or Overchannel variant of the chosen spell when it pays (dnd/features_more.py)
-        return features_more.upgrade(battle, c, opts, i) if PARTY_FEATURES and c.is_pc else i
+        # a metamagic or Overchannel variant of the chosen spell when it pays (dnd/advice/features_more.py)
+        return advice.features_more.upgrade(battle, c, opts, i) if PARTY_FEATURES and c.is_pc else i
     if kind == "target":
         use = battle.pending["use"]
         if use[:2] == ("feature", "wild_shape") and PARTY_FEATURES:
@@ -619,7 +618,7 @@ def _feature_choice(battle: Battle, c: Combatant, opts: list[Opt], phase: str):
     Bardic Inspiration, Patient Defense)."""
     if not PARTY_FEATURES or not c.is_pc:
         return None
-    more = features_more.heuristic_choice(battle, c, opts, phase)   # Step of the Wind, Fiendish Vigor, ...
+    more = advice.features_more.heuristic_choice(battle, c, opts, phase)   # Step of the Wind, Fiendish Vigor, ...
     if more is not None:
         return more
     feats: dict = {}

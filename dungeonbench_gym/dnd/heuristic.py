@@ -41,6 +41,7 @@ from . import (
 from . import spell_utility   # Mage Hand, Unseen Servant, Water Walk, Water Breathing
 from . import advice
 from .advice.common import _box_extents, _fight_scorer, _foes, _goal_boxes, _ranged_minded, _scorer
+from .advice.spell_control import worth
 from .areas import DIRECTIONS_8
 from .dice import parse
 from .engine import Battle
@@ -49,7 +50,6 @@ from .state import Combatant, expected_damage, monster_action, monster_combatant
 from .features import _smite_dice
 from .grid import SQUARE_FT
 from .model.options import Opt
-from .spell_control import worth
 
 PARTY_FEATURES = True   # False: the party ignores its class-feature options (the measurement's baseline)
 

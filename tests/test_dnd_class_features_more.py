@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from dnd_helpers import WIDE, arena, events, labels, mon, pick, script, turn
 
-from dungeonbench_gym.dnd import features_more, heuristic
+from dungeonbench_gym.dnd import advice, features_more, heuristic
 from dungeonbench_gym.dnd.builders.pcs import build_pc, long_rest
 from dungeonbench_gym.dnd.state import ability_mod
 from dungeonbench_gym.dnd.verification import feature_probes, features_more_probes
@@ -171,13 +171,13 @@ def test_the_planner_heightens_a_hold_person_and_upgrades_only_with_points():
     b = arena(s, o, layout=WIDE, first="s", max_options=10 ** 6)
     opts = list(b.decision.options)
     plain = next(i for i, x in enumerate(opts) if x.kind == "spell" and x.data == ("hold-person", 2))
-    best = features_more.upgrade(b, s, opts, plain)
+    best = advice.features_more.upgrade(b, s, opts, plain)
     assert opts[best].data == ("hold-person", 2, "heightened")
     s.resources["sorcery_points"] = 2
     b._cache = None
     opts = list(b.decision.options)
     plain = next(i for i, x in enumerate(opts) if x.kind == "spell" and x.data == ("hold-person", 2))
-    assert features_more.upgrade(b, s, opts, plain) == plain
+    assert advice.features_more.upgrade(b, s, opts, plain) == plain
 
 
 def test_the_planner_casts_carefully_near_allies():
@@ -185,7 +185,7 @@ def test_the_planner_casts_carefully_near_allies():
     b = arena(s, f, o, layout=WIDE, first="s", max_options=10 ** 6)
     opts = list(b.decision.options)
     plain = next(i for i, x in enumerate(opts) if x.kind == "spell" and x.data == ("fireball", 3))
-    assert opts[features_more.upgrade(b, s, opts, plain)].data == ("fireball", 3, "careful")
+    assert opts[advice.features_more.upgrade(b, s, opts, plain)].data == ("fireball", 3, "careful")
 
 
 def test_the_planner_uses_step_of_the_wind_to_reach_a_far_foe():

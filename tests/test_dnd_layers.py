@@ -34,7 +34,7 @@ LAYERS = (
     ("builders", ("builders",)),
     ("engine", ("engine", "battle")),
     ("scenario", ("scenario", "day")),
-    ("planner", ("heuristic", "fastpaths", "lookup")),
+    ("planner", ("heuristic", "fastpaths", "lookup", "advice")),
     ("verification", ("verification",)),
     ("package", ("",)),   # dnd/__init__.py
 )

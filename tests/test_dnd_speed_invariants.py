@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from dungeonbench_gym.dnd import fastpaths, heuristic
+from dungeonbench_gym.dnd.advice import common
 from dungeonbench_gym.dnd.grid import (
     BLOCKS,
     HALF_COVER,
@@ -522,16 +523,16 @@ def test_reach_shared_distances_give_the_positions_answer(name):
 def test_a_rectangle_of_goal_squares_is_one_box_with_the_same_distance():
     m = load_encounter("harpy_cliffs").build(0).map
     cells = [(x, y) for x in (20, 21) for y in range(1, 7)]
-    boxes = heuristic._goal_boxes(m, cells)
+    boxes = common._goal_boxes(m, cells)
     assert len(boxes) == 1
-    per_cell = [heuristic._box_extents(x, y, 1, m.standing_z(x, y, 1)) for x, y in cells]
+    per_cell = [common._box_extents(x, y, 1, m.standing_z(x, y, 1)) for x, y in cells]
     rng = random.Random(3)
     for _ in range(300):
         pos = (rng.randrange(m.width - 1), rng.randrange(m.height - 1), rng.choice((0, 10, 30, 45)))
         n = rng.choice((1, 2))
-        assert heuristic._nearest_ft(pos, n, boxes) == heuristic._nearest_ft(pos, n, per_cell)
+        assert common._nearest_ft(pos, n, boxes) == common._nearest_ft(pos, n, per_cell)
     ragged = cells[:-1]   # one square short of a rectangle: one box a square
-    assert len(heuristic._goal_boxes(m, ragged)) == len(ragged)
+    assert len(common._goal_boxes(m, ragged)) == len(ragged)
 
 
 def test_lazy_destination_labels_read_like_written_ones():

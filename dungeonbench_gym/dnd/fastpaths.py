@@ -32,7 +32,7 @@ def positions_array(positions) -> np.ndarray | None:
 
 def nearest_ft(P: np.ndarray, n: int, boxes: list) -> np.ndarray:
     """For every position in P, of an n x n space: the distance in feet to the nearest of boxes
-    (inclusive extents x0, y0, x1, y1 and layers l0, l1), as heuristic._nearest_ft."""
+    (inclusive extents x0, y0, x1, y1 and layers l0, l1), as advice.common._nearest_ft."""
     x0 = P[:, 0]
     y0 = P[:, 1]
     l0 = P[:, 2] // SQUARE_FT
@@ -46,7 +46,7 @@ def nearest_ft(P: np.ndarray, n: int, boxes: list) -> np.ndarray:
 
 
 def fight_keys(nearest, count: int, kind: str, boxes: list, reach: int) -> list:
-    """Keys of heuristic._fight_scorer for ``count`` positions: kind "none" (no foes), "ranged" or
+    """Keys of advice.common._fight_scorer for ``count`` positions: kind "none" (no foes), "ranged" or
     "melee"; ``nearest(boxes)`` gives the positions' distances to the nearest box (:func:`nearest_ft`)."""
     if kind == "none":
         z = np.zeros(count, dtype=np.int64)

@@ -8,12 +8,12 @@ route that provokes the fewest opportunity attacks; Dash when nothing else is us
 an opportunity attack. Casters: Spirit Guardians when two foes are within 15 ft, Spiritual Weapon
 and its bonus-action attack, Misty Step out of melee (Tree Stride when badly hurt in melee and a tree
 leads away; a tree stride or a Transport via Plants link whenever stepping out there beats walking;
-Plant Growth ahead of foes closing in across plants: :mod:`.spell_plants`), Hold Person on a sturdy humanoid, Bless
+Plant Growth ahead of foes closing in across plants: :mod:`.advice.spell_plants`), Hold Person on a sturdy humanoid, Bless
 when three allies are in range, Scorching Ray while level-2 slots last, Sleep only when what it
 would catch can all fall asleep, Turn Undead when two undead are within 30 ft; a monster's save
 action when it catches a foe (a condition-only one: a foe without the condition yet). Bosses: a legendary heal when low, else a legendary attack.
 Monsters' own options (Leadership, Divine Eminence, Create Specter, Children of the Night, Consume Life,
-a harpy's song, a golem's Haste, ...) and dousing a fire: :func:`.monster_specials.heuristic_choice`.
+a harpy's song, a golem's Haste, ...) and dousing a fire: :func:`.advice.monster_specials.heuristic_choice`.
 The objective's object is used as soon as it is in reach (Mage Hand or an Unseen Servant when they
 get there before anyone on foot; Water Walk when two allies save 10 ft on the way, Water Breathing
 when an ally has under 10 rounds of breath: :mod:`.spell_utility`); a hold objective sends the party into
@@ -35,13 +35,13 @@ from . import (
     content,
     fastpaths,
     features,
-    features_more,
     lighting,
-    monster_specials,
-    spell_plants,
     spellbook,
 )
 from . import spell_utility   # Mage Hand, Unseen Servant, Water Walk, Water Breathing
+from . import advice
+from .advice.common import _box_extents, _fight_scorer, _foes, _goal_boxes, _ranged_minded, _scorer
+from .advice.spell_control import worth
 from .areas import DIRECTIONS_8
 from .builders.monsters import monster_combatant
 from .dice import parse
@@ -51,7 +51,6 @@ from .state import Combatant, expected_damage, monster_action
 from .features import _smite_dice
 from .grid import SQUARE_FT
 from .model.options import Opt
-from .spell_control import worth
 
 PARTY_FEATURES = True   # False: the party ignores its class-feature options (the measurement's baseline)
 
@@ -77,8 +76,8 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         i = _action(battle, c, opts)
         if i is None:   # a split menu's span without End turn, and nothing in it worth doing
             i = 0
-        # a metamagic or Overchannel variant of the chosen spell when it pays (dnd/features_more.py)
-        return features_more.upgrade(battle, c, opts, i) if PARTY_FEATURES and c.is_pc else i
+        # a metamagic or Overchannel variant of the chosen spell when it pays (dnd/advice/features_more.py)
+        return advice.features_more.upgrade(battle, c, opts, i) if PARTY_FEATURES and c.is_pc else i
     if kind == "target":
         use = battle.pending["use"]
         if use[:2] == ("feature", "wild_shape") and PARTY_FEATURES:
@@ -86,7 +85,7 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         if use[0] == "feature" and PARTY_FEATURES and any(o.kind == "target" for o in opts):
             return _feature_target(battle, c, use, opts)
         if use[0] == "spell" and use[1] in lighting.SPELLS:   # a light or darkvision: on the front-liner
-            i = lighting.heuristic_target(battle, c, use[1], opts)
+            i = advice.lighting.heuristic_target(battle, c, use[1], opts)
             if i is not None:
                 return i
         if use[0] == "dart":   # finish off what one dart can kill (1d4+1: 2 at least), else the weakest
@@ -106,12 +105,12 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
             entry = next((x for x in c.legendary if o.kind == "legendary" and x[0] == o.data[0]), None)
             if entry and entry[2] == "save" and _legendary_save_reaches(battle, c, entry[3]):
                 return i
-            if entry and entry[2] == "ms" and monster_specials.legendary_worth(battle, c, entry[0]):
+            if entry and entry[2] == "ms" and advice.monster_specials.legendary_worth(battle, c, entry[0]):
                 return i   # Psychic Drain, Shimmering Shield, Channel Negative Energy (dnd/monster_specials.py)
         return next((i for i, o in enumerate(opts) if o.kind == "legendary" and "attack" in o.label),
                     len(opts) - 1)
     if kind == "destination" and battle.pending.get("use", ("",))[0] == "lights":   # (dnd/lighting.py)
-        return lighting.heuristic_destination(battle, c, opts)
+        return advice.lighting.heuristic_destination(battle, c, opts)
     if kind == "destination":
         foes = _foes(battle, c)
         reach = None if battle.pending.get("use") else battle._reach(c)   # (a teleport's squares are its own)
@@ -204,7 +203,7 @@ def _opening_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict
     if _first(by_kind, "interact") is not None:   # the objective's lever: always worth the free interaction
         return _first(by_kind, "interact")
     if battle.underwater or battle.objective["type"] == "interact" or spell_utility.has_water(battle.map):
-        util = spell_utility.heuristic_choice(battle, c, opts, by_kind)   # the lever through Mage Hand or
+        util = advice.spell_utility.heuristic_choice(battle, c, opts, by_kind)   # the lever through Mage Hand or
         if util is not None:   # the servant, Water Breathing when breath runs short, Water Walk (dnd/spell_utility.py)
             return util
     if _first(by_kind, "rampage") is not None:   # a free bonus bite after a kill
@@ -225,7 +224,7 @@ def _opening_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict
         return _first(by_kind, "second_wind")
     if _first(by_kind, "stand") is not None:
         return _first(by_kind, "stand")
-    own = monster_specials.heuristic_choice(battle, c, opts)   # monsters' own options, dousing a fire
+    own = advice.monster_specials.heuristic_choice(battle, c, opts)   # monsters' own options, dousing a fire
     if own is not None:
         return own
     early = _feature_choice(battle, c, opts, "early")
@@ -235,7 +234,7 @@ def _opening_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict
     if heal is not None:
         return heal
     if "lighting" in battle.__dict__:   # a dark battle: light up foes the side cannot see (dnd/lighting.py)
-        lit = lighting.heuristic_choice(battle, c, opts)
+        lit = advice.lighting.heuristic_choice(battle, c, opts)
         if lit is not None:
             return lit
     return None
@@ -313,7 +312,7 @@ def _attack_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict,
     if generic is not None:
         return generic
     if "plants" in by_kind:   # Tree Stride, a Transport via Plants link, when it beats walking (dnd/spell_plants.py)
-        step = spell_plants.heuristic_choice(battle, c, opts, by_kind["plants"])
+        step = advice.spell_plants.heuristic_choice(battle, c, opts, by_kind["plants"])
         if step is not None:
             return step
     for i in spells:   # Scorching Ray while level-2 slots last, then the attack cantrip beats a dagger
@@ -440,7 +439,7 @@ def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: lis
         elif kind == "control":   # removal, domination (dnd/spell_control.py)
             value = worth(battle, c, key, level)
         elif kind == "plants":   # Plant Growth ahead of closing foes, Tree Stride out of trouble
-            value = spell_plants.worth(battle, c, key, level)
+            value = advice.spell_plants.worth(battle, c, key, level)
         else:
             continue
         bonus = sp.casting_time == "bonus_action"
@@ -465,95 +464,12 @@ def _foe_in_reach(battle: Battle, c: Combatant) -> bool:
     return any(battle.distance(c, o) <= reach for o in battle.enemies_of(c) if o.conscious)
 
 
-def _ranged_minded(c: Combatant) -> bool:
-    """Casters keep their distance; everyone else closes in."""
-    return bool(c.spells)
-
-
-def _foes(battle: Battle, c: Combatant) -> list:
-    """(position, squares) of the foes to close with: the conscious ones, else any left."""
-    foes = [o for o in battle.enemies_of(c) if o.conscious] or battle.enemies_of(c)
-    return [(o.pos, o.squares) for o in foes]
-
-
 def _position_score(battle: Battle, c: Combatant, pos: tuple, foes: list | None = None) -> tuple:
     return _scorer(battle, c, foes)(pos)
 
 
-def _nearest_ft(pos: tuple, n: int, boxes: list) -> int:
-    """grid.box_distance_ft from an n x n space at pos to the nearest of boxes (precomputed
-    inclusive extents x0, y0, x1, y1 and layers l0, l1): the same numbers, inlined."""
-    x0, y0 = pos[0], pos[1]
-    x1, y1 = x0 + n - 1, y0 + n - 1
-    l0 = int(pos[2] // SQUARE_FT)
-    l1 = l0 + n - 1
-    return SQUARE_FT * min(max(bx0 - x1, x0 - bx1, by0 - y1, y0 - by1, bl0 - l1, l0 - bl1, 0)
-                           for bx0, by0, bx1, by1, bl0, bl1 in boxes)
-
-
-def _goal_boxes(m, cells: list) -> list:
-    """The objective's squares as boxes for :func:`_nearest_ft`: the squares at one height that
-    fill a rectangle become that one box. The nearest distance is the same (the nearest square
-    of a rectangle is found per axis), and a hold area of a dozen squares is one box to measure."""
-    by_layer: dict = {}
-    for x, y in cells:
-        by_layer.setdefault(int(m.standing_z(x, y, 1) // SQUARE_FT), []).append((x, y))
-    out = []
-    for layer, group in by_layer.items():
-        xs, ys = [x for x, _ in group], [y for _, y in group]
-        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-        if len(set(group)) == (x1 - x0 + 1) * (y1 - y0 + 1):
-            out.append((x0, y0, x1, y1, layer, layer))
-        else:
-            out.extend((x, y, x, y, layer, layer) for x, y in group)
-    return out
-
-
-def _box_extents(x: int, y: int, n: int, z: float) -> tuple:
-    la = int(z // SQUARE_FT)
-    return (x, y, x + n - 1, y + n - 1, la, la + n - 1)
-
-
-def _scorer(battle: Battle, c: Combatant, foes: list | None = None):
-    """pos -> the planner's score of standing there (lower is better): the objective's distance
-    first for the party, then the fight. The targets' boxes are worked out once per question.
-    :func:`_score_keys` gives the same scores for many squares at once: change both together."""
-    obj = battle.objective
-    n = c.squares
-    party = c.side == battle.party_side
-    if party and obj["type"] in ("reach", "interact", "hold"):
-        cells = [tuple(obj["object"])] if obj["type"] == "interact" else [tuple(x) for x in obj["cells"]]
-        goal = _goal_boxes(battle.map, cells)
-        if obj["type"] != "hold":
-            return lambda pos: (_nearest_ft(pos, n, goal), 0)
-        # get into the area first; inside it, fight from the best square that stays inside
-        fight = _fight_scorer(battle, c, foes)
-        return lambda pos: (_nearest_ft(pos, n, goal),) + fight(pos)
-    return _fight_scorer(battle, c, foes)
-
-
 def _fight_score(battle: Battle, c: Combatant, pos: tuple, foes: list | None = None) -> tuple:
     return _fight_scorer(battle, c, foes)(pos)
-
-
-def _fight_scorer(battle: Battle, c: Combatant, foes: list | None = None):
-    if foes is None:
-        foes = _foes(battle, c)
-    if not foes:
-        return lambda pos: (0, 0)
-    n = c.squares
-    boxes = [_box_extents(fp[0], fp[1], fn, fp[2]) for fp, fn in foes]
-    if _ranged_minded(c):
-        def ranged(pos):
-            d = _nearest_ft(pos, n, boxes)
-            return (0 if 10 <= d <= 60 else abs(d - 30), -d)
-        return ranged
-    reach = c.melee_reach or SQUARE_FT
-
-    def melee(pos):
-        d = _nearest_ft(pos, n, boxes)
-        return (max(0, d - reach), d)
-    return melee
 
 
 def _should_move(battle: Battle, c: Combatant) -> bool:
@@ -749,7 +665,7 @@ def _feature_choice(battle: Battle, c: Combatant, opts: list[Opt], phase: str):
     Bardic Inspiration, Patient Defense)."""
     if not PARTY_FEATURES or not c.is_pc:
         return None
-    more = features_more.heuristic_choice(battle, c, opts, phase)   # Step of the Wind, Fiendish Vigor, ...
+    more = advice.features_more.heuristic_choice(battle, c, opts, phase)   # Step of the Wind, Fiendish Vigor, ...
     if more is not None:
         return more
     feats: dict = {}

@@ -753,19 +753,6 @@ def at_finish(b) -> None:
             step_out(b, o, "the battle ends")
 
 
-# ================================================================ the heuristic's estimate
-def worth(b, c, key: str, level: int) -> float:
-    """A rough value in HP for the planner: the HP taken out of the fight by a removal or a
-    domination, half the effect for a save, nothing for escapes and utility."""
-    k = kind(key)
-    ts = targets(b, c, key) if placement(key) == "target" else []
-    if k in ("remove", "dominate") and ts:
-        return 0.5 * max(t.hp for t in ts)
-    if k in ("levitate", "eyebite") and ts:
-        return 6.0
-    return 0.0
-
-
 # ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
 hooks.OPTION_KINDS.register("control", apply)   # Eyebite, Wish
 hooks.TARGET_USES.register("control", hooks.TargetUse(target_options))   # Eyebite's effect, the spell Wish duplicates

@@ -3,11 +3,12 @@ decision options in a small battle, and raises AssertionError when it cannot."""
 
 from __future__ import annotations
 
+from ..advice.spell_utility import _short_of_breath
 from ..builders.monsters import monster_combatant
 from ..builders.pcs import build_pc
 from ..engine import Battle
 from ..grid import BattleMap
-from ..spell_utility import _short_of_breath, breath_left, hold_rounds, kind
+from ..spell_utility import breath_left, hold_rounds, kind
 from .arena import caster, choose  # choose: through the groups of a split decision
 
 

@@ -42,7 +42,7 @@ from .rules.core_spells import MULTI
 from .state import DamagePart, ability_mod
 
 if TYPE_CHECKING:   # pragma: no cover
-    from .engine import Battle
+    from .rules.api import BattleAPI
     from .state import AttackProfile, Combatant
 
 RAGE_RESIST = ("bludgeoning", "piercing", "slashing")
@@ -71,7 +71,7 @@ def _weapon(a: AttackProfile) -> bool:
 
 
 # ================================================================ the action menu
-def options(b: Battle, c: Combatant) -> list:
+def options(b: BattleAPI, c: Combatant) -> list:
     """Feature options of the turn menu (before End turn)."""
     f = c.features
     if not f or not c.is_pc:
@@ -159,7 +159,7 @@ def options(b: Battle, c: Combatant) -> list:
     return out
 
 
-def _wave2_options(b: Battle, c: Combatant) -> list:
+def _wave2_options(b: BattleAPI, c: Combatant) -> list:
     """Action options: Empty Body, ending Quivering Palm, Armor of Shadows, Fiendish Vigor, Preserve Life."""
     f, r, out = c.features, c.resources, []
     if "empty_body" in f and r.get("ki", 0) >= 4 and "empty_body" not in c.conditions:
@@ -181,7 +181,7 @@ def _wave2_options(b: Battle, c: Combatant) -> list:
     return out
 
 
-def _preserve_targets(b: Battle, c: Combatant) -> list:
+def _preserve_targets(b: BattleAPI, c: Combatant) -> list:
     return [o for o in b.creatures.values() if o.side == c.side and not o.dead and o.hp < o.max_hp // 2
             and o.creature_type not in ("undead", "construct") and (o is c or b.distance(c, o) <= 30)]
 
@@ -189,7 +189,7 @@ def _preserve_targets(b: Battle, c: Combatant) -> list:
 NOT_TWINNABLE = ("magic-missile", "scorching-ray", "eldritch-blast")   # several darts, rays or beams
 
 
-def _twinned(b: Battle, c: Combatant) -> list:
+def _twinned(b: BattleAPI, c: Combatant) -> list:
     """SRD Twinned Spell: a spell that targets only one creature (and not the caster alone) gets a
     second target; sorcery points equal to the spell's level (1 for a cantrip). Here: the action
     spells with an attack roll or a single save, without concentration."""
@@ -216,7 +216,7 @@ def _multi_keys() -> tuple:
     return tuple(MULTI)
 
 
-def _quickened(b: Battle, c: Combatant) -> list:
+def _quickened(b: BattleAPI, c: Combatant) -> list:
     """SRD Quickened Spell (2 sorcery points): an action spell cast as a bonus action."""
     e = c.economy
     saved = e.actions
@@ -233,7 +233,7 @@ def _quickened(b: Battle, c: Combatant) -> list:
     return out
 
 
-def _heightened(b: Battle, c: Combatant) -> list:
+def _heightened(b: BattleAPI, c: Combatant) -> list:
     """SRD Heightened Spell (3 sorcery points): one target has disadvantage on its first save
     against the spell. Offered for the action spells that call for a save."""
     return [_opt(f"Heightened Spell (3 sorcery points): {o.label.replace('Cast ', 'cast ', 1)}; the first foe "
@@ -243,7 +243,7 @@ def _heightened(b: Battle, c: Combatant) -> list:
             and content.spell(o.data[0]).casting_time == "action"]
 
 
-def before_spell(b: Battle, c: Combatant, data: tuple) -> None:
+def before_spell(b: BattleAPI, c: Combatant, data: tuple) -> None:
     """A spell option was chosen: remember a metamagic for :func:`casting_as_bonus` (Quickened) or
     :func:`save_disadvantage` (Heightened, paid now)."""
     features_more.before_spell(b, c, data)   # Sculpt Spells, Overchannel, Empowered Evocation, ...
@@ -259,7 +259,7 @@ def before_spell(b: Battle, c: Combatant, data: tuple) -> None:
         b.event("metamagic", f"{c.cid} casts {data[0]} carefully", creature=c.cid)
 
 
-def _careful(b: Battle, c: Combatant) -> list:
+def _careful(b: BattleAPI, c: Combatant) -> list:
     """SRD Careful Spell (1 sorcery point): up to Cha modifier (at least 1) creatures of the caster's
     side automatically succeed on their saves against the spell. Offered for the action spells with
     an area and a save."""
@@ -272,7 +272,7 @@ def _careful(b: Battle, c: Combatant) -> list:
     return out
 
 
-def careful_success(b: Battle, t: Combatant) -> bool:
+def careful_success(b: BattleAPI, t: Combatant) -> bool:
     """A save of the caster's own side against its Careful spell (the first Cha-modifier many)."""
     c = b.active
     if c is not None and "sculpt" in c.economy.extra and features_more.careful(b, c, t):   # Sculpt Spells
@@ -284,7 +284,7 @@ def careful_success(b: Battle, t: Combatant) -> bool:
     return True
 
 
-def save_disadvantage(b: Battle, t: Combatant) -> bool:
+def save_disadvantage(b: BattleAPI, t: Combatant) -> bool:
     """The first save a foe makes against a Heightened spell of the creature whose turn it is."""
     c = b.active
     if c is None or c.side == t.side or not _extra(c).get("heightened"):
@@ -305,21 +305,21 @@ def _class_level(c: Combatant, cls: str) -> int:
     return c.resources.get("class_levels", {}).get(cls, c.level if c.pc_class == cls else 0)
 
 
-def _lay_targets(b: Battle, c: Combatant) -> list:
+def _lay_targets(b: BattleAPI, c: Combatant) -> list:
     return [o for o in b.creatures.values() if o.side == c.side and not o.dead and o.hp < o.max_hp
             and o.creature_type not in ("undead", "construct") and (o is c or b.distance(c, o) <= 5)]
 
 
-def _intimidate_targets(b: Battle, c: Combatant) -> list:
+def _intimidate_targets(b: BattleAPI, c: Combatant) -> list:
     return [o for o in b.enemies_of(c) if o.conscious and b.distance(c, o) <= 30 and "frightened" not in o.conditions
             and "frightened" not in o.condition_immunities and f"intimidate:{c.cid}" not in o.resources]
 
 
-def _inspire_targets(b: Battle, c: Combatant) -> list:
+def _inspire_targets(b: BattleAPI, c: Combatant) -> list:
     return [o for o in b.allies_of(c) if o.conscious and "inspired" not in o.conditions and b.distance(c, o) <= 60]
 
 
-def apply(b: Battle, c: Combatant, opt) -> None:
+def apply(b: BattleAPI, c: Combatant, opt) -> None:
     """Carry out a ``feature`` option of the menu."""
     key = opt.data[0]
     e, r, x = c.economy, c.resources, _extra(c)
@@ -387,7 +387,7 @@ def apply(b: Battle, c: Combatant, opt) -> None:
     b._back_to_menu(c)
 
 
-def _apply_wave2(b: Battle, c: Combatant, key: str) -> None:
+def _apply_wave2(b: BattleAPI, c: Combatant, key: str) -> None:
     r = c.resources
     if key == "empty_body":   # (its astral projection use is out of a battle's scope)
         r["ki"] -= 4
@@ -427,7 +427,7 @@ def _apply_wave2(b: Battle, c: Combatant, key: str) -> None:
                 b.heal(t, give, "Preserve Life")
 
 
-def target_options(b: Battle, c: Combatant, use: tuple) -> list:
+def target_options(b: BattleAPI, c: Combatant, use: tuple) -> list:
     out = []
     if use[1] == "lay_on_hands":
         pool = c.resources["lay_on_hands"]
@@ -461,7 +461,7 @@ def target_options(b: Battle, c: Combatant, use: tuple) -> list:
     return out
 
 
-def resolve_target(b: Battle, c: Combatant, use: tuple, t: Combatant) -> None:
+def resolve_target(b: BattleAPI, c: Combatant, use: tuple, t: Combatant) -> None:
     r = c.resources
     if use[1] in ("cleansing_touch", "volley", "carceri", "chain"):
         features_more.resolve_target(b, c, use, t)
@@ -493,7 +493,7 @@ def resolve_target(b: Battle, c: Combatant, use: tuple, t: Combatant) -> None:
     b._back_to_menu(c)
 
 
-def _cast_twinned(b: Battle, c: Combatant, key: str, level: int, first: Combatant, second: Combatant) -> None:
+def _cast_twinned(b: BattleAPI, c: Combatant, key: str, level: int, first: Combatant, second: Combatant) -> None:
     """One casting, two targets: the second resolution gets its slot and action back, so the spell is
     paid once. Simplification: if the first target answers with a reaction (Shield), the second
     target is not affected."""
@@ -514,7 +514,7 @@ def _cast_twinned(b: Battle, c: Combatant, key: str, level: int, first: Combatan
     b._back_to_menu(c)
 
 
-def begin_attack(b: Battle, c: Combatant, a: AttackProfile, source: str) -> None:
+def begin_attack(b: BattleAPI, c: Combatant, a: AttackProfile, source: str) -> None:
     """An attack option was chosen (before the roll): pay a bonus attack, note what it enables."""
     e, x = c.economy, _extra(c)
     x["source"] = source
@@ -534,7 +534,7 @@ def begin_attack(b: Battle, c: Combatant, a: AttackProfile, source: str) -> None
 
 
 # ================================================================ attacks
-def attack_modifiers(b: Battle, c: Combatant, t: Combatant, melee: bool, a, adv: list, dis: list) -> None:
+def attack_modifiers(b: BattleAPI, c: Combatant, t: Combatant, melee: bool, a, adv: list, dis: list) -> None:
     if a is not None and "reckless" in c.conditions and c.conditions["reckless"]["round"] == b.round \
             and _uses_str(c, a) and melee:
         adv.append("reckless")
@@ -548,7 +548,7 @@ def attack_modifiers(b: Battle, c: Combatant, t: Combatant, melee: bool, a, adv:
         features_more.attack_modifiers(b, c, t, adv, dis)   # Feral Senses
 
 
-def attack_bonus(b: Battle, c: Combatant, t: Combatant, a: AttackProfile) -> int:
+def attack_bonus(b: BattleAPI, c: Combatant, t: Combatant, a: AttackProfile) -> int:
     """To-hit bonus from features (Sacred Weapon); also notes that c attacked (Rage)."""
     _extra(c)["attacked"] = True
     if "raging" in c.conditions:
@@ -562,7 +562,7 @@ def crit_min(c: Combatant) -> int:
     return c.resources.get("crit_min", 20) if c.is_pc else 20
 
 
-def rescue_attack(b: Battle, c: Combatant, total: int, ac: int, natural: int) -> tuple[int, bool]:
+def rescue_attack(b: BattleAPI, c: Combatant, total: int, ac: int, natural: int) -> tuple[int, bool]:
     """A miss the attacker can still turn: a Bardic Inspiration die, then Stroke of Luck (a hit)."""
     insp = c.conditions.get("inspired")
     if insp and natural != 1 and total + int(insp["die"].split("d")[1]) >= ac:
@@ -578,7 +578,7 @@ def rescue_attack(b: Battle, c: Combatant, total: int, ac: int, natural: int) ->
     return total, False
 
 
-def rider_options(b: Battle, c: Combatant, t: Combatant, st: dict) -> list:
+def rider_options(b: BattleAPI, c: Combatant, t: Combatant, st: dict) -> list:
     """After a melee weapon hit: Divine Smite at each slot level, Stunning Strike, Open Hand."""
     a = st["attack"]
     if not c.is_pc or not st["melee"] or (a.spell and a.key != "unarmed-strike"):
@@ -613,7 +613,7 @@ def _smite_dice(level: int, t: Combatant) -> int:
     return min(5, 1 + level) + (1 if t.creature_type in ("undead", "fiend") else 0)
 
 
-def reaction_options(b: Battle, c: Combatant, p: dict) -> list:
+def reaction_options(b: BattleAPI, c: Combatant, p: dict) -> list:
     st = b.attack_state
     if p["reaction"] == "rider":
         return rider_options(b, c, b.creatures[st["target"]], st)
@@ -628,7 +628,7 @@ def reaction_options(b: Battle, c: Combatant, p: dict) -> list:
             _opt("Take the hit", "reaction", (False, None))]
 
 
-def resolve_reaction(b: Battle, c: Combatant, p: dict, data: tuple) -> None:
+def resolve_reaction(b: BattleAPI, c: Combatant, p: dict, data: tuple) -> None:
     st, b.attack_state = b.attack_state, None
     take, what = data[0], data[1]
     if p["reaction"] == "rider":
@@ -656,7 +656,7 @@ def resolve_reaction(b: Battle, c: Combatant, p: dict, data: tuple) -> None:
     b._after_attack(st["then"], b.creatures[st["attacker"]])
 
 
-def cutting_words(b: Battle, c: Combatant, t: Combatant, st: dict) -> bool:
+def cutting_words(b: BattleAPI, c: Combatant, t: Combatant, st: dict) -> bool:
     """SRD Cutting Words (College of Lore, 3): a bard within 60 ft of an attacker it can see may
     spend a reaction and a Bardic Inspiration to subtract the die from the attack roll. Offered
     only when the die can turn the hit into a miss; the bard is noted in ``st["reactor"]``."""
@@ -673,12 +673,12 @@ def cutting_words(b: Battle, c: Combatant, t: Combatant, st: dict) -> bool:
     return False
 
 
-def can_deflect(b: Battle, t: Combatant, a: AttackProfile, melee: bool) -> bool:
+def can_deflect(b: BattleAPI, t: Combatant, a: AttackProfile, melee: bool) -> bool:
     return ("deflect_missiles" in t.features and not melee and not a.spell and t.economy.reaction
             and not t.incapacitated)
 
 
-def damage_parts(b: Battle, c: Combatant, t: Combatant, a: AttackProfile, st: dict, parts: list) -> list:
+def damage_parts(b: BattleAPI, c: Combatant, t: Combatant, a: AttackProfile, st: dict, parts: list) -> list:
     """(part, doubled on a critical) of a hit: the attack's own parts with the feature bonuses."""
     parts = list(parts)
     crit = st["crit"]
@@ -729,7 +729,7 @@ def _two_handed_melee(c: Combatant, a: AttackProfile) -> bool:
                 and a.damage[0].dice.startswith(w.two_handed_damage.dice))
 
 
-def roll_damage(b: Battle, c: Combatant, a: AttackProfile, dice: str, critical: bool, what: str) -> int:
+def roll_damage(b: BattleAPI, c: Combatant, a: AttackProfile, dice: str, critical: bool, what: str) -> int:
     """One damage roll of a hit. SRD Great Weapon Fighting: with a melee weapon in two hands, a 1 or
     2 on a damage die is rerolled once and the new roll stands (every die of the attack's damage)."""
     if c.style != "great_weapon_fighting" or not _two_handed_melee(c, a):
@@ -755,7 +755,7 @@ def reduce_damage(st: dict, amount: int) -> int:
     return amount
 
 
-def after_hit(b: Battle, c: Combatant, t: Combatant, st: dict) -> None:
+def after_hit(b: BattleAPI, c: Combatant, t: Combatant, st: dict) -> None:
     """Riders that act after the damage: Stunning Strike's save, the Open Hand's effects."""
     features_more.after_hit(b, c, t)   # Multiattack Defense remembers the attacker
     if st["attack"].key == "eldritch-blast" and "repelling_blast" in c.features and not t.dead:
@@ -791,7 +791,7 @@ def after_hit(b: Battle, c: Combatant, t: Combatant, st: dict) -> None:
 
 
 # ================================================================ saves, damage, conditions
-def save_bonus(b: Battle, t: Combatant, ability: str) -> int:
+def save_bonus(b: BattleAPI, t: Combatant, ability: str) -> int:
     """SRD Aura of Protection: + the paladin's Cha modifier (at least +1) within 10 ft (30 at 18),
     while the paladin is conscious; the best one counts (auras do not stack)."""
     best = 0
@@ -802,7 +802,7 @@ def save_bonus(b: Battle, t: Combatant, ability: str) -> int:
     return best
 
 
-def save_advantage(b: Battle, t: Combatant, ability: str) -> bool:
+def save_advantage(b: BattleAPI, t: Combatant, ability: str) -> bool:
     if ability == "str" and "raging" in t.conditions:
         return True
     # Danger Sense: effects it can see (not blinded, deafened or incapacitated)
@@ -810,7 +810,7 @@ def save_advantage(b: Battle, t: Combatant, ability: str) -> bool:
         and "blinded" not in t.conditions and "deafened" not in t.conditions
 
 
-def rescue_save(b: Battle, t: Combatant, ability: str, dc: int, total: int, adv: bool, dis: bool) -> bool:
+def rescue_save(b: BattleAPI, t: Combatant, ability: str, dc: int, total: int, adv: bool, dis: bool) -> bool:
     """A failed save a feature may still turn: Bardic Inspiration, Dark One's Own Luck (a d10),
     Indomitable and Diamond Soul (a reroll)."""
     r = t.resources
@@ -849,7 +849,7 @@ def resists(t: Combatant, dtype: str) -> bool:
     return "raging" in t.conditions and dtype in RAGE_RESIST
 
 
-def blocks_condition(b: Battle, t: Combatant, cond: str) -> bool:
+def blocks_condition(b: BattleAPI, t: Combatant, cond: str) -> bool:
     """Mindless Rage (charmed/frightened while raging), Aura of Devotion (charmed) and Aura of
     Courage (frightened) within 10 ft of a conscious paladin (30 ft at 18)."""
     if cond in ("charmed", "frightened") and "mindless_rage" in t.features and "raging" in t.conditions:
@@ -890,7 +890,7 @@ def initiative_advantage(c: Combatant) -> bool:
     return "feral_instinct" in c.features
 
 
-def at_zero(b: Battle, t: Combatant, excess: int = 0) -> int:
+def at_zero(b: BattleAPI, t: Combatant, excess: int = 0) -> int:
     """A PC dropped to 0 HP (``excess``: the damage left over). Wild Shape: back to the druid's own
     form and hit points, the excess carrying over. SRD Relentless Rage: while raging and not killed
     outright, a DC 10 Con save (+5 per use) leaves 1 HP. Returns the hit points the druid's own form
@@ -933,13 +933,13 @@ def beast_forms(max_cr: float, druid_level: int) -> list:
     return out
 
 
-def take_wild_shape(b: Battle | None, c: Combatant, key: str) -> None:
+def take_wild_shape(b: BattleAPI | None, c: Combatant, key: str) -> None:
     """Spend a use (an Archdruid's 99 stand for unlimited) and take the beast's form."""
     c.resources["wild_shape"] -= 1 if c.resources["wild_shape"] < 99 else 0
     wild_shape(b, c, key)
 
 
-def wild_shape(b: Battle | None, c: Combatant, key: str) -> None:
+def wild_shape(b: BattleAPI | None, c: Combatant, key: str) -> None:
     form = build_monster(key, c.cid, c.side, c.pos)
     c.resources["wild_shape_saved"] = {f: getattr(c, f) for f in FORM_FIELDS}
     abilities = dict(c.abilities, str=form.abilities["str"], dex=form.abilities["dex"],
@@ -958,7 +958,7 @@ def wild_shape(b: Battle | None, c: Combatant, key: str) -> None:
         b.event("wild_shape", f"{c.cid} takes the shape of a {form.name}", creature=c.cid, form=key)
 
 
-def revert(b: Battle | None, c: Combatant, excess: int = 0) -> None:
+def revert(b: BattleAPI | None, c: Combatant, excess: int = 0) -> None:
     """Back to the druid's own form; damage left over from the beast's 0 HP carries over."""
     saved = c.resources.pop("wild_shape_saved", None)
     c.resources.pop("wild_shape_form", None)
@@ -972,7 +972,7 @@ def revert(b: Battle | None, c: Combatant, excess: int = 0) -> None:
         b.event("wild_shape_end", f"{c.cid} returns to its own form ({c.hp}/{c.max_hp} HP)", creature=c.cid)
 
 
-def on_damaged(b: Battle, t: Combatant, amount: int, source: str | None) -> None:
+def on_damaged(b: BattleAPI, t: Combatant, amount: int, source: str | None) -> None:
     """Damage taken: Rage is kept up; a killing blow feeds Dark One's Blessing."""
     if "raging" in t.conditions:
         t.conditions["raging"]["kept"] = True
@@ -984,7 +984,7 @@ def on_damaged(b: Battle, t: Combatant, amount: int, source: str | None) -> None
             b.event("temp_hp", f"{killer.cid} gains {gain} temporary HP (Dark One's Blessing)", creature=killer.cid)
 
 
-def start_turn(b: Battle, c: Combatant) -> None:
+def start_turn(b: BattleAPI, c: Combatant) -> None:
     if getattr(b.roller, "mods", None):   # a casting's roll changes last its turn (features_more)
         b.roller.mods.clear()
     if c.conditions.get("reckless"):
@@ -1004,7 +1004,7 @@ def start_turn(b: Battle, c: Combatant) -> None:
         b.heal(c, 5 + c.mod("con"), "Survivor")
 
 
-def end_turn(b: Battle, c: Combatant) -> None:
+def end_turn(b: BattleAPI, c: Combatant) -> None:
     """Rage ends early when the turn ends with no attack made and no damage taken since the last turn
     (not with Persistent Rage), or when the barbarian is unconscious."""
     rage = c.conditions.get("raging")
@@ -1016,14 +1016,14 @@ def end_turn(b: Battle, c: Combatant) -> None:
         rage["kept"] = False
 
 
-def end_rage(b: Battle, c: Combatant, why: str) -> None:
+def end_rage(b: BattleAPI, c: Combatant, why: str) -> None:
     c.conditions.pop("raging", None)
     b.event("rage_end", f"{c.cid}'s rage ends ({why})", creature=c.cid)
     if c.conditions.pop("frenzied", None) is not None:   # Frenzy: one level of exhaustion
         b.add_exhaustion(c, 1)
 
 
-def on_unconscious(b: Battle, c: Combatant) -> None:
+def on_unconscious(b: BattleAPI, c: Combatant) -> None:
     if "raging" in c.conditions:
         end_rage(b, c, "unconscious")
 

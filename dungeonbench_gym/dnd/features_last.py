@@ -56,7 +56,7 @@ from .model.factories import build_monster
 from .rules import hooks
 
 if TYPE_CHECKING:   # pragma: no cover
-    from .engine import Battle
+    from .rules.api import BattleAPI
     from .state import AttackProfile, Combatant
 
 FEATURES = frozenset(("retaliation", "giant_killer", "stand_against_the_tide", "hurl_through_hell"))
@@ -108,7 +108,7 @@ def _able(c: Combatant) -> bool:
     return c.conscious and not c.incapacitated and c.economy.reaction and not c.dead
 
 
-def _offer(b: Battle, stage: str, c: Combatant, t: Combatant, st: dict) -> bool:
+def _offer(b: BattleAPI, stage: str, c: Combatant, t: Combatant, st: dict) -> bool:
     """Whether ``stage``'s decision applies to c's attack on t (st: hit, melee, damaged, attack)."""
     if stage == "hurl_through_hell":
         return (st["hit"] and "hurl_through_hell" in c.features and c.resources.get("hurl_through_hell", 0) > 0
@@ -132,14 +132,14 @@ def _sees_invisible(t: Combatant) -> bool:
     return spellbook.sees_invisible(t)
 
 
-def _weapons_on(b: Battle, c: Combatant, t: Combatant) -> list:
+def _weapons_on(b: BattleAPI, c: Combatant, t: Combatant) -> list:
     """c's weapon attacks that reach t now (melee within reach, or a ranged weapon in long range)."""
     d = b.distance(c, t)
     return [a for a in c.attacks if not a.spell and ((a.melee and d <= max(a.reach, 5))
                                                       or (not a.melee and a.range_long and d <= a.range_long))]
 
 
-def _tide_targets(b: Battle, reactor: Combatant, attacker: Combatant, key: str) -> list:
+def _tide_targets(b: BattleAPI, reactor: Combatant, attacker: Combatant, key: str) -> list:
     a = attacker.attack(key)
     reach = max(a.reach, 5)
     out = [o for o in b.creatures.values() if o is not attacker and o is not reactor and not o.dead
@@ -148,7 +148,7 @@ def _tide_targets(b: Battle, reactor: Combatant, attacker: Combatant, key: str) 
     return sorted(out, key=lambda o: (o.side != attacker.side, o.is_pc, o.hp, o.cid))
 
 
-def after_attack(b: Battle, c: Combatant, t: Combatant, a: AttackProfile, melee: bool, hit: bool,
+def after_attack(b: BattleAPI, c: Combatant, t: Combatant, a: AttackProfile, melee: bool, hit: bool,
                  then: str, before: int, start: int = 0) -> bool:
     """Hook at the end of :meth:`.engine.Battle.make_attack`: True when a decision of this module
     is now pending (the attack then carries on through ``then`` once it is answered)."""
@@ -173,7 +173,7 @@ def _prompt(stage: str, c: Combatant, t: Combatant) -> str:
             "stand_against_the_tide": f"{t.cid}: {c.cid} missed you; turn its attack on another?"}[stage]
 
 
-def reaction_options(b: Battle, c: Combatant, p: dict) -> list:
+def reaction_options(b: BattleAPI, c: Combatant, p: dict) -> list:
     stage = p["reaction"]
     attacker, target = b.creatures[p["attacker"]], b.creatures[p["target"]]
     out = []
@@ -193,7 +193,7 @@ def reaction_options(b: Battle, c: Combatant, p: dict) -> list:
     return out + [_opt("Do not react", (False, None))]
 
 
-def resolve_reaction(b: Battle, c: Combatant, p: dict, data: tuple) -> None:
+def resolve_reaction(b: BattleAPI, c: Combatant, p: dict, data: tuple) -> None:
     stage, then, st = p["reaction"], p["then"], p["st"]
     attacker, target = b.creatures[p["attacker"]], b.creatures[p["target"]]
     b.pending = {}
@@ -224,7 +224,7 @@ def resolve_reaction(b: Battle, c: Combatant, p: dict, data: tuple) -> None:
     b._after_attack(then, attacker)
 
 
-def _later(b: Battle, c: Combatant, t: Combatant, then: str, st: dict, start: int) -> bool:
+def _later(b: BattleAPI, c: Combatant, t: Combatant, then: str, st: dict, start: int) -> bool:
     for stage in STAGES[start:]:
         if _offer(b, stage, c, t, st):
             b.pending = {"kind": "reaction", "actor": (c if stage == "hurl_through_hell" else t).cid,
@@ -236,7 +236,7 @@ def _later(b: Battle, c: Combatant, t: Combatant, then: str, st: dict, start: in
 
 
 # ================================================================ Hurl Through Hell
-def _hurl(b: Battle, c: Combatant, t: Combatant) -> None:
+def _hurl(b: BattleAPI, c: Combatant, t: Combatant) -> None:
     from . import spell_control
     c.resources["hurl_through_hell"] -= 1
     # back at the end of the warlock's next turn: this round's turn when it is still to come
@@ -253,7 +253,7 @@ def _hurl(b: Battle, c: Combatant, t: Combatant) -> None:
             spell="hurl-through-hell", by=c.cid)
 
 
-def end_of_turn(b: Battle, c: Combatant) -> None:
+def end_of_turn(b: BattleAPI, c: Combatant) -> None:
     """Hook (:func:`.spell_control.end_of_turn`): those c hurled come back at the end of its next turn."""
     for o in sorted(b.creatures.values(), key=lambda o: o.cid):
         v = o.conditions.get("removed")
@@ -261,7 +261,7 @@ def end_of_turn(b: Battle, c: Combatant) -> None:
             _return(b, o)
 
 
-def removed_turn(b: Battle, t: Combatant) -> None:
+def removed_turn(b: BattleAPI, t: Combatant) -> None:
     """Hook (:func:`.spell_control.removed_turn`): a hurled creature whose warlock can take no turn
     (dead, down or gone) comes back at its own turn."""
     v = t.conditions.get("removed")
@@ -270,7 +270,7 @@ def removed_turn(b: Battle, t: Combatant) -> None:
         _return(b, t)
 
 
-def _return(b: Battle, t: Combatant) -> None:
+def _return(b: BattleAPI, t: Combatant) -> None:
     from . import spell_control
     spell_control._back(b, t, "back from hell")
     if t.creature_type != "fiend":
@@ -326,21 +326,21 @@ def chain_day_apply(run, opt) -> None:
     run.event("cast", f"{cid} casts find-familiar as a ritual (Pact of the Chain): {form}")
 
 
-def _familiar(b: Battle, c: Combatant):
+def _familiar(b: BattleAPI, c: Combatant):
     for o in b.creatures.values():
         if o.resources.get("summoned_by") == c.cid and "chain_attacks" in o.resources and not o.dead:
             return o
     return None
 
 
-def _familiar_targets(b: Battle, s: Combatant) -> list:
+def _familiar_targets(b: BattleAPI, s: Combatant) -> list:
     out = []
     for a in s.resources["chain_attacks"]:
         out += [(a, t) for t in b._targets_for_attack(s, a)]
     return out
 
 
-def chain_options(b: Battle, c: Combatant) -> list:
+def chain_options(b: BattleAPI, c: Combatant) -> list:
     """Menu (through :func:`.features_more.options`): forgo one attack of the Attack action so the
     familiar attacks with its reaction."""
     e = c.economy
@@ -356,7 +356,7 @@ def _menu(label, data):
     return Opt(label, "feature", tuple(data))
 
 
-def chain_target_options(b: Battle, c: Combatant) -> list:
+def chain_target_options(b: BattleAPI, c: Combatant) -> list:
     s = _familiar(b, c)
     if s is None:
         return []
@@ -367,7 +367,7 @@ def chain_target_options(b: Battle, c: Combatant) -> list:
                 (t.cid,)) for a, t in first.values()]
 
 
-def chain_attack(b: Battle, c: Combatant, t: Combatant) -> None:
+def chain_attack(b: BattleAPI, c: Combatant, t: Combatant) -> None:
     """The warlock's attack is spent; the familiar makes one attack with its reaction."""
     e = c.economy
     s = _familiar(b, c)
@@ -401,7 +401,7 @@ def minions_cast(c: Combatant, key: str) -> None:
 
 
 # ================================================================ Thief's Reflexes
-def reflex_order(b: Battle) -> None:
+def reflex_order(b: BattleAPI) -> None:
     """At the start of round 1: a rogue with Thief's Reflexes gets a second place in the order, at
     its initiative - 10 (after every creature above that count; ties go after); at the start of
     round 2 that place is taken out again."""
@@ -448,7 +448,7 @@ def stride_map(m):
     return got
 
 
-def walk_map(b: Battle, c: Combatant):
+def walk_map(b: BattleAPI, c: Combatant):
     """The map c's ground moves are searched on (Land's Stride: without the map's difficult terrain)."""
     return stride_map(b.map) if "lands_stride" in c.features else b.map
 

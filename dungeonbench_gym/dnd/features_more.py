@@ -67,7 +67,7 @@ from .model.weapons import weapon_profile
 from .state import DamagePart, ability_mod
 
 if TYPE_CHECKING:   # pragma: no cover
-    from .engine import Battle
+    from .rules.api import BattleAPI
     from .state import Combatant
 
 # features with menu options here: a creature without any of them skips :func:`options` at once
@@ -237,7 +237,7 @@ def _pact_weapon(pc: Combatant, f: list, r: dict, war: int, choices) -> None:
 
 
 # ================================================================ the action menu
-def options(b: Battle, c: Combatant) -> list:
+def options(b: BattleAPI, c: Combatant) -> list:
     f = c.features
     if MENU.isdisjoint(f):
         return []
@@ -354,7 +354,7 @@ def range_factor(c: Combatant) -> int:
     return 2 if x.get("armed") == "distant" or x.get("metamagic") == "distant" else 1
 
 
-def _invocation_options(b: Battle, c: Combatant) -> list:
+def _invocation_options(b: BattleAPI, c: Combatant) -> list:
     """SRD invocations that cast a spell once a long rest with a warlock slot."""
     out = []
     for inv, key in INVOCATION_SPELLS.items():
@@ -372,27 +372,27 @@ def _invocation_options(b: Battle, c: Combatant) -> list:
     return out
 
 
-def _presence_targets(b: Battle, c: Combatant) -> list:
+def _presence_targets(b: BattleAPI, c: Combatant) -> list:
     return [o for o in b.enemies_of(c) if o.conscious and b.distance(c, o) <= 60
             and "frightened" not in o.conditions and "frightened" not in o.condition_immunities]
 
 
-def _unholy(b: Battle, c: Combatant) -> list:
+def _unholy(b: BattleAPI, c: Combatant) -> list:
     return [o for o in b.enemies_of(c) if o.creature_type in ("fiend", "undead") and o.conscious
             and "turned" not in o.conditions and b.distance(c, o) <= 30]
 
 
-def _cleanse_targets(b: Battle, c: Combatant) -> list:
+def _cleanse_targets(b: BattleAPI, c: Combatant) -> list:
     return [o for o in b.creatures.values() if o.side == c.side and not o.dead and b.distance(c, o) <= 5
             and any(v.get("spell") and b.creatures.get(v.get("by")) is not None
                     and b.creatures[v["by"]].side != c.side for v in o.conditions.values())]
 
 
-def _adjacent_foes(b: Battle, c: Combatant) -> list:
+def _adjacent_foes(b: BattleAPI, c: Combatant) -> list:
     return [o for o in b.enemies_of(c) if o.conscious and b.distance(c, o) <= 5]
 
 
-def _horde_options(b: Battle, c: Combatant) -> list:
+def _horde_options(b: BattleAPI, c: Combatant) -> list:
     first = b.creatures.get(_x(c)["horde_from"])
     if first is None:
         return []
@@ -406,14 +406,14 @@ def _horde_options(b: Battle, c: Combatant) -> list:
     return out
 
 
-def horde_targets(b: Battle, c: Combatant, targets: list) -> list:
+def horde_targets(b: BattleAPI, c: Combatant, targets: list) -> list:
     """The targets of a Horde Breaker attack: near the first target, not it."""
     first = b.creatures.get(_x(c).get("horde_from"))
     return [t for t in targets if first is not None and t is not first and b.distance(first, t) <= 5]
 
 
 # ================================================================ carrying out
-def apply(b: Battle, c: Combatant, opt) -> None:
+def apply(b: BattleAPI, c: Combatant, opt) -> None:
     key = opt.data[0]
     e, r = c.economy, c.resources
     if key == "arm":   # nothing spent yet: the next spell it fits pays
@@ -474,7 +474,7 @@ def apply(b: Battle, c: Combatant, opt) -> None:
     b._back_to_menu(c)
 
 
-def _whirlwind(b: Battle, c: Combatant) -> None:
+def _whirlwind(b: BattleAPI, c: Combatant) -> None:
     """SRD Whirlwind Attack: one melee weapon attack roll against each creature within 5 ft; a
     reaction pending (Shield) ends the sweep (like the rays of Scorching Ray)."""
     c.economy.actions -= 1
@@ -488,7 +488,7 @@ def _whirlwind(b: Battle, c: Combatant) -> None:
     b._back_to_menu(c)
 
 
-def _carceri_targets(b: Battle, c: Combatant) -> list:
+def _carceri_targets(b: BattleAPI, c: Combatant) -> list:
     """Chains of Carceri: Hold Monster's targets that are celestials, fiends or elementals, not yet
     bound by this warlock since its last long rest."""
     from . import spellbook
@@ -497,18 +497,18 @@ def _carceri_targets(b: Battle, c: Combatant) -> list:
             if t.creature_type in ("celestial", "fiend", "elemental") and t.cid not in done]
 
 
-def _volley_weapon(b: Battle, c: Combatant):
+def _volley_weapon(b: BattleAPI, c: Combatant):
     """The ranged weapon a Volley shoots, when it has a target."""
     return next((a for a in c.attacks if not a.melee and not a.spell and b._targets_for_attack(c, a)), None)
 
 
-def _volley_hits(b: Battle, c: Combatant, a, centre: Combatant) -> list:
+def _volley_hits(b: BattleAPI, c: Combatant, a, centre: Combatant) -> list:
     """SRD Volley: every creature within 10 ft of the point (here: of the creature at its centre)
     the weapon can reach; the ranger's foes only, a separate attack roll each."""
     return [t for t in b._targets_for_attack(c, a) if t is centre or b.distance(centre, t) <= 10]
 
 
-def _volley(b: Battle, c: Combatant, centre: Combatant) -> None:
+def _volley(b: BattleAPI, c: Combatant, centre: Combatant) -> None:
     c.economy.actions -= 1
     a = _volley_weapon(b, c)
     b.event("volley", f"{c.cid} looses a Volley around {centre.cid}", creature=c.cid)
@@ -522,7 +522,7 @@ def _volley(b: Battle, c: Combatant, centre: Combatant) -> None:
     b._back_to_menu(c)
 
 
-def sanctuary_turns(b: Battle, c: Combatant, t: Combatant, a) -> bool:
+def sanctuary_turns(b: BattleAPI, c: Combatant, t: Combatant, a) -> bool:
     """SRD Nature's Sanctuary: a beast or plant attacking the druid makes a Wis save against its
     spell DC; on a failure the attack is lost (as with Sanctuary here: the SRD also lets it choose
     another target)."""
@@ -533,7 +533,7 @@ def sanctuary_turns(b: Battle, c: Combatant, t: Combatant, a) -> bool:
     return True
 
 
-def target_options(b: Battle, c: Combatant, use: tuple) -> list:
+def target_options(b: BattleAPI, c: Combatant, use: tuple) -> list:
     out = []
     if use[1] == "carceri":
         for t in _carceri_targets(b, c):
@@ -555,7 +555,7 @@ def target_options(b: Battle, c: Combatant, use: tuple) -> list:
     return out
 
 
-def resolve_target(b: Battle, c: Combatant, use: tuple, t: Combatant) -> None:
+def resolve_target(b: BattleAPI, c: Combatant, use: tuple, t: Combatant) -> None:
     if use[1] == "chain":   # Pact of the Chain (dnd/features_last.py)
         from . import features_last
         features_last.chain_attack(b, c, t)
@@ -586,7 +586,7 @@ def resolve_target(b: Battle, c: Combatant, use: tuple, t: Combatant) -> None:
 
 
 # ================================================================ spells
-def before_spell(b: Battle, c: Combatant, data: tuple) -> None:
+def before_spell(b: BattleAPI, c: Combatant, data: tuple) -> None:
     """A spell option was chosen: note the casting (healing features), pay a metamagic, and arm the
     damage roll's changes (`dice.Roller.changed_roll`): Empowered Evocation, Elemental Affinity,
     Overchannel, Empowered Spell, Supreme Healing; Sculpt Spells for an evocation area."""
@@ -663,7 +663,7 @@ def potent(c: Combatant, sp) -> bool:
     return sp.level == 0 and "potent_cantrip" in c.features
 
 
-def careful(b: Battle, c: Combatant, t: Combatant) -> bool:
+def careful(b: BattleAPI, c: Combatant, t: Combatant) -> bool:
     """Sculpt Spells: an ally of the wizard (not the wizard) in its evocation area succeeds, and
     takes no damage (noted for :func:`sculpted`)."""
     x = _x(c)
@@ -675,13 +675,13 @@ def careful(b: Battle, c: Combatant, t: Combatant) -> bool:
     return True
 
 
-def sculpted(b: Battle, t: Combatant, source: str | None) -> bool:
+def sculpted(b: BattleAPI, t: Combatant, source: str | None) -> bool:
     """The sculpted ally's damage from that spell: none."""
     mark = t.economy.extra.pop("sculpted", None)
     return mark is not None and mark == (source, b.round)
 
 
-def heal_bonus(b: Battle, t: Combatant, amount: int, source: str) -> int:
+def heal_bonus(b: BattleAPI, t: Combatant, amount: int, source: str) -> int:
     """Disciple of Life (+2 + level on a healing spell) and Blessed Healer (the cleric too)."""
     c = b.active
     if c is None or not c.is_pc or "disciple_of_life" not in c.features:
@@ -696,7 +696,7 @@ def heal_bonus(b: Battle, t: Combatant, amount: int, source: str) -> int:
     return amount + extra
 
 
-def save_adv(b: Battle, t: Combatant, against: tuple) -> bool:
+def save_adv(b: BattleAPI, t: Combatant, against: tuple) -> bool:
     """Countercharm: advantage against being charmed or frightened near a performing bard."""
     if not against or ("charmed" not in against and "frightened" not in against):
         return False
@@ -705,13 +705,13 @@ def save_adv(b: Battle, t: Combatant, against: tuple) -> bool:
 
 
 # ================================================================ attacks
-def attack_modifiers(b: Battle, c: Combatant, t: Combatant, adv: list, dis: list) -> None:
+def attack_modifiers(b: BattleAPI, c: Combatant, t: Combatant, adv: list, dis: list) -> None:
     """Feral Senses: an unseen target within 30 ft gives no disadvantage."""
     if "feral_senses" in c.features and b.distance(c, t) <= 30:
         dis[:] = [d for d in dis if d not in ("target invisible", "target hidden")]
 
 
-def defend(b: Battle, c: Combatant, t: Combatant, melee: bool, then: str, reasons: list) -> bool:
+def defend(b: BattleAPI, c: Combatant, t: Combatant, melee: bool, then: str, reasons: list) -> bool:
     """Called as an attack is rolled: Escape the Horde (an opportunity attack on the ranger) and
     Fighting Style: Protection (an ally's reaction). True: the attack has disadvantage."""
     if then == "move" and "escape_the_horde" in t.features:
@@ -728,7 +728,7 @@ def defend(b: Battle, c: Combatant, t: Combatant, melee: bool, then: str, reason
     return False
 
 
-def attack_bonus(b: Battle, c: Combatant, t: Combatant, a) -> int:
+def attack_bonus(b: BattleAPI, c: Combatant, t: Combatant, a) -> int:
     """Horde Breaker notes the first target; Multiattack Defense: -4 to hit (its +4 AC) for a
     creature that already hit the ranger this turn."""
     if "horde_breaker" in c.features and not a.spell and b.active is c:
@@ -740,12 +740,12 @@ def attack_bonus(b: Battle, c: Combatant, t: Combatant, a) -> int:
     return 0
 
 
-def after_hit(b: Battle, c: Combatant, t: Combatant) -> None:
+def after_hit(b: BattleAPI, c: Combatant, t: Combatant) -> None:
     if "multiattack_defense" in t.features:
         t.resources["mad"] = (c.cid, b.round, b.turn_index)   # this creature's hit, this turn
 
 
-def damage_parts(b: Battle, c: Combatant, t: Combatant, a, parts: list) -> None:
+def damage_parts(b: BattleAPI, c: Combatant, t: Combatant, a, parts: list) -> None:
     """Lifedrinker (necrotic on the pact weapon), Foe Slayer (once a turn on a favored enemy)."""
     if "lifedrinker" in c.features and a.key == "pact-blade":
         parts.append(DamagePart(str(max(1, c.mod("cha"))), "necrotic"))
@@ -770,7 +770,7 @@ def spell_range(c: Combatant, key: str, rng: int) -> int:
 
 
 # ================================================================ falls, checks, rests
-def slow_fall(b: Battle, c: Combatant, amount: int) -> int:
+def slow_fall(b: BattleAPI, c: Combatant, amount: int) -> int:
     """SRD Slow Fall: a reaction that reduces falling damage by 5 x monk level."""
     if "slow_fall" not in c.features or not c.economy.reaction or c.incapacitated:
         return amount
@@ -780,7 +780,7 @@ def slow_fall(b: Battle, c: Combatant, amount: int) -> int:
     return max(0, amount - cut)
 
 
-def peerless(b: Battle, c: Combatant, total: int, need: int) -> int:
+def peerless(b: BattleAPI, c: Combatant, total: int, need: int) -> int:
     """SRD Peerless Skill (College of Lore, 14): a Bardic Inspiration die added to the bard's own
     ability check, spent only when the die can still reach ``need`` (as for an ally's inspiration)."""
     if not c.is_pc or total >= need or "peerless_skill" not in c.features or c.resources.get("bardic_inspiration", 0) <= 0:

@@ -2,12 +2,14 @@
 emanation, on-hit riders, with the stat block's durations and repeat saves; and every save action
 the engine runs, for every SRD monster, resolves when chosen."""
 
+from pathlib import Path
+
 import pytest
 from dnd_helpers import WIDE, arena, events, mon, pc, pick, script
 
 from dungeonbench_gym.dnd import content, heuristic
 from dungeonbench_gym.dnd.builders.monsters import monster_combatant
-from dungeonbench_gym.dnd.content import report
+from dungeonbench_gym.dnd.verification import monster_report as report
 from dungeonbench_gym.dnd.state import monster_action
 
 
@@ -144,3 +146,10 @@ def test_point_z_is_chosen_when_a_creature_is_aloft_and_skipped_otherwise():
     script(b2, 2)
     pick(b2, "point_y", "Point (5, 3)")
     assert b2.decision.kind != "point_z" and "blinded" in f2.conditions
+
+
+def test_the_monster_coverage_page_is_current():
+    """docs/dnd-monster-coverage.md is generated; it must say what the engine runs today."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "dnd-monster-coverage.md"
+    assert page.read_text(encoding="utf-8") == report.markdown(report.rows()), (
+        "docs/dnd-monster-coverage.md is stale: python -m dungeonbench_gym.dnd.verification.monster_report --markdown")

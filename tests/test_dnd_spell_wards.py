@@ -262,8 +262,7 @@ def test_placement_is_x_then_y_on_floor_squares_the_party_can_reach():
     d = run.decision
     assert d.kind == "point_x" and d.actor == "cleric" and all(o.kind == "point_x" for o in d.options)
     floor, points = wards.places(run)
-    from dungeonbench_gym.dnd.scenario import _map_cache
-    m = _map_cache(run.current.scenario)
+    m = run.current.scenario.battle_map()
     assert floor and all(m.fits(x, y) for x, y in floor)
     assert all(cells and set(cells) <= floor for cells in points.values())
     assert (0, 0) not in points and (6, 1) in points and points[(6, 1)] == ((5, 1),)   # walls all round

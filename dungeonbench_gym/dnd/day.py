@@ -63,7 +63,7 @@ from .model.durations import DURATION_TEXT, drop_concentration, effect_duration,
 from .model.options import Decision, Opt
 from .model.slots import spend_slot
 from .rules.core_spells import BUFFS
-from .scenario import Scenario, _map_cache, encounter_names, load_encounter, read_toml
+from .scenario import Scenario, encounter_names, load_encounter, read_toml
 from .state import Economy
 
 DAY_FOLDER = ("dnd", "days")
@@ -205,7 +205,7 @@ def parse_day(data: dict[str, Any], path: str | Path = "<memory>") -> Day:
 
 
 def _check_squares(path, where: str, sc: Scenario, stage: Stage, ids: list) -> None:
-    bmap = _map_cache(sc)
+    bmap = sc.battle_map()
     taken: dict = {}
     placed = {p["id"]: tuple(p["at"]) for p in sc.party if p["id"] in ids}
     placed.update(stage.place)
@@ -330,7 +330,7 @@ class DayRun:
             self.event("fight", f"Encounter {self.stage + 1} ({sc.name}): lost, {ward} is dead")
             self.phase = "over"
             return
-        bmap = _map_cache(sc)
+        bmap = sc.battle_map()
         squares = self.day.squares(stage)
         fighters = []
         for cid, pc in self.party.items():
@@ -565,7 +565,7 @@ class DayRun:
         """Whether a creature of n x n squares fits at cid's square of the coming fight, clear of
         the rest of the party and the enemies there."""
         stage = self.current
-        bmap = _map_cache(stage.scenario)
+        bmap = stage.scenario.battle_map()
         squares = squares or self.day.squares(stage)
         x, y = squares[cid]
         if not bmap.fits(x, y, n):

@@ -156,10 +156,16 @@ class Scenario:
     underwater: bool = False   # SRD underwater combat (engine: Battle.underwater)
     light: str = "bright"      # the battle's light: bright, dim or dark (dnd/lighting.py)
 
+    def battle_map(self) -> BattleMap:
+        """The scenario's map, shared by every battle built from it (maps are immutable and keep
+        their cover and sight caches). Mechanics that look ahead to a fight (the Day track's
+        intermissions) read it here, without importing this module."""
+        return _map_cache(self)
+
     def build(self, seed: int, max_options: int = 64):
         """A fresh Battle (initiative rolled from ``seed``)."""
 
-        bmap = _map_cache(self)
+        bmap = self.battle_map()
         fighters = []
         for p in self.party:
             pc = build_pc(p["archetype"], p["level"], p["id"], _pos(bmap, p), p.get("name"))

@@ -537,11 +537,10 @@ def _later(run) -> list:
 def day_options(run, c, living) -> list:
     """Between fights: Water Walk while a later fight has water, Water Breathing while one is under
     water, Unseen Servant before an interact fight; a potion of water breathing."""
-    from .scenario import _map_cache
     out = []
     later = _later(run)
     nxt = later[0] if later else None
-    wet = any(not s.underwater and has_water(_map_cache(s)) for s in later)
+    wet = any(not s.underwater and has_water(s.battle_map()) for s in later)
     deep = any(s.underwater for s in later)
     for key in c.spells:
         m = _m(key)
@@ -628,7 +627,6 @@ def plan(run, opts: list):
     """The baseline between fights: Water Walk right before a fight on water, Water Breathing (the
     spell, else a potion) before an underwater fight some member could not hold its breath through,
     Unseen Servant before an interact fight."""
-    from .scenario import _map_cache
     later = _later(run)
     if not later:
         return None
@@ -642,7 +640,7 @@ def plan(run, opts: list):
             if fight is nxt and any(hold_rounds(run.party[t]) < fight.round_limit for t in o.data[3]):
                 return i
         elif kind(key) == "water_walk":
-            if not nxt.underwater and has_water(_map_cache(nxt)):
+            if not nxt.underwater and has_water(nxt.battle_map()):
                 return i
         elif kind(key) == "unseen_servant":
             return i

@@ -122,9 +122,8 @@ def _spell(key: str):
 # ================================================================ the next fight's map
 def _next(run):
     """(scenario, map, party squares by id) of the fight the intermission leads to."""
-    from .scenario import _map_cache
     stage = run.current
-    return stage.scenario, _map_cache(stage.scenario), run.day.squares(stage)
+    return stage.scenario, stage.scenario.battle_map(), run.day.squares(stage)
 
 
 def places(run) -> tuple:

@@ -29,7 +29,6 @@ from ...dnd import heuristic
 from ...dnd.builders.monsters import monster_combatant
 from ...dnd.day import MAX_STAGES, Day, DayRun, load_day
 from ...dnd.model.durations import DURATION_TEXT
-from ...dnd.scenario import _map_cache
 from . import views
 from .env import DnDEncounterEnv, battle_problems, hp_problems
 
@@ -161,7 +160,7 @@ class DnDDayEnv(DnDEncounterEnv):
         r = self.run
         stage = r.current
         sc = stage.scenario
-        bmap = _map_cache(sc)
+        bmap = sc.battle_map()
         squares = self.day.squares(stage)
         rows = []
         for cid, pc in r.party.items():
@@ -192,7 +191,7 @@ class DnDDayEnv(DnDEncounterEnv):
     def _enemies(self, stage: int) -> list:
         if stage not in self._enemy_rows:
             sc = self.day.stages[stage].scenario
-            bmap = _map_cache(sc)
+            bmap = sc.battle_map()
             self._enemy_rows[stage] = [
                 monster_combatant(e["monster"], e["id"], "enemies",
                                   (e["at"][0], e["at"][1], bmap.standing_z(*e["at"])), e.get("name")).to_dict()

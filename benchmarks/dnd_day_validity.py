@@ -3,7 +3,7 @@ planning party beat a random one?
 
 For every day in scenarios/dnd/days/ and seeds 0..N-1 this plays:
 * the heuristic party on the day (battles by ``heuristic.choose``, intermissions by
-  ``day.plan_intermission``);
+  ``advice.intermission.plan_intermission``);
 * the same party on the day's fights played alone (``DayRun(rested=True)``: every fight at full
   strength, no intermission), the control;
 * a random party (uniform over the legal options, battles and intermissions), on the day.
@@ -22,7 +22,8 @@ import time
 import numpy as np
 
 from dungeonbench_gym.dnd import heuristic
-from dungeonbench_gym.dnd.day import DayRun, day_names, load_day, plan_intermission
+from dungeonbench_gym.dnd.day import DayRun, day_names, load_day
+from dungeonbench_gym.dnd.advice.intermission import plan_intermission
 
 
 def play(day, seed: int, party: str, rested: bool) -> DayRun:

@@ -38,7 +38,8 @@ import tracemalloc
 import numpy as np
 
 from dungeonbench_gym.dnd import heuristic
-from dungeonbench_gym.dnd.day import DayRun, plan_intermission
+from dungeonbench_gym.dnd.day import DayRun
+from dungeonbench_gym.dnd.advice.intermission import plan_intermission
 from dungeonbench_gym.dnd.scenario import encounter_names, load_encounter
 from dungeonbench_gym.games.dnd.env import DnDEncounterEnv
 

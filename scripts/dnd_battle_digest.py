@@ -49,7 +49,8 @@ def digest(name: str, seed: int, labels: bool = False) -> str:
 
 def digest_day(name: str, seed: int, labels: bool = False) -> str:
     """The same for one seeded Day-track day: its fights and its intermissions (plan_intermission)."""
-    from dungeonbench_gym.dnd.day import DayRun, load_day, plan_intermission
+    from dungeonbench_gym.dnd.day import DayRun, load_day
+    from dungeonbench_gym.dnd.advice.intermission import plan_intermission
     run = DayRun(load_day(name), seed)
     h = hashlib.sha256()
     while not run.over:

@@ -10,7 +10,8 @@ import dungeonbench_gym  # noqa: F401  (registers the ids)
 from dungeonbench_gym.core.errors import FileFormatError
 from dungeonbench_gym.dnd import day as daymod
 from dungeonbench_gym.dnd import heuristic
-from dungeonbench_gym.dnd.day import DayRun, load_day, parse_day, plan_intermission
+from dungeonbench_gym.dnd.day import DayRun, load_day, parse_day
+from dungeonbench_gym.dnd.advice.intermission import plan_intermission
 from dungeonbench_gym.dnd.model.durations import effect_duration, wild_shape_duration
 from dungeonbench_gym.games.dnd.day_env import DAY_FEATURES, DnDDayEnv
 from dnd_helpers import Script

@@ -23,7 +23,8 @@ from dnd_helpers import (
 
 from dungeonbench_gym.core.errors import FileFormatError
 from dungeonbench_gym.dnd import lighting, spell_zones
-from dungeonbench_gym.dnd.day import DayRun, parse_day, plan_intermission
+from dungeonbench_gym.dnd.day import DayRun, parse_day
+from dungeonbench_gym.dnd.advice.intermission import plan_intermission
 from dungeonbench_gym.dnd.items import equip
 from dungeonbench_gym.dnd.model.durations import effect_duration
 from dungeonbench_gym.dnd.scenario import load_encounter, parse_encounter

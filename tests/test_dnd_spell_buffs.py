@@ -6,7 +6,8 @@ from dnd_helpers import pick, turn
 
 from dungeonbench_gym.dnd import spell_buffs, spellbook
 from dungeonbench_gym.dnd.builders.pcs import build_pc
-from dungeonbench_gym.dnd.day import DayRun, load_day, parse_day, plan_intermission
+from dungeonbench_gym.dnd.day import DayRun, load_day, parse_day
+from dungeonbench_gym.dnd.advice.intermission import plan_intermission
 from dungeonbench_gym.dnd.verification import spell_buffs_probes, spell_probe
 from dungeonbench_gym.dnd.verification.arena import battle
 

@@ -9,7 +9,9 @@ import pytest
 from dnd_helpers import arena, cast, events, labels, mon, pc, pick, script, target, turn
 
 from dungeonbench_gym.dnd import heuristic, items, spell_utility, spellbook
-from dungeonbench_gym.dnd.day import DayRun, _clear_combat_state, parse_day, plan_intermission
+from dungeonbench_gym.dnd.day import DayRun, _clear_combat_state, parse_day
+from dungeonbench_gym.dnd.advice.intermission import plan_intermission
+from dungeonbench_gym.dnd.advice import spell_utility as utility_advice
 from dungeonbench_gym.dnd.state import ability_mod
 from dungeonbench_gym.dnd.verification import items_probes, spell_probe
 from dungeonbench_gym.dnd.verification.arena import caster
@@ -345,7 +347,7 @@ def test_between_fights_a_servant_joins_the_next_interact_fight_and_water_breath
     run = DayRun(parse_day(DAY), 0)
     opts = intermission(run, 2)   # next: the gate lever
     i = next(i for i, o in enumerate(opts) if o.kind == "utility_day" and o.data[1] == "unseen-servant")
-    assert spell_utility.plan(run, opts) == i and run._visible() == opts
+    assert utility_advice.plan(run, opts) == i and run._visible() == opts
     run.choose(i)
     run.stage = 2
     run._start_battle()
@@ -354,7 +356,7 @@ def test_between_fights_a_servant_joins_the_next_interact_fight_and_water_breath
     with_con(run.party["fighter"], 8)   # holds 5 rounds: less than the shrine's 12
     opts = intermission(run, 3)   # next: the sunken shrine, under water
     i = next(i for i, o in enumerate(opts) if o.kind == "utility_day" and o.data[1] == "water-breathing")
-    assert spell_utility.plan(run, opts) == i and "all day" in opts[i].label
+    assert utility_advice.plan(run, opts) == i and "all day" in opts[i].label
     run.choose(i)
     assert run.party["fighter"].conditions["water_breathing"]["day_duration"] == "all_day"
     run.stage = 3

@@ -3,7 +3,8 @@ in a Day-track intermission on the next fight's map, then that fight's triggers 
 
 from dungeonbench_gym.dnd import spell_wards as wards
 from dungeonbench_gym.dnd.verification import spell_wards_probes as ward_probes
-from dungeonbench_gym.dnd.day import plan_intermission
+from dungeonbench_gym.dnd.advice.intermission import plan_intermission
+from dungeonbench_gym.dnd.advice import spell_wards as wards_advice
 from dungeonbench_gym.dnd.scenario import load_encounter
 from dungeonbench_gym.dnd.spell_buffs import choose_day
 from dnd_helpers import WIDE, arena, events, fighter, mon, pc, pick, script, turn
@@ -295,12 +296,12 @@ def test_more_options_than_slots_are_split_into_ranges_never_cut():
     while "_ward_pending" in run.__dict__:
         assert len(run.decision.options) <= 3
         run.choose(plan_intermission(run))
-    assert tuple(run.__dict__["_wards"][0]["point"]) == wards._glyph_point(run)
+    assert tuple(run.__dict__["_wards"][0]["point"]) == wards_advice._glyph_point(run)
 
 
 def test_the_circle_ends_with_its_fight_and_fades_with_a_short_rest():
     run = ward_probes.probe_run("magic-circle")
-    ward_probes.cast(run, "magic-circle", wards._circle_point(run), ("undead",))
+    ward_probes.cast(run, "magic-circle", wards_advice._circle_point(run), ("undead",))
     ward_probes.go_on(run)
     assert run.battle.wards and run.battle.wards[0]["kind"] == ["undead"]
     for o in run.battle.creatures.values():   # the skeletons fall: the fight is won
@@ -313,7 +314,7 @@ def test_the_circle_ends_with_its_fight_and_fades_with_a_short_rest():
     assert not run.battle.wards and "_wards" not in run.__dict__
     for level, kept in ((3, False), (4, True)):   # an hour, one more per slot level above 3rd
         run = ward_probes.probe_run("magic-circle")
-        ward_probes.cast(run, "magic-circle", wards._circle_point(run), ("undead",), level=level)
+        ward_probes.cast(run, "magic-circle", wards_advice._circle_point(run), ("undead",), level=level)
         assert choose_day(run, lambda o: o.kind == "short_rest")
         assert choose_day(run, lambda o: o.kind == "finish_rest")
         ward_probes.go_on(run)

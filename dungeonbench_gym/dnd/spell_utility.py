@@ -623,30 +623,6 @@ def day_battle(run, b) -> None:
         b._cache = b._reach_cache = None
 
 
-def plan(run, opts: list):
-    """The baseline between fights: Water Walk right before a fight on water, Water Breathing (the
-    spell, else a potion) before an underwater fight some member could not hold its breath through,
-    Unseen Servant before an interact fight."""
-    later = _later(run)
-    if not later:
-        return None
-    nxt = later[0]
-    for i, o in enumerate(opts):
-        if o.kind != "utility_day":
-            continue
-        key = o.data[1]
-        if key == POTION or kind(key) == "water_breathing":
-            fight = next(s for s in later if s.underwater)
-            if fight is nxt and any(hold_rounds(run.party[t]) < fight.round_limit for t in o.data[3]):
-                return i
-        elif kind(key) == "water_walk":
-            if not nxt.underwater and has_water(nxt.battle_map()):
-                return i
-        elif kind(key) == "unseen_servant":
-            return i
-    return None
-
-
 # ================================================================ the item probe's room
 def scroll_arena(b, spell: str) -> None:
     """The item probe's room (the reader at (2, 2)) made fit for a scroll of one of these spells:

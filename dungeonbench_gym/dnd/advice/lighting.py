@@ -5,7 +5,7 @@ and moved onto them, Darkvision on the front-liner. Asked by :mod:`..heuristic`.
 from __future__ import annotations
 
 from .. import spell_zones
-from ..lighting import SPELLS, _lit_by, _my_lights, _reaches, active, carried, targets
+from ..lighting import SPELLS, _dark_ahead, _lit_by, _my_lights, _reaches, active, carried, darkvision, targets
 from .common import _ranged_minded
 
 
@@ -90,3 +90,28 @@ def heuristic_destination(b, c, opts: list) -> int:
         names = o.label.rsplit("(lights ", 1)[-1].rstrip(")").split(", ")
         return (sum(n in unseen for n in names), sum(n in foes for n in names))
     return max(range(len(opts)), key=lambda i: (score(opts[i]), -i))
+
+
+def plan(run, opts) -> int | None:
+    """The baseline before a dark fight: a light for the party if none of it carries one
+    (Continual Flame, else Light when the next fight is dark), then Darkvision on the front-liner."""
+    mine = [i for i, o in enumerate(opts) if o.kind == "day_light"]
+    if not mine:
+        return None
+    living = [c for c in run.party.values() if not c.dead]
+    lit = any(carried(c) != (0, 0) for c in living)
+
+    def front_first(i):
+        t = run.party[opts[i].data[3][0]]
+        return (bool(t.spells), -t.max_hp, t.cid)
+    for key in ("continual-flame", "light"):
+        if lit or (key == "light" and not _dark_ahead(run, next_only=True)):
+            continue
+        pick = sorted((i for i in mine if opts[i].data[1] == key), key=front_first)
+        if pick:
+            return pick[0]
+    if not any(darkvision(c) for c in living):
+        pick = sorted((i for i in mine if opts[i].data[1] == "darkvision"), key=front_first)
+        if pick:
+            return pick[0]
+    return None

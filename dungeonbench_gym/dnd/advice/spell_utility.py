@@ -14,8 +14,11 @@ from ..spell_utility import (
     _ft,
     _goal_costs,
     _object,
+    _later,
     _servant_spot,
     breath_left,
+    has_water,
+    hold_rounds,
     kind,
     targets,
 )
@@ -122,3 +125,27 @@ def _water_saves(b, c, key: str) -> bool:
                              for p, cv in r.costs.items()), default=10 ** 6))
         gain += cost[0] - cost[1] >= 2 * SQUARE_FT
     return gain >= min(2, len(pool)) and gain > 0
+
+
+def plan(run, opts: list):
+    """The baseline between fights: Water Walk right before a fight on water, Water Breathing (the
+    spell, else a potion) before an underwater fight some member could not hold its breath through,
+    Unseen Servant before an interact fight."""
+    later = _later(run)
+    if not later:
+        return None
+    nxt = later[0]
+    for i, o in enumerate(opts):
+        if o.kind != "utility_day":
+            continue
+        key = o.data[1]
+        if key == POTION or kind(key) == "water_breathing":
+            fight = next(s for s in later if s.underwater)
+            if fight is nxt and any(hold_rounds(run.party[t]) < fight.round_limit for t in o.data[3]):
+                return i
+        elif kind(key) == "water_walk":
+            if not nxt.underwater and has_water(nxt.battle_map()):
+                return i
+        elif kind(key) == "unseen_servant":
+            return i
+    return None

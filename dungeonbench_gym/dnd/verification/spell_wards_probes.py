@@ -3,9 +3,10 @@ decision options in a small battle, and raises AssertionError when it cannot."""
 
 from __future__ import annotations
 
+from ..advice.spell_wards import _circle_point
 from ..day import DayRun, parse_day
 from ..spell_buffs import choose_day
-from ..spell_wards import _circle_cells, _circle_point, _mech, _next, pending_options
+from ..spell_wards import _circle_cells, _mech, _next, pending_options
 
 
 def probe_run(key: str, scenario: str = "skeleton_crypt"):

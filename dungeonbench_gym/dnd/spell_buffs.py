@@ -237,9 +237,7 @@ def _spend_slot(c, key: str, level: int) -> None:
         if innate[key] > 0:
             innate[key] -= 1
         return
-    slots = list(slots)
-    slots[level - 1] -= 1
-    c.resources["slots"] = tuple(slots)
+    spend_slot(c, level)
 
 
 def offer_rebuke(b, c, t, then: str, before: int) -> bool:

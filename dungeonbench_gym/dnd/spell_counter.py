@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from . import content
 from .model.options import Opt
+from .model.slots import spend_slot
 from .rules import hooks
 
 RANGE_FT = 60
@@ -74,9 +75,7 @@ def answer(b, o, p: dict, data: tuple) -> None:
     stack, declined = list(p["stack"]), p["declined"]
     if data[0]:
         lv = data[1]
-        slots = list(o.resources["slots"])
-        slots[lv - 1] -= 1
-        o.resources["slots"] = tuple(slots)
+        spend_slot(o, lv)
         o.economy.reaction = False
         o.conditions.pop("hidden", None)
         b.event("cast", f"{o.cid} casts counterspell at level {lv} against {stack[-1][0]}'s {stack[-1][1]}",

@@ -12,6 +12,7 @@ from .. import (
 )
 from ..grid import SQUARE_FT, footprint
 from ..model.options import Opt
+from ..model.slots import spend_slot
 from ..rules.hooks import OPTION_KINDS, REACTIONS, TARGET_USES, Reaction, TargetUse
 from ..state import SIZES, AttackProfile, Combatant, DamagePart
 
@@ -458,8 +459,7 @@ class AttacksMixin:
             innate["shield"] -= 1 if innate["shield"] > 0 else 0
         else:
             level = next(i for i, n in enumerate(slots) if n) + 1   # the lowest slot left
-            slots[level - 1] -= 1
-            t.resources["slots"] = tuple(slots)
+            spend_slot(t, level)
         t.economy.reaction = False
         t.conditions["shield"] = {"until": "start_of_turn"}
         self.event("cast", f"{t.cid} casts shield (+5 AC until its next turn)", creature=t.cid,

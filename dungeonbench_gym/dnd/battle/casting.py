@@ -10,6 +10,7 @@ from .. import (
     spell_summons, spell_walls, spellbook,
 )
 from ..model.options import Opt
+from ..model.slots import spend_slot
 from ..rules.core_spells import BUFFS, DEBUFFS, MULTI, SPELL_RIDERS
 from ..rules.hooks import OPTION_KINDS, TARGET_USES, TargetUse
 from ..state import AttackProfile, Combatant, DamagePart, monster_action
@@ -65,9 +66,7 @@ class CastingMixin:
             if innate[key] > 0:   # "n/day" (at will: -1, never spent)
                 innate[key] -= 1
         elif level:
-            slots = list(c.resources["slots"])
-            slots[level - 1] -= 1
-            c.resources["slots"] = tuple(slots)
+            spend_slot(c, level)
         c.conditions.pop("hidden", None)   # casting gives the caster away
         self.event("cast", f"{c.cid} casts {key}" + (f" at level {level}" if level else ""),
                    creature=c.cid, spell=key, level=level)

@@ -10,6 +10,7 @@ from .. import content, features, spell_buffs, spell_walls, spell_wards
 from ..builders.monsters import monster_combatant
 from ..grid import SQUARE_FT, size_squares
 from ..model.options import Opt
+from ..model.slots import spend_slot
 from ..rules.core_spells import TURN_UNDEAD_FT
 from ..rules.hooks import OPTION_KINDS, TARGET_USES, TargetUse
 from ..state import INCAPACITATING, SIZES, Combatant, Economy, monster_action
@@ -466,9 +467,7 @@ def _monster_invisibility(b, c: Combatant, p: dict, opt: Opt) -> None:
 def _divine_eminence(b, c: Combatant, p: dict, opt: Opt) -> None:
     level = opt.data[0]
     c.economy.bonus = False
-    slots = list(c.resources["slots"])
-    slots[level - 1] -= 1
-    c.resources["slots"] = tuple(slots)
+    spend_slot(c, level)
     c.conditions["eminence"] = {"dice": f"{2 + level}d6", "until_turn_end": True}
     b.event("divine_eminence", f"{c.cid} spends a level {level} slot: +{2 + level}d6 radiant on "
             "melee hits this turn", creature=c.cid)

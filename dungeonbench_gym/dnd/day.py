@@ -63,7 +63,7 @@ from .model.durations import DURATION_TEXT, drop_concentration, effect_duration,
 from .model.options import Decision, Opt
 from .model.slots import spend_slot
 from .rules.core_spells import BUFFS
-from .scenario import Scenario, encounter_names, load_encounter, read_toml
+from .scenario import Scenario, check_items, encounter_names, load_encounter, read_toml
 from .state import Economy
 
 DAY_FOLDER = ("dnd", "days")
@@ -152,8 +152,7 @@ def parse_day(data: dict[str, Any], path: str | Path = "<memory>") -> Day:
         if not 1 <= level <= 20:
             raise FileFormatError(path, where + "level", f"{level} is out of range", "use 1 to 20")
         if "items" in p:   # the day's kit: dnd/items.py keys, "key*N" for N of them
-            from .scenario import _check_items
-            _check_items(path, where, p["items"])
+            check_items(path, where, p["items"])
         gp = p.get("gp", 0)   # optional: gold for costly spell components (Raise Dead's diamond)
         if not isinstance(gp, int) or isinstance(gp, bool) or gp < 0:
             raise FileFormatError(path, where + "gp", f"{gp!r} is not a sum of gold", "give a whole number, e.g. gp = 500")

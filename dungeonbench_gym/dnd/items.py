@@ -114,7 +114,7 @@ def status(key: str) -> tuple[str, str]:
 
 def scroll_castable(spell: str) -> bool:
     """The engine casts it (bespoke or through dnd/spellbook.py) and some PC build can read it."""
-    from . import content, spellbook
+    from . import spellbook
     if spell not in SCROLL_SPELLS and not (spellbook.handles(spell) and spellbook.mech(spell)["mech"] in SCROLL_MECHS
                                            and spell not in SCROLL_UNPROBED):
         return False

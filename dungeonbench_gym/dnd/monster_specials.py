@@ -795,7 +795,7 @@ def after_hit(b, c, t, a, melee: bool) -> None:
 
 
 def _metal_weapon(c, a, kinds: str) -> bool:
-    from . import content, items
+    from . import items
     if a.spell:
         return False
     w = items.weapon_of(c, a)

@@ -322,7 +322,7 @@ def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scen
                     raise FileFormatError(path, where + "level", f"{level} is out of range", "use 1 to 20")
                 size = "medium"
                 if "items" in e:   # optional kit: item keys of dnd/items.py ("key*N" for N of them)
-                    _check_items(path, where, e["items"])
+                    check_items(path, where, e["items"])
             else:
                 key = need(e, "monster", str, 'an SRD monster key, e.g. monster = "goblin"', where)
                 try:
@@ -369,7 +369,7 @@ def _light(path, data: dict) -> str:
     return v
 
 
-def _check_items(path, where: str, keys) -> None:
+def check_items(path, where: str, keys) -> None:
     if not (isinstance(keys, list) and all(isinstance(k, str) for k in keys)):
         raise FileFormatError(path, where + "items", f"{keys!r} is not a list of item keys",
                               'list item keys, e.g. items = ["potion-of-healing-common*2", "longsword-plus-1"]')

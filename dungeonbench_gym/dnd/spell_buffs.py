@@ -273,7 +273,7 @@ def reaction_options(b, c, p: dict) -> list:
 
 
 def resolve_reaction(b, c, p: dict, data: tuple) -> None:
-    from . import content, spellbook
+    from . import spellbook
     b.pending = {}
     attacker = b.creatures[p["attacker"]]
     if data[0] and p["reaction"] == "hellish_rebuke" and not attacker.dead:

@@ -313,7 +313,7 @@ def _near_foe(b, c, squares: int, rng: int) -> list:
 
 def build(b, c, ckey: str, cid: str, pos: tuple, key: str, level: int) -> Combatant:
     """A combatant from an authored stat block, with the caster's numbers where the spell uses them."""
-    from . import content, spellbook
+    from . import spellbook
     d = data()["creatures"][ckey]
     abilities = dict(zip(ABILITIES, d["abilities"]))
     hp = c.max_hp if d["hp"] == "caster_max_hp" else d["hp"]

@@ -45,7 +45,7 @@ def turn(b: Battle, cid: str):
     """Make it cid's turn now (a fresh round order with cid first)."""
     b.order = [cid] + [o for o in b.order if o != cid]
     b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
+    b.next_turn()
 
 
 def pick(b: Battle, kind: str | None = None, text: str = "") -> None:

@@ -155,7 +155,7 @@ def test_lands_stride_leaves_spell_terrain_difficult():
     c = build_pc("ranger", 8, "p", (2, 2, 0))
     b = Battle(BattleMap.from_dict({"layout": layout}), [c, mon("ogre", (12, 9), "m")], seed=0)
     fp._again(b, "p")
-    far = max(k[0] for k in b._reach(c).costs if k[1] == 2)
+    far = max(k[0] for k in b.reach(c).costs if k[1] == 2)
     assert far == 8   # 30 ft through rubble
     assert features_last.stride_map(b.map) is features_last.stride_map(b.map)   # built once
     assert b.map.is_difficult(3, 2)   # the battle's own map is unchanged
@@ -168,7 +168,7 @@ def test_thiefs_reflexes_second_turn_only_in_round_one():
     b = arena(c, o, layout=WIDE, max_options=10 ** 6)
     c.initiative, o.initiative = 12, 8   # 12 - 10 = 2: after the ogre
     b.order, b.round, b.turn_index, b.outcome = ["p", "m"], 0, -1, None
-    b._next_turn()
+    b.next_turn()
     assert b.order == ["p", "m", "p"]
     actors = []
     for _ in range(80):

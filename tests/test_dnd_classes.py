@@ -1179,10 +1179,10 @@ def test_mystic_arcanum_is_once_a_long_rest_without_a_slot():
 def test_jack_of_all_trades_and_remarkable_athlete_add_to_untrained_checks():
     bard, champ = build_pc("bard", 5, "b", (2, 2, 0)), build_pc("fighter", 7, "f", (2, 4, 0))
     b = arena(bard, champ, mon("ogre", (9, 2), "o"), layout=WIDE)
-    assert b._athletics(bard) == _mod(bard, "str") + 1            # +3 proficiency: half rounded down
-    assert b._stealth(bard) == _mod(bard, "dex") + 1
-    assert b._athletics(champ) == _mod(champ, "str") + 3          # trained: the full bonus, nothing more
-    assert b._stealth(champ) == _mod(champ, "dex") + 2            # Remarkable Athlete: half rounded up
+    assert b.athletics(bard) == _mod(bard, "str") + 1            # +3 proficiency: half rounded down
+    assert b.stealth(bard) == _mod(bard, "dex") + 1
+    assert b.athletics(champ) == _mod(champ, "str") + 3          # trained: the full bonus, nothing more
+    assert b.stealth(champ) == _mod(champ, "dex") + 2            # Remarkable Athlete: half rounded up
     assert features.check_bonus(champ, "wis") == 0 and features.check_bonus(bard, "wis") == 1
 
 

@@ -60,7 +60,7 @@ def test_charmed_creature_cannot_attack_its_charmer():
 
 def test_stunned_creature_is_incapacitated_fails_str_dex_saves_and_is_easy_to_hit():
     b, f, o = _duel(cond_on_target="stunned")
-    assert o.incapacitated and b._speed(o) == 0
+    assert o.incapacitated and b.speed(o) == 0
     assert not b.saving_throw(o, "str", 1) and b.attack_modifiers(f, o, True)[0]
     script(b, 1)
     assert not b.saving_throw(o, "con", 5)   # other saves are rolled (1 + 3 < 5)
@@ -95,7 +95,7 @@ def test_paralyzed_and_unconscious_hits_within_5_ft_are_critical():
 
 def test_restrained_has_disadvantage_on_dex_saves_and_speed_0():
     b, _f, o = _duel(cond_on_target="restrained")
-    assert b._speed(o) == 0
+    assert b.speed(o) == 0
     script(b, 18, 2)                     # disadvantage keeps 2
     assert not b.saving_throw(o, "dex", 5)
 
@@ -113,9 +113,9 @@ def test_exhaustion_levels_are_cumulative():
     f, o = pc("fighter", 1, (2, 2)), mon("ogre", (6, 5))
     b = arena(f, o)
     b.add_exhaustion(f)
-    assert b._speed(f) == 30 and not b.attack_modifiers(f, o, True)[1]
+    assert b.speed(f) == 30 and not b.attack_modifiers(f, o, True)[1]
     b.add_exhaustion(f)
-    assert b._speed(f) == 15                           # 2: speed halved
+    assert b.speed(f) == 15                           # 2: speed halved
     b.add_exhaustion(f)
     assert b.attack_modifiers(f, o, True)[1]           # 3: disadvantage on attacks and saves
     script(b, 15, 2)
@@ -124,14 +124,14 @@ def test_exhaustion_levels_are_cumulative():
     b.add_exhaustion(f)
     assert f.max_hp == hp // 2                         # 4: hit point maximum halved
     b.add_exhaustion(f)
-    assert b._speed(f) == 0                            # 5: speed 0
+    assert b.speed(f) == 0                            # 5: speed 0
     b.add_exhaustion(f)
     assert f.dead                                      # 6: death
 
 
 def test_a_grappled_creature_has_speed_0():
     b, _f, o = _duel(cond_on_target="grappled", by="fighter")
-    assert b._speed(o) == 0
+    assert b.speed(o) == 0
 
 
 def test_conditions_show_in_the_state_dict():
@@ -154,7 +154,7 @@ def test_a_flyer_moves_in_3d_up_to_the_altitude_cap():
     heights = {o.data[0][2] for o in opts}
     assert heights == {0, 5, 10, 15}                   # Battle(max_altitude_ft=15)
     assert any("ft up" in o.label for o in opts)
-    walker = b._reach(f)
+    walker = b.reach(f)
     assert all(p[2] == 0 for p in walker.destinations)
 
 

@@ -649,7 +649,7 @@ def test_turn_after_an_unconscious_creature_is_not_skipped():
     b.damage(r, r.hp, "slashing")
     b.order = ["fighter", "rogue", "goblin"]
     b.round, b.turn_index = 0, -1
-    b._next_turn()
+    b.next_turn()
     pick(b, "end_turn")
     assert b.decision.actor == "goblin" and b.round == 1
     assert events(b, "death_save")   # the rogue rolled on its turn
@@ -675,7 +675,7 @@ def test_protect_objective_is_lost_when_the_ward_drops():
     b = arena(fighter(at=(3, 3)), ward, mon("goblin", (8, 6)),
               objective={"type": "protect", "creature": "ward"}, first="goblin")
     b.damage(ward, ward.hp, "piercing")
-    b._check_outcome()
+    b.check_outcome()
     assert b.outcome == "loss" and events(b, "outcome")[-1]["how"] == "ward_down"
 
 

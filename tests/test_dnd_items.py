@@ -320,13 +320,13 @@ def test_potion_of_speed_and_its_minute():
     f = kit("fighter", ["potion-of-speed"])
     b = arena(f, mon("goblin", (7, 6)), first="fighter")
     use(b, "potion-of-speed")
-    assert (b.armour_class(f), b._speed(f), f.economy.movement) == (21, 60, 60)
+    assert (b.armour_class(f), b.speed(f), f.economy.movement) == (21, 60, 60)
     b.round += 9
     b._start_turn(f)   # 9 rounds later: still hasted
     assert b.armour_class(f) == 21
     b.round += 1
     b._start_turn(f)   # the minute is up at the start of its turn 10 rounds later
-    assert (b.armour_class(f), b._speed(f)) == (19, 30) and "haste" not in f.conditions
+    assert (b.armour_class(f), b.speed(f)) == (19, 30) and "haste" not in f.conditions
 
 
 def test_potion_of_flying():

@@ -29,18 +29,18 @@ def _first(b, kind):
 def test_a_swimmer_uses_its_swim_speed_in_water_and_pays_no_extra():
     hag, f = mon("sea-hag", (2, 2), "hag"), fighter(at=(9, 5))
     b = arena(hag, f, layout=POOL, first="hag")
-    assert hag.resources["swim"] == 40 and b._speed(hag) == 40 and hag.economy.movement == 40
-    r = b._reach(hag)
+    assert hag.resources["swim"] == 40 and b.speed(hag) == 40 and hag.economy.movement == 40
+    r = b.reach(hag)
     assert r.costs[(4, 2, 0)] == 10   # two water squares at 5 ft each
     hag.pos = (8, 2, 0)   # on dry land: its walking speed
-    assert b._speed(hag) == 30
+    assert b.speed(hag) == 30
 
 
 def test_a_walker_pays_double_in_water():
     f, g = fighter(at=(2, 2)), mon("goblin", (9, 6), "g")
     b = arena(f, g, layout=POOL, first="fighter")
-    assert "swim" not in f.resources and b._speed(f) == 30
-    assert b._reach(f).costs[(4, 2, 0)] == 20
+    assert "swim" not in f.resources and b.speed(f) == 30
+    assert b.reach(f).costs[(4, 2, 0)] == 20
     assert BattleMap.from_dict({"layout": POOL}).is_water(2, 2)
 
 
@@ -192,13 +192,13 @@ def test_fire_form_burns_whoever_it_sweeps_through_and_water_hurts_it():
     f.hp = f.max_hp = 500
     b = arena(e, f, layout=POOL, first="e")
     assert "enters_foes" in e.features
-    b._enter_hazards(e, (3, 2, 0))
+    b.enter_hazards(e, (3, 2, 0))
     assert "burning" in f.conditions and events(b, "fire_form")
     hp = e.hp
-    b._enter_hazards(e, (2, 4, 0))   # a step in water
+    b.enter_hazards(e, (2, 4, 0))   # a step in water
     assert e.hp == hp - 1
     hp = f.hp
-    b._enter_hazards(e, (3, 2, 0))   # once a turn per creature
+    b.enter_hazards(e, (3, 2, 0))   # once a turn per creature
     assert f.hp == hp
 
 
@@ -462,7 +462,7 @@ def test_heuristic_priest_divine_eminence_before_melee():
 def test_heuristic_wraith_raises_a_specter_and_wisp_consumes_life():
     w, f, g = mon("wraith", (2, 2), "w"), fighter(at=(3, 2)), fighter(at=(6, 6), cid="g")
     b = arena(w, f, g)
-    b._die(f, "test")
+    b.die(f, "test")
     turn(b, "w")
     assert _heuristic_pick(b).kind == "create_specter"
     o, f2, g2 = mon("will-o-wisp", (2, 2), "o"), fighter(at=(3, 2)), fighter(at=(6, 6), cid="g")
@@ -564,7 +564,7 @@ def test_kraken_freedom_of_movement_slips_a_grapple_and_magic_slowing():
     k.conditions["slowed"] = {"by": "fighter", "spell": "ray-of-frost"}
     turn(b, "k")
     assert "grappled" not in k.conditions and "slowed" not in k.conditions
-    assert k.economy.movement == b._speed(k) - 5 and "move" in kinds(b)
+    assert k.economy.movement == b.speed(k) - 5 and "move" in kinds(b)
 
 
 def test_roper_multiattack_tendrils_reel_then_bite():
@@ -621,7 +621,7 @@ def test_reflective_carapace_turns_aside_or_reflects_spells():
 def test_rakshasa_limited_magic_immunity():
     r, w, f = mon("rakshasa", (2, 2), "r"), pc("wizard", 5, (4, 2), "w"), fighter(at=(6, 4))
     b = arena(r, w, f, first="w")
-    assert r not in b._spell_targets(w, "magic-missile") and r not in b._spell_targets(w, "fire-bolt")
+    assert r not in b.spell_targets(w, "magic-missile") and r not in b.spell_targets(w, "fire-bolt")
     from dungeonbench_gym.dnd.areas import DIRECTIONS_8
     assert all(r not in b.area_hits(w, ("spell", "burning-hands", 1), d) for d in DIRECTIONS_8)
     assert any(r in b.area_hits(w, ("spell", "burning-hands", 7), d) for d in DIRECTIONS_8)   # above 6th level
@@ -629,7 +629,7 @@ def test_rakshasa_limited_magic_immunity():
     ally.side = r.side
     b.creatures["ally"] = ally
     r.hp = 10
-    assert r in b._spell_targets(ally, "cure-wounds")   # it lets a friend's spell in
+    assert r in b.spell_targets(ally, "cure-wounds")   # it lets a friend's spell in
     script(b, 3, 15)
     assert b.saving_throw(r, "wis", 12, magic=True)   # advantage against other magic
 
@@ -670,7 +670,7 @@ def test_lich_casts_a_cantrip_as_a_legendary_action_then_play_goes_on():
     b = arena(lich, f, g, layout=WIDE)
     b.order = ["fighter", "g", "lich"]
     b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
+    b.next_turn()
     pick(b, "end_turn")
     assert b.decision.kind == "legendary"
     left = lich.resources["legendary_left"]

@@ -243,7 +243,7 @@ def test_lion_pounce_after_a_20_ft_run_knocks_prone_and_earns_a_bonus_bite():
     script(b, 18, 3, 5)                                  # claw hits (18+5), 1d6+3 = 6; Str save 5+6 < 13
     assert b.make_attack(lion, lion.attack("claw"), f) is True
     assert "prone" in f.conditions and events(b, "charge")
-    b._back_to_menu(lion)
+    b.back_to_menu(lion)
     assert any("Bonus attack with Bite on prone f" in x for x in labels(b))
     pick(b, "attack", "Bonus attack")
     assert [o.data[0] for o in b.decision.options] == ["f"]
@@ -275,16 +275,16 @@ CORRIDOR = ["########", "#......#", "########"]
 def test_swarm_moves_through_a_foe_in_a_corridor_and_a_wolf_cannot():
     s, f = mon("swarm-of-rats", (1, 1), "s"), pc("fighter", 5, (2, 1), "f")
     b = arena(f, s, layout=CORRIDOR, first="s")
-    assert (3, 1, 0) in b._reach(s).costs
+    assert (3, 1, 0) in b.reach(s).costs
     w, f2 = mon("wolf", (1, 1), "w"), pc("fighter", 5, (2, 1), "f")
     b2 = arena(f2, w, layout=CORRIDOR, first="w")
-    assert (3, 1, 0) not in b2._reach(w).costs
+    assert (3, 1, 0) not in b2.reach(w).costs
     f3, s3 = pc("fighter", 5, (1, 1), "f"), mon("swarm-of-rats", (2, 1), "s")
     b3 = arena(f3, s3, layout=CORRIDOR, first="f")
-    assert (3, 1, 0) in b3._reach(f3).costs           # and others pass through the swarm
+    assert (3, 1, 0) in b3.reach(f3).costs           # and others pass through the swarm
     f4, w4 = pc("fighter", 5, (1, 1), "f"), mon("wolf", (2, 1), "w")
     b4 = arena(f4, w4, layout=CORRIDOR, first="f")
-    assert (3, 1, 0) not in b4._reach(f4).costs
+    assert (3, 1, 0) not in b4.reach(f4).costs
 
 
 def test_swarm_bites_weaker_at_half_hp_and_never_heals():
@@ -465,7 +465,7 @@ def test_gnoll_rampage_after_dropping_a_creature_moves_and_bites_as_a_bonus_acti
     script(b, 15, 3, 3)                                  # spear 1d6+2 (or 1d8+2): drops the fighter
     b.make_attack(g, g.attack("spear"), f)
     assert f.hp == 0
-    b._back_to_menu(g)
+    b.back_to_menu(g)
     move = g.economy.movement
     pick(b, "rampage")
     assert g.economy.bonus is False and g.economy.movement == move + 15
@@ -474,7 +474,7 @@ def test_gnoll_rampage_after_dropping_a_creature_moves_and_bites_as_a_bonus_acti
     b2 = arena(f2, g2, first="g")
     script(b2, 15, 3)                                    # a hit that leaves it standing: no rampage
     b2.make_attack(g2, g2.attack("spear"), f2)
-    b2._back_to_menu(g2)
+    b2.back_to_menu(g2)
     assert not any(o.kind == "rampage" for o in b2.decision.options)
 
 
@@ -530,7 +530,7 @@ def test_copper_wyrmling_slowing_breath_halves_speed_no_reactions_one_attack():
     assert slow["repeat"] == "con" and slow["until_round"] == b.round + 10
     assert f.economy.reaction is False
     turn(b, "f")
-    assert b._speed(f) == 15 and f.economy.reaction is False
+    assert b.speed(f) == 15 and f.economy.reaction is False
     pick(b, "attack", "Attack with Javelin")
     script(b, 15, 1)
     pick(b, "target", "d")
@@ -761,12 +761,12 @@ def test_bearded_devil_steadfast_not_frightened_while_it_sees_an_ally_within_30_
 def test_specter_moves_through_a_foe_as_difficult_terrain_under_a_low_ceiling():
     s, f = mon("specter", (1, 1), "s"), pc("fighter", 5, (2, 1), "f")
     b = arena(f, s, layout=CORRIDOR, first="s", max_altitude_ft=0)   # no room to fly over the fighter
-    costs = b._reach(s).costs
+    costs = b.reach(s).costs
     assert costs[(3, 1, 0)] == 15                        # 10 ft through the fighter's square + 5 ft
     assert (2, 1, 0) not in costs                        # it cannot end its move inside the fighter
     h, f2 = mon("harpy", (1, 1), "h"), pc("fighter", 5, (2, 1), "f")
     b2 = arena(f2, h, layout=CORRIDOR, first="h", max_altitude_ft=0)
-    assert (3, 1, 0) not in b2._reach(h).costs           # a corporeal flyer is stopped
+    assert (3, 1, 0) not in b2.reach(h).costs           # a corporeal flyer is stopped
 
 
 # ----------------------------------------------------------------- Swallow
@@ -1057,8 +1057,8 @@ def test_wraith_raises_a_humanoid_dead_within_a_minute_and_10_ft_as_its_specter(
     f, g, far = pc("fighter", 5, (3, 2), "f"), pc("fighter", 5, (3, 3), "g"), pc("fighter", 5, (9, 8), "far")
     b = arena(f, g, far, w, layout=WIDE, first="w")
     assert not any(o.kind == "create_specter" for o in b.decision.options)   # nobody dead yet
-    b._die(f, "test")
-    b._die(far, "test")                                  # too far away
+    b.die(f, "test")
+    b.die(far, "test")                                  # too far away
     b.round = 5
     b._open_menu(w)
     assert [o.data for o in b.decision.options if o.kind == "create_specter"] == [("f",)]
@@ -1066,7 +1066,7 @@ def test_wraith_raises_a_humanoid_dead_within_a_minute_and_10_ft_as_its_specter(
     s = b.creatures["w_specter_1"]
     assert s.side == w.side and s.monster == "specter" and s.pos == f.pos and w.economy.actions == 0
     assert b.order.index("w_specter_1") == b.order.index("w") + 1
-    b._die(g, "test")
+    b.die(g, "test")
     b.round = 16                                         # more than 1 minute (10 rounds) after it died
     w.economy.actions = 1
     b._open_menu(w)
@@ -1112,7 +1112,7 @@ def test_rug_smothers_one_medium_target_which_takes_damage_each_turn_and_shares_
     script(b, 18)                                        # 18+5 hits AC 19
     b.make_attack(r, r.attack("smother"), f)
     assert f.conditions["grappled"]["dc"] == 13 and {"restrained", "blinded", "smothered"} <= set(f.conditions)
-    assert b._targets_for_attack(r, r.attack("smother")) == []   # it can't smother another
+    assert b.targets_for_attack(r, r.attack("smother")) == []   # it can't smother another
     hp_r, hp_f = r.hp, f.hp
     b.damage(r, 11, "slashing", source="g")              # Damage Transfer: 5 to the rug, 6 to the fighter
     assert r.hp == hp_r - 5 and f.hp == hp_f - 6
@@ -1130,15 +1130,15 @@ def test_air_elemental_moves_through_a_foe_and_a_water_elemental_freezes_in_the_
     hall = ["##########", "#........#", "#........#", "##########"]   # two squares wide, a low ceiling
     a, f, f2 = mon("air-elemental", (1, 1), "a"), pc("fighter", 5, (3, 1), "f"), pc("fighter", 5, (3, 2), "f2")
     b = arena(f, f2, a, layout=hall, first="a", max_altitude_ft=0)
-    assert (5, 1, 0) in b._reach(a).costs               # through the fighters' squares
+    assert (5, 1, 0) in b.reach(a).costs               # through the fighters' squares
     o, h, h2 = mon("ogre", (1, 1), "o"), pc("fighter", 5, (3, 1), "h"), pc("fighter", 5, (3, 2), "h2")
-    assert (5, 1, 0) not in arena(h, h2, o, layout=hall, first="o")._reach(o).costs   # an ogre is stopped
+    assert (5, 1, 0) not in arena(h, h2, o, layout=hall, first="o").reach(o).costs   # an ogre is stopped
     w, g, g2 = mon("water-elemental", (1, 1), "w"), pc("fighter", 5, (3, 1), "g"), pc("fighter", 5, (3, 2), "g2")
     b2 = arena(g, g2, w, layout=hall, first="w", max_altitude_ft=0)
-    assert (5, 1, 0) in b2._reach(w).costs
+    assert (5, 1, 0) in b2.reach(w).costs
     left = w.economy.movement
     b2.damage(w, 4, "cold")                              # on its own turn: 20 ft less now and next turn
-    assert w.economy.movement == left - 20 and b2._speed(w) == w.speed - 20
+    assert w.economy.movement == left - 20 and b2.speed(w) == w.speed - 20
     pick(b2, "end_turn")
     assert "frozen" in w.conditions                      # lasts until the end of its next turn
     turn(b2, "w")

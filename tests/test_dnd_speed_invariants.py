@@ -277,7 +277,7 @@ def test_destination_options_cached_equal_fresh(name):
         if d.kind in ("destination", "group") and b.pending.get("kind") == "destination" \
                 and not b.pending.get("use"):
             cached = b._destination_options(c)
-            assert cached == b._destination_options_uncached(c, b._reach(c))
+            assert cached == b._destination_options_uncached(c, b.reach(c))
             b._dest_cache = None
             assert b._destination_options(c) == cached
             compared += 1
@@ -500,7 +500,7 @@ def test_reach_shared_distances_give_the_positions_answer(name):
     for d in _heuristic_decisions(b, 250):
         c = b.creatures[d.actor]
         if d.kind == "action" and any(o.kind == "move" for o in d.options):
-            r = b._reach(c)
+            r = b.reach(c)
             foes = heuristic._foes(b, c)
             pos = list(r.destinations)
             if len(pos) >= fastpaths.SMALL:
@@ -541,7 +541,7 @@ def test_lazy_destination_labels_read_like_written_ones():
     for _ in range(200):
         d = b.decision
         if b.pending.get("kind") == "destination" and not b.pending.get("use") \
-                and b._flying(b.creatures[d.actor]):
+                and b.flying(b.creatures[d.actor]):
             opts = b.visible_options()
             aloft = [o for o in opts if "ft up" in o.label]
             assert aloft and all(o.label.startswith("Move to (") and " ft from " in o.label for o in opts)

@@ -100,9 +100,9 @@ def test_mind_blank_stops_psychic_damage_and_charm():
     hp = ally.hp
     b.damage(ally, 12, "psychic", magical=True)
     assert ally.hp == hp
-    b._save_condition(b.creatures["orc_0"], ally, "charmed", "wis", 30, None)
+    b.save_condition(b.creatures["orc_0"], ally, "charmed", "wis", 30, None)
     assert "charmed" not in ally.conditions
-    b._save_condition(b.creatures["orc_0"], ally, "frightened", "wis", 30, None)
+    b.save_condition(b.creatures["orc_0"], ally, "frightened", "wis", 30, None)
     assert "frightened" in ally.conditions   # only charm is warded
 
 
@@ -213,7 +213,7 @@ def test_heroes_feast_raises_max_hp_and_wards_fear_in_the_next_fight():
     b = run.battle
     t = members[0]
     foe = next(o for o in b.creatures.values() if o.side != t.side)
-    b._save_condition(foe, t, "frightened", "wis", 40, None)
+    b.save_condition(foe, t, "frightened", "wis", 40, None)
     assert "frightened" not in t.conditions and b.modified_damage(t, 10, "poison") == 0
     assert spellbook.save_mode(t, "wis", "save_adv")
 
@@ -280,7 +280,7 @@ def test_day_spells_are_never_offered_in_a_battle():
     c = b.creatures["caster"]
     c.spells = ("raise-dead", "goodberry", "hellish-rebuke", "feather-fall", "fire-bolt")
     b._cache = None
-    offered = {o.data[0] for o in b._action_options(c) if o.kind == "spell"}
+    offered = {o.data[0] for o in b.action_options(c) if o.kind == "spell"}
     assert offered == {"fire-bolt"}
 
 
@@ -325,13 +325,13 @@ def test_freedom_of_movement_wards_paralysis_and_slips_grapples():
     b = battle("freedom-of-movement")
     _cast_on(b, "freedom-of-movement", "ally")
     ally, orc = b.creatures["ally"], b.creatures["orc_0"]
-    b._save_condition(orc, ally, "paralyzed", "wis", 40, None)
-    b._save_condition(orc, ally, "restrained", "str", 40, None)
+    b.save_condition(orc, ally, "paralyzed", "wis", 40, None)
+    b.save_condition(orc, ally, "restrained", "str", 40, None)
     assert "paralyzed" not in ally.conditions and "restrained" not in ally.conditions
     ally.conditions["grappled"] = {"by": "orc_0", "dc": 13}
     turn(b, "ally")
-    assert "grappled" not in ally.conditions and ally.economy.movement == b._speed(ally) - 5
-    b._save_condition(orc, ally, "frightened", "wis", 40, None)
+    assert "grappled" not in ally.conditions and ally.economy.movement == b.speed(ally) - 5
+    b.save_condition(orc, ally, "frightened", "wis", 40, None)
     assert "frightened" in ally.conditions
 
 
@@ -401,11 +401,11 @@ def test_spider_climb_makes_a_ledge_cost_no_extra_movement():
     ally = build_pc("fighter", 5, "ally", (2, 2, 0))
     b = Battle(bmap, [c, ally, monster_combatant("orc", "orc_0", "enemies", (7, 4, 10))], seed=0)
     turn(b, "ally")
-    assert b._reach(ally).cost((3, 2)) == 25   # 5 ft + 10 ft climbed at double cost
+    assert b.reach(ally).cost((3, 2)) == 25   # 5 ft + 10 ft climbed at double cost
     turn(b, "caster")
     _cast_on(b, "spider-climb", "ally")
     turn(b, "ally")
-    assert b._reach(ally).cost((3, 2)) == 15 and spell_buffs.climb_speed(b, ally) == ally.speed
+    assert b.reach(ally).cost((3, 2)) == 15 and spell_buffs.climb_speed(b, ally) == ally.speed
 
 
 def test_guidance_adds_a_die_to_one_grapple_contest_then_ends():
@@ -421,7 +421,7 @@ def test_guidance_adds_a_die_to_one_grapple_contest_then_ends():
     rolls = [e for e in b.log if e.get("what") == "guidance ally"]
     assert rolls and rolls[0]["total"] == 4 and "guidance" not in ally.conditions and c.concentration is None
     mine = next(e for e in b.log if e.get("what") == "shove ally")
-    assert mine["total"] == 10 + b._athletics(ally) + 4
+    assert mine["total"] == 10 + b.athletics(ally) + 4
 
 
 def test_the_heuristic_reheats_and_never_wastes_an_action_on_guidance():

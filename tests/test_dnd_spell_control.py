@@ -55,7 +55,7 @@ def test_banished_foe_leaves_the_map_and_the_battle_is_not_won_until_it_is_gone(
     assert all(o.data[0] != "orc_0" for o in b.decision.options if o.kind == "target") or b.decision.kind == "action"
     assert orc not in b.enemies_of(b.creatures["caster"])
     b.damage(other, 100, "force")
-    assert other.dead and not b._check_outcome() and b.outcome is None   # the banished orc will return
+    assert other.dead and not b.check_outcome() and b.outcome is None   # the banished orc will return
     b.creatures["ally"].pos = (5, 5, 0)   # someone stands in its space: it comes back beside it
     b.end_concentration(b.creatures["caster"])
     assert not orc.dead and "removed" not in orc.conditions and orc.pos != (5, 5, 0)
@@ -72,7 +72,7 @@ def test_banished_native_of_another_plane_stays_away_after_the_full_minute():
     b.round = imp.conditions["removed"]["until_round"]
     b.end_concentration(b.creatures["caster"])
     assert imp.dead and events(b, "banished")
-    b._check_outcome()
+    b.check_outcome()
     assert b.outcome == "win"
 
 
@@ -141,7 +141,7 @@ def test_word_of_recall_leaves_a_distant_ally_behind():
     cast(b, "word-of-recall", 6)
     assert b.creatures["caster"].dead and not b.creatures["ally"].dead and b.outcome is None
     b.damage(b.creatures["ally"], 1000, "force")
-    b._check_outcome()
+    b.check_outcome()
     assert b.outcome == "loss"
 
 
@@ -180,7 +180,7 @@ def test_a_dominated_last_foe_does_not_count_for_the_party():
     target(b, "ogre_0")
     assert ogre.side == "party" and b.outcome is None
     b.damage(b.creatures["caster"], 1000, "force")
-    b._check_outcome()
+    b.check_outcome()
     assert b.outcome == "loss"   # the dominated ogre does not keep the party standing
 
 
@@ -262,7 +262,7 @@ def test_levitate_lifts_a_foe_out_of_reach_until_the_spell_ends():
     orc.saves["con"] = -30
     cast(b, "levitate", 2)
     target(b, "orc_0")
-    assert orc.pos[2] == 15 and b._speed(orc) == 0
+    assert orc.pos[2] == 15 and b.speed(orc) == 0
     b._falls()
     assert orc.pos[2] == 15   # it does not fall while the spell lasts
     b.end_concentration(b.creatures["caster"])

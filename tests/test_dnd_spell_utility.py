@@ -184,13 +184,13 @@ def test_water_walk_makes_a_water_square_cost_5_ft_instead_of_10():
     c = caster("water-walk", at=(1, 2))
     f = pc("fighter", 5, (2, 3), "f")
     b = arena(c, f, mon("orc", (8, 4)), layout=POOL, first="f")
-    assert b._reach(f).costs[(3, 3, 0)] == 10
+    assert b.reach(f).costs[(3, 3, 0)] == 10
     turn(b, "caster")
     cast(b, "water-walk", 3)
     target(b, "f")
     pick(b, "stop")
     turn(b, "f")
-    assert "water_walk" in f.conditions and b._reach(f).costs[(3, 3, 0)] == 5 and b._reach(f).costs[(6, 3, 0)] == 20
+    assert "water_walk" in f.conditions and b.reach(f).costs[(3, 3, 0)] == 5 and b.reach(f).costs[(6, 3, 0)] == 20
 
 
 def test_water_walk_is_not_offered_under_water_nor_without_water_nor_on_a_swimmer():
@@ -287,7 +287,7 @@ def test_a_party_left_with_only_its_servant_is_wiped():
     b = arena(c, mon("orc", (8, 2)), layout=HALL, objective=dict(LEVER), first="caster")
     cast(b, "unseen-servant", 1)
     c.hp = 0
-    assert b._check_outcome() and b.outcome == "loss"
+    assert b.check_outcome() and b.outcome == "loss"
     assert events(b, "outcome")[-1]["how"] == "wipe"
 
 
@@ -336,7 +336,7 @@ def test_between_fights_water_walk_before_water_lasts_until_a_short_rest_and_cro
     assert f.conditions["water_walk"]["day_duration"] == "until_short_rest"
     b = run.battle   # the drowned causeway: the fighter at (2, 4), water from x = 5
     f.economy.movement, b._reach_cache = 30, None
-    assert b.map.is_water(5, 3) and b._reach(f).costs[(5, 3, 0)] == 15   # 20 ft without Water Walk
+    assert b.map.is_water(5, 3) and b.reach(f).costs[(5, 3, 0)] == 15   # 20 ft without Water Walk
     _clear_combat_state(f, keep=("until_short_rest", "all_day"))
     assert "water_walk" in f.conditions   # after a fight
     _clear_combat_state(f, keep=("all_day",))

@@ -135,8 +135,8 @@ def test_forcecage_holds_a_creature_apart_from_everyone():
     assert b.cover(c, foe) == Cover.TOTAL and b.cover(foe, c) == Cover.TOTAL
     turn(b, "foe")   # the orc in the cage: no attack on the wizard beside it, no movement
     assert not any(o.kind == "attack" for o in b.decision.options if "caster" in o.label)
-    assert b._speed(foe) == 0
-    assert not b._targets_for_attack(foe, foe.attacks[0])
+    assert b.speed(foe) == 0
+    assert not b.targets_for_attack(foe, foe.attacks[0])
     assert not b._shove_targets(foe, "prone") and not b._shove_targets(foe, "grapple")
     c.spells = ("fireball",)
     assert foe not in b.area_hits(c, ("spell", "fireball", 3), (6, 6))
@@ -160,7 +160,7 @@ def test_resilient_sphere_encloses_on_a_failed_save_and_ends_with_concentration(
     else:
         raise AssertionError("the orc never failed its save")
     assert b.cover(c, foe) == Cover.TOTAL
-    assert b._speed(foe) == foe.speed // 2   # it rolls the sphere at half speed
+    assert b.speed(foe) == foe.speed // 2   # it rolls the sphere at half speed
     b.end_concentration(c)
     assert "enclosed" not in foe.conditions and b.cover(c, foe) != Cover.TOTAL
 

@@ -139,7 +139,7 @@ def test_symbols_of_fear_and_hopelessness():
         return box_distance_ft(x, y, 1, 0, 7, 5, 2, 0)
     dests = [o.data[0] for o in b.visible_options() if o.kind == "destination"]
     assert dests and all(to_glyph(x, y) >= to_glyph(9, 7) for x, y, _ in dests)
-    assert len(dests) < len(b._reach(foe).destinations) - 1   # closer squares are left out
+    assert len(dests) < len(b.reach(foe).destinations) - 1   # closer squares are left out
     hero = fighter(5, (8, 7))
     b2 = arena(_wizard((12, 2)), hero, mon("bugbear", (10, 8)), layout=WIDE)
     wards.inscribe(b2, "symbol", b2.creatures["caster"], (8, 6), "hopelessness", 7)
@@ -149,7 +149,7 @@ def test_symbols_of_fear_and_hopelessness():
     _walk_from_menu(b2, (8, 6))
     bug = b2.creatures["bugbear"]
     assert "hopeless" in bug.conditions and b2.distance(bug, hero) == 5
-    assert not b2._targets_for_attack(bug, bug.attacks[0]) and not any(o.kind == "attack" for o in b2.decision.options)
+    assert not b2.targets_for_attack(bug, bug.attacks[0]) and not any(o.kind == "attack" for o in b2.decision.options)
 
 
 def test_symbols_of_sleep_and_insanity():
@@ -191,7 +191,7 @@ def test_magic_circle_keeps_undead_out_and_they_attack_inside_at_disadvantage():
     b, hero, skel, w = _circle_fight()
     inside = wards._circle_cells(b, w)
     assert (5, 5) in inside and len(inside) > 4
-    dests = {tuple(p[:2]) for p in b._reach(skel).destinations}
+    dests = {tuple(p[:2]) for p in b.reach(skel).destinations}
     assert len(dests) > 1 and not dests & inside
     bow = next(a for a in skel.attacks if not a.melee)
     _, dis, why = b.attack_modifiers(skel, hero, False, bow)
@@ -200,7 +200,7 @@ def test_magic_circle_keeps_undead_out_and_they_attack_inside_at_disadvantage():
     assert "target in a magic circle" not in b.attack_modifiers(skel, hero, False, bow)[2]
     b.wards = []   # without the circle the skeleton may walk in
     b._reach_cache = None
-    assert {tuple(p[:2]) for p in b._reach(skel).destinations} & inside
+    assert {tuple(p[:2]) for p in b.reach(skel).destinations} & inside
 
 
 def test_a_circle_against_another_type_changes_nothing_for_undead():
@@ -208,7 +208,7 @@ def test_a_circle_against_another_type_changes_nothing_for_undead():
     b = arena(hero, skel, layout=WIDE)
     w = wards.inscribe(b, "magic-circle", hero, (6, 6), ("fiend",))
     turn(b, "skeleton")
-    assert {tuple(p[:2]) for p in b._reach(skel).destinations} & wards._circle_cells(b, w)
+    assert {tuple(p[:2]) for p in b.reach(skel).destinations} & wards._circle_cells(b, w)
 
 
 def test_magic_circle_blocks_the_ghosts_possession_of_someone_inside():
@@ -221,7 +221,7 @@ def test_magic_circle_blocks_the_ghosts_possession_of_someone_inside():
     wards.inscribe(b, "magic-circle", hero, (6, 6), ("undead",))
     assert wards._inside(b, b.wards[0], hero) and not wards._inside(b, b.wards[0], ghost)
     assert not any(o.data[0] == "possession" for o in b._save_action_options(ghost))
-    b._save_condition(ghost, hero, "frightened", "wis", 13, (10, None, None))   # its Horrifying Visage's fear
+    b.save_condition(ghost, hero, "frightened", "wis", 13, (10, None, None))   # its Horrifying Visage's fear
     assert "frightened" not in hero.conditions
 
 
@@ -306,8 +306,8 @@ def test_the_circle_ends_with_its_fight_and_fades_with_a_short_rest():
     assert run.battle.wards and run.battle.wards[0]["kind"] == ["undead"]
     for o in run.battle.creatures.values():   # the skeletons fall: the fight is won
         if o.side == "enemies":
-            run.battle._die(o, "test")
-    run.battle._check_outcome()
+            run.battle.die(o, "test")
+    run.battle.check_outcome()
     run._after_choice()
     assert run.phase == "intermission"
     ward_probes.go_on(run)

@@ -131,9 +131,9 @@ def test_unseen_creature_inside_fog_may_hide():
     c = wizard("fog-cloud")
     orc = mon("orc", (10, 5), "orc")
     b = arena(c, orc, layout=WIDE, first="caster")
-    assert not b._unseen(c)
+    assert not b.unseen(c)
     cast(b, "fog-cloud", (3, 6))
-    assert b._unseen(c)
+    assert b.unseen(c)
 
 
 # ---------------------------------------------------------------- silence
@@ -160,7 +160,7 @@ def test_spike_growth_is_difficult_terrain_and_hurts_per_5_ft():
     b = arena(c, orc, layout=WIDE, first="caster")
     cast(b, "spike-growth", (11, 6))
     turn(b, "orc")
-    reach = b._reach(orc)
+    reach = b.reach(orc)
     assert reach.costs[(10, 5, 0)] == 20   # two squares of difficult terrain
     hp = orc.hp
     dest = [i for i, o in enumerate(b.decision.options) if o.kind == "move"]
@@ -193,7 +193,7 @@ def test_earthquake_prone_on_casting_and_at_the_end_of_the_casters_turns():
     b._end_of_turn_effects(c)
     assert "prone" in orc.conditions
     turn(b, "orc")
-    assert b._reach(orc).costs[(8, 5, 0)] == 20   # difficult terrain
+    assert b.reach(orc).costs[(8, 5, 0)] == 20   # difficult terrain
     never_save(b, c, orc)   # the caster is in the area too: its concentration may break
     b._end_of_turn_effects(c)
     assert c.concentration is None and not spell_zones.live(b)
@@ -206,7 +206,7 @@ def test_reverse_gravity_lifts_then_drops():
     never_save(b)
     cast(b, "reverse-gravity", (11, 6))
     assert orc.pos[2] == 30 and "reversed" in orc.conditions
-    assert b._speed(orc) == 0
+    assert b.speed(orc) == 0
     hurt = orc.max_hp - orc.hp
     assert hurt > 0   # it hit the ceiling
     b.end_concentration(c)
@@ -223,15 +223,15 @@ def test_antilife_shell_keeps_the_living_out_but_not_the_undead():
     cast(b, "antilife-shell")
     turn(b, "orc")
     cells = spell_zones.cells(b, b.zones[0])
-    assert not [p for p in b._reach(orc).destinations if (p[0], p[1]) in cells]
+    assert not [p for p in b.reach(orc).destinations if (p[0], p[1]) in cells]
     turn(b, "zombie")
-    assert [p for p in b._reach(zombie).destinations if (p[0], p[1]) in cells]
+    assert [p for p in b.reach(zombie).destinations if (p[0], p[1]) in cells]
     orc.pos = (5, 5, 0)   # 15 ft away, outside: no melee through the barrier even with reach
     turn(b, "orc")
     greataxe = orc.attack("greataxe")._replace(reach=15)
-    assert c not in b._targets_for_attack(orc, greataxe)
+    assert c not in b.targets_for_attack(orc, greataxe)
     zombie.pos = (5, 7, 0)
-    assert c in b._targets_for_attack(zombie, zombie.attacks[0]._replace(reach=15))
+    assert c in b.targets_for_attack(zombie, zombie.attacks[0]._replace(reach=15))
 
 
 def test_globe_of_invulnerability_stops_low_level_spells_from_outside():
@@ -395,6 +395,6 @@ def test_control_water_whirlpool_only_underwater_pulls_and_catches():
     turn(b, "far")
     assert far.pos[:2] == (12, 5)
     turn(b, "near")
-    assert "whirled" in near.conditions and b._speed(near) == 0 and near.hp < near.max_hp
+    assert "whirled" in near.conditions and b.speed(near) == 0 and near.hp < near.max_hp
     b.end_concentration(c)
     assert "whirled" not in near.conditions

@@ -272,7 +272,7 @@ def test_web_is_a_placed_cube_that_restrains_until_a_str_save():
     place(b, 8, 5)
     orc = b.creatures["orc"]
     assert "restrained" in orc.conditions and orc.conditions["restrained"]["repeat"] == "str"
-    assert b._speed(orc) == 0
+    assert b.speed(orc) == 0
     script(b, 15)   # 15 + 3 = 18: breaks free
     b._end_of_turn_effects(orc)
     assert "restrained" not in orc.conditions
@@ -296,7 +296,7 @@ def test_slow_lowers_ac_and_halves_speed_for_at_most_six():
     slowed = [g for g in b.creatures.values() if "slow" in g.conditions]
     assert len(slowed) == 6
     g = slowed[0]
-    assert b.armour_class(g) == 13 and b._speed(g) == 15
+    assert b.armour_class(g) == 13 and b.speed(g) == 15
 
 
 def test_hypnotic_pattern_incapacitates_until_damage():
@@ -305,7 +305,7 @@ def test_hypnotic_pattern_incapacitates_until_damage():
     script(b, 2)
     place(b, 7, 4)
     orc = b.creatures["orc"]
-    assert orc.incapacitated and b._speed(orc) == 0
+    assert orc.incapacitated and b.speed(orc) == 0
     b.damage(orc, 1, "fire")
     assert "incapacitated" not in orc.conditions
 
@@ -459,9 +459,9 @@ def test_haste_doubles_speed_and_adds_2_ac_until_concentration_ends():
     b, c = spell_setup("haste", mon("orc", (12, 8)))
     cast(b, "haste", 3)
     target(b, "caster")
-    assert b.armour_class(c) == 14 and b._speed(c) == 60
+    assert b.armour_class(c) == 14 and b.speed(c) == 60
     b.end_concentration(c)
-    assert b.armour_class(c) == 12 and b._speed(c) == 30
+    assert b.armour_class(c) == 12 and b.speed(c) == 30
 
 
 def test_barkskin_sets_a_minimum_ac_of_16():
@@ -505,7 +505,7 @@ def test_longstrider_adds_10_ft_and_an_extra_target_per_level():
     cast(b, "longstrider", 2)
     target(b, "caster")
     target(b, "f1")
-    assert b._speed(c) == 40 and b._speed(b.creatures["f1"]) == 40
+    assert b.speed(c) == 40 and b.speed(b.creatures["f1"]) == 40
 
 
 def test_invisibility_ends_when_the_invisible_creature_attacks():
@@ -660,12 +660,12 @@ def test_protection_from_evil_and_good_hinders_undead_not_humanoids():
 def test_revivify_returns_a_pc_dead_within_a_minute_with_1_hp():
     b, _c = spell_setup("revivify", mon("orc", (12, 8)), allies=[pc("fighter", 5, (4, 6), "f1")])
     f = b.creatures["f1"]
-    b._die(f, "test")
+    b.die(f, "test")
     cast(b, "revivify", 3)
     target(b, "f1")
     assert not f.dead and f.hp == 1
     b2, c2 = spell_setup("revivify", mon("orc", (12, 8)), allies=[pc("fighter", 5, (4, 6), "f1")])
-    b2._die(b2.creatures["f1"], "test")
+    b2.die(b2.creatures["f1"], "test")
     b2.round += 11   # more than a minute ago
     assert not spellbook.targets(b2, c2, "revivify")
 
@@ -820,14 +820,14 @@ def test_branding_smite_adds_its_slot_dice_once_then_ends_and_reveals():
 def test_fly_gives_60_ft_of_flight_per_target_and_its_end_drops_them():
     b, c = spell_setup("fly", mon("orc", (12, 8)), allies=[pc("fighter", 5, (4, 6), "f1")])
     f = b.creatures["f1"]
-    assert not b._flying(f) and b._speed(f) == 30
+    assert not b.flying(f) and b.speed(f) == 30
     cast(b, "fly", 4)   # a 4th-level slot: two creatures
     target(b, "caster")
     target(b, "f1")
-    assert b._flying(f) and b._speed(f) == 60 and b._speed(c) == 60
+    assert b.flying(f) and b.speed(f) == 60 and b.speed(c) == 60
     f.pos = (f.pos[0], f.pos[1], 20)
     b.end_concentration(c)
-    assert not b._flying(f) and b._speed(f) == 30
+    assert not b.flying(f) and b.speed(f) == 30
     script(b, 3, 4)   # a 20-ft fall: 2d6 bludgeoning, landing prone
     b._falls()
     assert f.pos[2] == 0 and f.hp == f.max_hp - 7 and "prone" in f.conditions
@@ -973,7 +973,7 @@ def test_irresistible_dance_needs_no_save_hinders_the_dancer_and_spares_the_char
     target(b, "ogre")
     assert "dancing" in ogre.conditions and c.concentration == "irresistible-dance"
     assert b.attack_modifiers(c, ogre, True)[0] and b.attack_modifiers(ogre, c, True)[1]
-    assert b._speed(ogre) == 0
+    assert b.speed(ogre) == 0
     script(b, 18, 3)   # Dex save at disadvantage: the lower d20 (3) counts
     assert not b.saving_throw(ogre, "dex", 10)
     script(b, 19)   # the end of its turn: a Wis save (19 - 2 = 17 >= 15) ends the dance

@@ -67,9 +67,9 @@ def test_ray_of_frost_takes_10_ft_of_speed_until_the_casters_next_turn():
     pick(b, "spell", "Ray of Frost")
     script(b, 15, 3)
     pick(b, "target", "ogre")
-    assert o.hp == 56 and b._speed(o) == 40 - 10
+    assert o.hp == 56 and b.speed(o) == 40 - 10
     turn(b, "wizard")
-    assert b._speed(o) == 40
+    assert b.speed(o) == 40
 
 
 def test_shocking_grasp_has_advantage_on_metal_armour_and_stops_reactions():
@@ -217,7 +217,7 @@ def _held():
 def test_hold_person_paralyzes_on_a_failed_save():
     b, c, _f, g = _held()
     assert "paralyzed" in g.conditions and g.incapacitated and c.concentration == "hold-person"
-    assert b._speed(g) == 0
+    assert b.speed(g) == 0
     assert not b.saving_throw(g, "dex", 1)       # automatic failure
 
 

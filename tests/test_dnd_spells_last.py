@@ -43,7 +43,7 @@ def test_animal_friendship_charms_the_beast_and_damage_ends_it():
     b = _failed("animal-friendship", "wolf_0", ("wolf", "wolf", "brown-bear"))
     wolf = b.creatures["wolf_0"]
     assert wolf.conditions["charmed"]["by"] == "caster"
-    assert not b._may_target(wolf, b.creatures["caster"])   # it can't attack its charmer
+    assert not b.may_target(wolf, b.creatures["caster"])   # it can't attack its charmer
     b.damage(wolf, 1, "fire", magical=True, source="ally")
     assert "charmed" not in wolf.conditions
 
@@ -186,14 +186,14 @@ def test_a_battle_with_a_melded_caster_plays_out():
 def test_pass_without_trace_adds_ten_to_hide_checks_near_the_caster():
     b = probe_arena.battle("pass-without-trace")
     c, ally, orc = b.creatures["caster"], b.creatures["ally"], b.creatures["orc_0"]
-    before = {o.cid: b._stealth(o) for o in (c, ally, orc)}
+    before = {o.cid: b.stealth(o) for o in (c, ally, orc)}
     b.choose(next(i for i, o in enumerate(b.decision.options)
                   if o.kind == "spell" and o.data[0] == "pass-without-trace"))
     assert c.concentration == "pass-without-trace"
-    assert b._stealth(c) == before["caster"] + 10 and b._stealth(ally) == before["ally"] + 10
-    assert b._stealth(orc) == before["orc_0"]   # not the caster's foes
+    assert b.stealth(c) == before["caster"] + 10 and b.stealth(ally) == before["ally"] + 10
+    assert b.stealth(orc) == before["orc_0"]   # not the caster's foes
     ally.pos = (15, 11, 0)   # out of the 30-ft aura
-    assert b._stealth(ally) == before["ally"]
+    assert b.stealth(ally) == before["ally"]
     ally.pos = (4, 7, 0)
     b.end_concentration(c)
-    assert b._stealth(ally) == before["ally"]
+    assert b.stealth(ally) == before["ally"]

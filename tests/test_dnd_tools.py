@@ -67,7 +67,7 @@ def test_tool_results_equal_the_lookup_functions(wyrmling):
     assert [a["key"] for a in got["attacks"]] == [a.key for a in w.attacks]
     assert tools.call("condition", {"name": "Prone"}, env)["effects"] == lookup.CONDITION_RULES["prone"]
     assert "disadvantage" in tools.call("condition", {"name": "Blinded"}, env)["effects"][1]
-    assert got["speed_now"] == b._speed(w)
+    assert got["speed_now"] == b.speed(w)
     assert tools.call("spell", {"name": "Burning Hands"}, env)["area"] == {"shape": "cone", "size_ft": 15}
 
 

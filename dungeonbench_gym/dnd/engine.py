@@ -122,7 +122,7 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
         self.zones: list = []   # lasting spell areas (dnd/spell_zones.py): Darkness, Silence, Spike Growth...
         self.specials = monster_specials.setup(self)   # monsters' own traits (dnd/monster_specials.py)
         self._roll_initiative()
-        self._next_turn()
+        self.next_turn()
 
     # ================================================================ bookkeeping
     def event(self, kind: str, text: str, **data) -> None:
@@ -161,7 +161,7 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
 
     def cover(self, attacker: Combatant, target: Combatant) -> Cover:
         # a new source of total cover goes here and in line_of_effect below (the cheap TOTAL test)
-        if self._inside_apart(attacker, target):   # Swallow: total cover from outside the swallower
+        if self.inside_apart(attacker, target):   # Swallow: total cover from outside the swallower
             return Cover.TOTAL
         pair = (attacker.cid, target.cid)   # a rider and its mount give each other no cover
         others = frozenset(cell for o in self.creatures.values()
@@ -174,7 +174,7 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
     def line_of_effect(self, attacker: Combatant, target: Combatant) -> bool:
         """``cover(attacker, target) != Cover.TOTAL``, the cheap way: creatures never give total
         cover, so only the walls' lines count, and the first clear one settles it."""
-        if self._inside_apart(attacker, target):
+        if self.inside_apart(attacker, target):
             return False
         return self.map.line_of_effect(attacker.cells, target.cells, a_z=attacker.pos[2], b_z=target.pos[2])
 
@@ -243,7 +243,7 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
         self._apply(self.pending, opt)
         self._falls()
         if self.outcome is None:
-            self._check_outcome()
+            self.check_outcome()
 
     # ================================================================ applying options
     def _apply(self, p: dict, opt: Opt) -> None:
@@ -256,7 +256,7 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
         else:
             OPTION_KINDS[opt.kind](self, c, p, opt)
 
-    def _back_to_menu(self, c: Combatant) -> None:
+    def back_to_menu(self, c: Combatant) -> None:
         if self.outcome is not None:
             return
         if not c.conscious or c.incapacitated:

@@ -112,7 +112,7 @@ def options(b: BattleAPI, c: Combatant) -> list:
                         f"{r['bardic_inspiration']} left)", "feature", ("inspire",)))
     if "martial_arts" in f and e.bonus and x.get("monk_attack") and not x.get("flurry_left"):
         ua = c.attack("unarmed-strike")
-        if b._targets_for_attack(c, ua):
+        if b.targets_for_attack(c, ua):
             out.append(_opt(f"Martial Arts: unarmed strike (bonus action, {ua.short()})", "attack",
                             ("unarmed-strike", "martial_arts")))
             if "flurry_of_blows" in f and r.get("ki", 0) >= 1:
@@ -120,7 +120,7 @@ def options(b: BattleAPI, c: Combatant) -> list:
                                 f"{r['ki']} ki left)", "attack", ("unarmed-strike", "flurry")))
     if x.get("flurry_left"):
         ua = c.attack("unarmed-strike")
-        if b._targets_for_attack(c, ua):
+        if b.targets_for_attack(c, ua):
             out.append(_opt(f"Flurry of Blows: the second unarmed strike ({ua.short()})", "attack",
                             ("unarmed-strike", "flurry")))
     if e.bonus and r.get("ki", 0) >= 1:
@@ -136,7 +136,7 @@ def options(b: BattleAPI, c: Combatant) -> list:
         out.append(_opt("Stillness of Mind (action: end being charmed or frightened)", "feature", ("stillness",)))
     if "frenzied" in c.conditions and e.bonus and c.conditions["frenzied"]["round"] < b.round:
         for a in c.attacks:
-            if a.melee and b._targets_for_attack(c, a):
+            if a.melee and b.targets_for_attack(c, a):
                 out.append(_opt(f"Frenzy: attack with {a.name} (bonus action, {a.short()})", "attack",
                                 (a.key, "frenzy")))
     if "wild_shape" in f and "wild_shape_saved" not in r and e.actions > 0 and r.get("wild_shape", 0) > 0:
@@ -205,7 +205,7 @@ def _twinned(b: BattleAPI, c: Combatant) -> list:
         levels = [0] if sp.level == 0 else [lv for lv in range(sp.level, len(slots) + 1) if slots[lv - 1] > 0]
         for lv in levels:
             cost = max(1, lv)
-            if c.resources.get("sorcery_points", 0) >= cost and len(b._spell_targets(c, key)) >= 2:
+            if c.resources.get("sorcery_points", 0) >= cost and len(b.spell_targets(c, key)) >= 2:
                 at = f" at level {lv}" if lv else ""
                 out.append(_opt(f"Twinned Spell ({cost} sorcery point{'s' if cost > 1 else ''}): {sp.name}{at} "
                                 f"at two creatures", "feature", ("twin", key, lv)))
@@ -222,7 +222,7 @@ def _quickened(b: BattleAPI, c: Combatant) -> list:
     saved = e.actions
     e.actions = max(1, e.actions)   # the spell list as if the action were free: the bonus action pays
     try:
-        spell_opts = b._spell_options(c)
+        spell_opts = b.spell_options(c)
     finally:
         e.actions = saved
     out = []
@@ -238,7 +238,7 @@ def _heightened(b: BattleAPI, c: Combatant) -> list:
     against the spell. Offered for the action spells that call for a save."""
     return [_opt(f"Heightened Spell (3 sorcery points): {o.label.replace('Cast ', 'cast ', 1)}; the first foe "
                  f"to save has disadvantage", "spell", (*o.data[:2], "heightened"))
-            for o in b._spell_options(c)
+            for o in b.spell_options(c)
             if len(o.data) == 2 and content.spell(o.data[0]).save_ability
             and content.spell(o.data[0]).casting_time == "action"]
 
@@ -264,7 +264,7 @@ def _careful(b: BattleAPI, c: Combatant) -> list:
     side automatically succeed on their saves against the spell. Offered for the action spells with
     an area and a save."""
     out = []
-    for o in b._spell_options(c):
+    for o in b.spell_options(c):
         sp = content.spell(o.data[0])
         if len(o.data) == 2 and sp.save_ability and sp.area is not None and sp.casting_time == "action":
             out.append(_opt(f"Careful Spell (1 sorcery point): {o.label.replace('Cast ', 'cast ', 1)}; up to "
@@ -361,7 +361,7 @@ def apply(b: BattleAPI, c: Combatant, opt) -> None:
         e.bonus = False
         r["ki"] -= 1
         if key == "step_dash":
-            e.movement += b._speed(c)
+            e.movement += b.speed(c)
         else:
             e.disengaged = True
         b.event("step_of_the_wind", f"{c.cid} uses Step of the Wind ({key[5:]})", creature=c.cid)
@@ -384,7 +384,7 @@ def apply(b: BattleAPI, c: Combatant, opt) -> None:
             if c.conditions.pop(k, None) is not None:
                 b.event("condition_end", f"{c.cid} is no longer {k}", creature=c.cid, condition=k)
     x["used_" + key] = True
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _apply_wave2(b: BattleAPI, c: Combatant, key: str) -> None:
@@ -406,9 +406,9 @@ def _apply_wave2(b: BattleAPI, c: Combatant, key: str) -> None:
             t.temp_hp, t.hp = 0, 0
             b.event("down", f"{t.cid} is reduced to 0 HP by Quivering Palm", creature=t.cid)
             if t.is_pc:
-                b._fall_unconscious(t)
+                b.fall_unconscious(t)
             elif not t.resources.get("regeneration", {}).get("at_zero"):
-                b._die(t, "quivering palm")
+                b.die(t, "quivering palm")
     elif key == "armor_of_shadows":
         c.conditions["mage_armor"] = {"by": c.cid}
         b.event("armor_of_shadows", f"{c.cid} wraps itself in Armor of Shadows", creature=c.cid)
@@ -442,7 +442,7 @@ def target_options(b: BattleAPI, c: Combatant, use: tuple) -> list:
             out.append(_opt(f"Wild Shape into: {m.name} (CR {cr}, {m.hp} HP, AC {m.ac}, speed {m.speed.walk} ft)",
                             "feature", ("wild_shape_into", key)))
     elif use[1] in ("twin", "twin2"):
-        for t in b._spell_targets(c, use[2]):
+        for t in b.spell_targets(c, use[2]):
             if use[1] == "twin2" and t.cid == use[4]:
                 continue
             which = "first" if use[1] == "twin" else "second"
@@ -490,7 +490,7 @@ def resolve_target(b: BattleAPI, c: Combatant, use: tuple, t: Combatant) -> None
         r["bardic_inspiration"] -= 1
         t.conditions["inspired"] = {"die": r["inspiration_die"], "by": c.cid}
         b.event("inspire", f"{c.cid} inspires {t.cid} ({r['inspiration_die']})", creature=c.cid, target=t.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _cast_twinned(b: BattleAPI, c: Combatant, key: str, level: int, first: Combatant, second: Combatant) -> None:
@@ -499,9 +499,9 @@ def _cast_twinned(b: BattleAPI, c: Combatant, key: str, level: int, first: Comba
     target is not affected."""
     c.resources["sorcery_points"] -= max(1, level)
     b.event("metamagic", f"{c.cid} twins {key} ({first.cid} and {second.cid})", creature=c.cid)
-    if b._cast_at(c, key, level, first) is None:
+    if b.cast_at(c, key, level, first) is None:
         return
-    if b.outcome is not None or b._check_outcome():
+    if b.outcome is not None or b.check_outcome():
         return
     if not second.dead:
         c.economy.actions += 1
@@ -509,9 +509,9 @@ def _cast_twinned(b: BattleAPI, c: Combatant, key: str, level: int, first: Comba
             slots = list(c.resources["slots"])
             slots[level - 1] += 1
             c.resources["slots"] = tuple(slots)
-        if b._cast_at(c, key, level, second) is None:
+        if b.cast_at(c, key, level, second) is None:
             return
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def begin_attack(b: BattleAPI, c: Combatant, a: AttackProfile, source: str) -> None:
@@ -649,11 +649,11 @@ def resolve_reaction(b: BattleAPI, c: Combatant, p: dict, data: tuple) -> None:
         st = dict(st, reduce=cut, deflect_done=True)
     else:
         st = dict(st, deflect_done=True)
-    if b._land(st) is None:
+    if b.land(st) is None:
         return
-    if b._check_outcome():
+    if b.check_outcome():
         return
-    b._after_attack(st["then"], b.creatures[st["attacker"]])
+    b.after_attack(st["then"], b.creatures[st["attacker"]])
 
 
 def cutting_words(b: BattleAPI, c: Combatant, t: Combatant, st: dict) -> bool:

@@ -4,8 +4,8 @@ Thief's Reflexes, Pact of the Chain and Minions of Chaos.
 Hooks (one line each, cheap for a creature without the feature): :func:`.engine.Battle.make_attack`
 calls :func:`after_attack` once an attack has landed or missed (only when the attack can be paused:
 ``then`` is not ``"none"``, and a PC is involved); the engine's reaction decisions dispatch
-:data:`REACTIONS` here; ``Battle._reach`` and the route search walk :func:`walk_map`;
-``Battle._next_turn`` calls :func:`reflex_order` at the start of rounds 1 and 2;
+:data:`REACTIONS` here; ``Battle.reach`` and the route search walk :func:`walk_map`;
+``Battle.next_turn`` calls :func:`reflex_order` at the start of rounds 1 and 2;
 :mod:`.spell_control` hands back hurled creatures; :mod:`.spell_summons` asks for the chain
 familiar's ritual and the Minions of Chaos limit; :mod:`.features_more` lists and carries out the
 chain familiar's attack. :func:`finish_pc` (called from :func:`.features_more.finish_pc`) gives the
@@ -216,12 +216,12 @@ def resolve_reaction(b: BattleAPI, c: Combatant, p: dict, data: tuple) -> None:
             if not attacker.dead and not other.dead and \
                     b.make_attack(attacker, attacker.attack(st["key"]), other, melee=True, then=then) is None:
                 return
-    if b._check_outcome():
+    if b.check_outcome():
         return
     # a later stage of the same attack (Retaliation after the warlock's choice, ...)
     if (not data[0] or stage == "hurl_through_hell") and _later(b, attacker, target, then, st, p["stage"] + 1):
         return
-    b._after_attack(then, attacker)
+    b.after_attack(then, attacker)
 
 
 def _later(b: BattleAPI, c: Combatant, t: Combatant, then: str, st: dict, start: int) -> bool:
@@ -336,7 +336,7 @@ def _familiar(b: BattleAPI, c: Combatant):
 def _familiar_targets(b: BattleAPI, s: Combatant) -> list:
     out = []
     for a in s.resources["chain_attacks"]:
-        out += [(a, t) for t in b._targets_for_attack(s, a)]
+        out += [(a, t) for t in b.targets_for_attack(s, a)]
     return out
 
 
@@ -373,7 +373,7 @@ def chain_attack(b: BattleAPI, c: Combatant, t: Combatant) -> None:
     s = _familiar(b, c)
     a = next((a for a, o in _familiar_targets(b, s) if o is t), None) if s is not None else None
     if a is None:   # nothing to do (not offered so): back to the menu, nothing spent
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     if e.attacks_left == 0:   # this takes the Attack action
         e.actions -= 1
@@ -384,9 +384,9 @@ def chain_attack(b: BattleAPI, c: Combatant, t: Combatant) -> None:
             target=t.cid)
     if b.make_attack(s, a, t, then="menu") is None:
         return
-    if b._check_outcome():
+    if b.check_outcome():
         return
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ================================================================ Minions of Chaos

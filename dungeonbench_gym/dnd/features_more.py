@@ -285,8 +285,8 @@ def options(b: BattleAPI, c: Combatant) -> list:
             out.extend(_arm_options(c))
     if "horde_breaker" in f and x.get("horde_from") and not x.get("horde_used"):
         out.extend(_horde_options(b, c))
-    if "vanish" in f and e.bonus and "hidden" not in c.conditions and "cunning_action" not in f and b._unseen(c):
-        out.append(_opt(f"Vanish: Hide (bonus action, Stealth {b._stealth(c):+d})", "cunning_hide"))
+    if "vanish" in f and e.bonus and "hidden" not in c.conditions and "cunning_action" not in f and b.unseen(c):
+        out.append(_opt(f"Vanish: Hide (bonus action, Stealth {b.stealth(c):+d})", "cunning_hide"))
     if "fast_hands" in f and e.bonus and r.get("potions", 0) > 0 and c.hp < c.max_hp:
         out.append(_opt(f"Fast Hands: drink a potion of healing as a bonus action (2d4+2, {r['potions']} left)",
                         "feature", ("fast_potion",)))
@@ -363,7 +363,7 @@ def _invocation_options(b: BattleAPI, c: Combatant) -> list:
         saved = c.spells
         c.spells = (key,)
         try:
-            opts = b._spell_options(c)
+            opts = b.spell_options(c)
         finally:
             c.spells = saved
         name = inv.replace("_", " ").title().replace(" Of ", " of ").replace(" The ", " the ")
@@ -400,7 +400,7 @@ def _horde_options(b: BattleAPI, c: Combatant) -> list:
     for a in c.attacks:
         if a.spell:
             continue
-        if any(t.cid != first.cid and b.distance(first, t) <= 5 for t in b._targets_for_attack(c, a)):
+        if any(t.cid != first.cid and b.distance(first, t) <= 5 for t in b.targets_for_attack(c, a)):
             out.append(_opt(f"Horde Breaker: attack with {a.name} a creature within 5 ft of {first.cid} "
                             f"({a.short()})", "attack", (a.key, "horde")))
     return out
@@ -471,7 +471,7 @@ def apply(b: BattleAPI, c: Combatant, opt) -> None:
     elif key in ("cleansing_touch", "volley", "carceri", "chain"):
         b.pending = {"kind": "target", "actor": c.cid, "use": ("feature", key)}
         return
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _whirlwind(b: BattleAPI, c: Combatant) -> None:
@@ -483,9 +483,9 @@ def _whirlwind(b: BattleAPI, c: Combatant) -> None:
     for t in _adjacent_foes(b, c):
         if b.make_attack(c, a, t, melee=True, then="menu") is None:
             return
-        if b.outcome is not None or b._check_outcome():
+        if b.outcome is not None or b.check_outcome():
             return
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _carceri_targets(b: BattleAPI, c: Combatant) -> list:
@@ -499,13 +499,13 @@ def _carceri_targets(b: BattleAPI, c: Combatant) -> list:
 
 def _volley_weapon(b: BattleAPI, c: Combatant):
     """The ranged weapon a Volley shoots, when it has a target."""
-    return next((a for a in c.attacks if not a.melee and not a.spell and b._targets_for_attack(c, a)), None)
+    return next((a for a in c.attacks if not a.melee and not a.spell and b.targets_for_attack(c, a)), None)
 
 
 def _volley_hits(b: BattleAPI, c: Combatant, a, centre: Combatant) -> list:
     """SRD Volley: every creature within 10 ft of the point (here: of the creature at its centre)
     the weapon can reach; the ranger's foes only, a separate attack roll each."""
-    return [t for t in b._targets_for_attack(c, a) if t is centre or b.distance(centre, t) <= 10]
+    return [t for t in b.targets_for_attack(c, a) if t is centre or b.distance(centre, t) <= 10]
 
 
 def _volley(b: BattleAPI, c: Combatant, centre: Combatant) -> None:
@@ -517,9 +517,9 @@ def _volley(b: BattleAPI, c: Combatant, centre: Combatant) -> None:
             break   # (each attack takes its own piece of ammunition)
         if b.make_attack(c, a, t, melee=False, then="menu") is None:
             return
-        if b.outcome is not None or b._check_outcome():
+        if b.outcome is not None or b.check_outcome():
             return
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def sanctuary_turns(b: BattleAPI, c: Combatant, t: Combatant, a) -> bool:
@@ -541,7 +541,7 @@ def target_options(b: BattleAPI, c: Combatant, use: tuple) -> list:
                             f"{b.distance(c, t)} ft]", "target", (t.cid,)))
     if use[1] == "volley":
         a = _volley_weapon(b, c)
-        for t in b._targets_for_attack(c, a) if a is not None else ():
+        for t in b.targets_for_attack(c, a) if a is not None else ():
             n = len(_volley_hits(b, c, a, t))
             out.append(_opt(f"Volley centred on {t.cid}: {n} foe{'s' if n > 1 else ''} within 10 ft "
                             f"[{b.distance(c, t)} ft]", "target", (t.cid,)))
@@ -567,9 +567,9 @@ def resolve_target(b: BattleAPI, c: Combatant, use: tuple, t: Combatant) -> None
         c.resources["carceri_done"] = (*c.resources.get("carceri_done", ()), t.cid)
         c.economy.extra["free_spell"] = "hold-monster"
         b.event("chains_of_carceri", f"{c.cid} binds {t.cid} with the Chains of Carceri", creature=c.cid)
-        if b._cast_at(c, "hold-monster", 5, t) is None:
+        if b.cast_at(c, "hold-monster", 5, t) is None:
             return
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     if use[1] == "cleansing_touch":
         c.economy.actions -= 1
@@ -582,7 +582,7 @@ def resolve_target(b: BattleAPI, c: Combatant, use: tuple, t: Combatant) -> None
                 del t.conditions[k]
         b.event("cleansing_touch", f"{c.cid} cleanses {t.cid} of {', '.join(sorted(ended))}", creature=c.cid,
                 target=t.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ================================================================ spells

@@ -113,7 +113,7 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         return advice.lighting.heuristic_destination(battle, c, opts)
     if kind == "destination":
         foes = _foes(battle, c)
-        reach = None if battle.pending.get("use") else battle._reach(c)   # (a teleport's squares are its own)
+        reach = None if battle.pending.get("use") else battle.reach(c)   # (a teleport's squares are its own)
         keys = _score_keys(battle, c, foes, [o.data[0] for o in opts], reach)
         if keys is not None:   # the same choice, worked out for every square at once
             return fastpaths.argmin_keys(keys)
@@ -258,9 +258,9 @@ def _support_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict
     if c.concentration is None:
         for i in spells:   # Hold Person on a sturdy humanoid; Bless when three allies are close
             key = opts[i].data[0]
-            if key == "hold-person" and any(t.hp >= 20 for t in battle._spell_targets(c, key)):
+            if key == "hold-person" and any(t.hp >= 20 for t in battle.spell_targets(c, key)):
                 return i
-            if key == "bless" and len(battle._spell_targets(c, key)) >= 3 and _foe_within(battle, c, 60):
+            if key == "bless" and len(battle.spell_targets(c, key)) >= 3 and _foe_within(battle, c, 60):
                 return i
     for i in by_kind.get("spell", []):   # keep Shield of Faith up on self
         if opts[i].data[0] == "shield-of-faith" and c.concentration is None and \
@@ -480,7 +480,7 @@ def _should_move(battle: Battle, c: Combatant) -> bool:
     goal = battle.objective["type"] in ("reach", "interact") and c.side == battle.party_side
     if here[0] == 0 and not goal and (not hold or here[1] == 0):
         return False
-    r = battle._reach(c)
+    r = battle.reach(c)
     keys = _score_keys(battle, c, foes, r.destinations, r)
     if keys is not None:
         return fastpaths.any_below(keys, here)
@@ -635,7 +635,7 @@ def _healing_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[
         sp = content.spell(key)
         if not sp.heal_at_slot_level or key in BUFFS:
             continue
-        targets = {t.cid for t in battle._spell_targets(c, key)}
+        targets = {t.cid for t in battle.spell_targets(c, key)}
         if not any(o.cid in targets for o in hurt):
             continue
         rank = (sp.casting_time != "bonus_action", level, i)
@@ -730,7 +730,7 @@ def _next_ally(battle: Battle, c: Combatant):
         if cid not in pool:
             continue
         o = battle.creatures[cid]
-        if any(not a.melee for a in o.attacks) or _foe_within(battle, o, (o.melee_reach or 5) + battle._speed(o)):
+        if any(not a.melee for a in o.attacks) or _foe_within(battle, o, (o.melee_reach or 5) + battle.speed(o)):
             return o
     return None
 

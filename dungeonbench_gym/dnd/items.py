@@ -48,7 +48,7 @@ from .state import ABILITIES, METAL_ARMOR, AttackProfile, Combatant, DamagePart,
 
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
                 "psychic", "radiant", "slashing", "thunder")
-# spells the engine casts through Battle._begin_spell (Shield is a reaction: it has no menu option)
+# spells the engine casts through Battle.begin_spell (Shield is a reaction: it has no menu option)
 SCROLL_SPELLS = ("fire-bolt", "ray-of-frost", "shocking-grasp", "chill-touch", "magic-missile", "burning-hands",
                  "thunderwave", "sleep", "mage-armor", "scorching-ray", "misty-step", "hold-person", "fireball",
                  "lightning-bolt", "sacred-flame", "guiding-bolt", "cure-wounds", "healing-word", "bless", "bane",
@@ -243,7 +243,7 @@ def _equip_weapon(pc: Combatant, rec: dict) -> None:
         bases = dict(pc.resources.get("weapon_bases", {}))
         bases[rec["key"]] = base
         pc.resources["weapon_bases"] = bases
-        if rec.get("slaying"):   # extra damage against creature types (engine: Battle._land)
+        if rec.get("slaying"):   # extra damage against creature types (engine: Battle.land)
             sl = dict(pc.resources.get("slaying", {}))
             sl[key] = tuple((d, t or dtype, tuple(types)) for d, t, types in rec["slaying"])
             pc.resources["slaying"] = sl
@@ -423,13 +423,13 @@ def _spell_legal(battle, c: Combatant, key: str, level: int, bonus_ok: bool) -> 
     if spellbook.handles(key):
         return spellbook.available(battle, c, key, level)
     if key == "misty-step":
-        return bool(battle._teleport_options(c, {"use": ("teleport", key, level)}, first=True))
+        return bool(battle.teleport_options(c, {"use": ("teleport", key, level)}, first=True))
     if key == "spirit-guardians":
         return c.concentration != key
     if key == "spiritual-weapon":
-        return "spiritual_weapon" not in c.resources and bool(battle._spell_targets(c, key))
+        return "spiritual_weapon" not in c.resources and bool(battle.spell_targets(c, key))
     if sp.area is None:
-        return bool(battle._spell_targets(c, key))
+        return bool(battle.spell_targets(c, key))
     if sp.area.shape == "sphere":
         return battle.point_ok(c, c.pos[0], c.pos[1], sp.range_feet or 0)
     return True
@@ -507,7 +507,7 @@ def item_options(battle, c: Combatant) -> list:
                 continue
             for t in battle.enemies_of(c):
                 if battle.distance(c, t) <= use["range"] and battle.line_of_effect(c, t) and \
-                        battle._may_target(c, t) and use["condition"] not in t.conditions:
+                        battle.may_target(c, t) and use["condition"] not in t.conditions:
                     out.append(Opt(f"Use {name} on {t.cid} (DC {use['dc']} {use['save'].upper()} or "
                                    f"{use['condition']}; {c.resources['charges'][key]} charges)", "item",
                                    (key, t.cid)))
@@ -519,7 +519,7 @@ def use_item(battle, c: Combatant, data: tuple) -> None:
     key = data[0]
     if key in ("mount", "dismount"):
         _mount(battle, c, battle.creatures[data[1]]) if key == "mount" else _dismount(battle, c)
-        battle._back_to_menu(c)
+        battle.back_to_menu(c)
         return
     rec = item(key)
     use = rec["use"]
@@ -528,7 +528,7 @@ def use_item(battle, c: Combatant, data: tuple) -> None:
     if kind in ("scroll", "cast"):
         _cast_from_item(battle, c, rec, data)
         return
-    battle._spend(c)
+    battle.spend(c)
     if kind == "ray":
         _spend_item(c, key, 1)
         t = battle.creatures[data[1]]
@@ -540,7 +540,7 @@ def use_item(battle, c: Combatant, data: tuple) -> None:
             t.conditions[cond] = {"by": c.cid, "dc": use["dc"], "repeat": use["save"], "magic": True,
                                   "until_round": battle.round + use["rounds"], "item": key}
             battle.event("condition", f"{t.cid} is {cond} ({rec['name']})", creature=t.cid, condition=cond)
-        battle._back_to_menu(c)
+        battle.back_to_menu(c)
         return
     _spend_item(c, key)
     battle.event("item", f"{c.cid} uses {rec['name']}", creature=c.cid, item=key)
@@ -556,10 +556,10 @@ def use_item(battle, c: Combatant, data: tuple) -> None:
         c.temp_hp = max(c.temp_hp, use["temp_hp"])
         c.conditions["blessed"] = {"by": c.cid, "spell": key}
     elif kind == "haste":   # the flags the engine reads for the haste spell: +2 AC, double speed, 1 minute
-        before = battle._speed(c)
+        before = battle.speed(c)
         c.conditions["haste"] = {"by": c.cid, "item": key, "ac": 2, "speed_double": True,
                                  "until_round": battle.round + use["rounds"]}
-        c.economy.movement += battle._speed(c) - before   # the doubled speed counts from now
+        c.economy.movement += battle.speed(c) - before   # the doubled speed counts from now
     elif kind == "fly":
         c.fly = max(c.fly, c.speed if use["feet"] == "walk" else use["feet"])
         c.hover = True
@@ -573,7 +573,7 @@ def use_item(battle, c: Combatant, data: tuple) -> None:
         if c.conscious and "poisoned" not in c.condition_immunities and \
                 not battle.saving_throw(c, use["save"], use["dc"]):
             c.conditions["poisoned"] = {"dc": use["dc"], "repeat": use["save"], "magic": False, "item": key}
-    battle._back_to_menu(c)
+    battle.back_to_menu(c)
 
 
 def _cast_from_item(battle, c: Combatant, rec: dict, data: tuple) -> None:
@@ -587,10 +587,10 @@ def _cast_from_item(battle, c: Combatant, rec: dict, data: tuple) -> None:
         if level > _max_castable(c) and level:   # SRD: a check with the spellcasting ability, DC 10 + level
             roll = battle.roller.roll_d20(bonus=c.resources.get("spell_mod", 0), what=f"scroll check {c.cid}")
             if roll.total < 10 + level:
-                battle._spend(c)
+                battle.spend(c)
                 battle.event("item", f"{c.cid} fails to read {rec['name']} ({roll.total} vs DC {10 + level}); "
                              "the spell fades", creature=c.cid, item=key, success=False)
-                battle._back_to_menu(c)
+                battle.back_to_menu(c)
                 return
     else:
         _, level, spell, cost = data
@@ -606,7 +606,7 @@ def _cast_from_item(battle, c: Combatant, rec: dict, data: tuple) -> None:
     if level:
         slots[level - 1] += 1
     c.resources["slots"] = tuple(slots[:max(len(saved["slots"] or ()), 5, level)])
-    battle._begin_spell(c, spell, level)
+    battle.begin_spell(c, spell, level)
     if battle.pending.get("kind") == "action" or battle.pending.get("actor") != c.cid:
         settle(c)   # nothing left to choose for it: put the caster's own numbers back
 
@@ -630,7 +630,7 @@ CONTROLLED = ("move", "dash", "disengage", "dodge", "stand", "end_turn")
 
 
 def _half(battle, c: Combatant) -> int:
-    return battle._speed(c) // 2
+    return battle.speed(c) // 2
 
 
 def _switched(c: Combatant) -> bool:   # SRD: mount or dismount once during your move
@@ -716,13 +716,13 @@ def mounted_menu(battle, c: Combatant, out: list) -> list:
         m = battle.creatures[c.conditions["mounted"]["on"]]
         if m.dead or not m.conscious or m.incapacitated or "prone" in m.conditions:
             _dismount(battle, c, prone=True)
-            return battle._action_options(c)   # on the ground now: its own menu
+            return battle.action_options(c)   # on the ground now: its own menu
         if "prone" in c.conditions:   # SRD: a rider knocked prone saves (Dex DC 10) or falls off
             if battle.saving_throw(c, "dex", 10):
                 del c.conditions["prone"]   # it keeps its seat
             else:
                 _dismount(battle, c, prone=True)
-            return battle._action_options(c)
+            return battle.action_options(c)
         return [o for o in out if o.kind not in ("move", "dash", "cunning_dash")]
     rider = battle.creatures[c.conditions["ridden"]["on"]]
     if rider.dead or not rider.conscious or rider.conditions.get("mounted", {}).get("on") != c.cid:

@@ -334,7 +334,7 @@ def targets(b, c, key: str) -> list:
     pool = [o for o in b.creatures.values() if not o.dead and _touch(b, c, o)]
     if key == "light":
         mine = {o.cid for o in _lit_by(b, c)}
-        return [o for o in pool if o.cid not in mine and (o.side == c.side or b._may_target(c, o))]
+        return [o for o in pool if o.cid not in mine and (o.side == c.side or b.may_target(c, o))]
     pool = [o for o in pool if o.side == c.side]
     if key == "continual-flame":
         return [o for o in pool if "continual_flame" not in o.conditions]
@@ -350,7 +350,7 @@ def _hearers(b, c) -> list:
     for o in b.enemies_of(c):
         if not o.conscious or "enthralled" in o.conditions or "deafened" in o.conditions:
             continue
-        if b.distance(c, o) > _spell("enthrall").range_feet or not b._may_target(c, o):
+        if b.distance(c, o) > _spell("enthrall").range_feet or not b.may_target(c, o):
             continue
         if b.zones and (not spell_zones.sees(b, c, o) or spell_zones.silenced(b, o)):
             continue
@@ -392,7 +392,7 @@ def summary(c, key: str, level: int) -> str:
 
 def cast_at(b, c, key: str, level: int, t) -> bool:
     """The touched creature was chosen: pay, then the light or the darkvision lands."""
-    b._pay_spell(c, key, level)
+    b.pay_spell(c, key, level)
     from .spellbook import _reveal
     _reveal(c)
     m = _m(key)
@@ -431,7 +431,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
     key, level = use[1], use[2]
     if key == "enthrall":
         hits = _hearers(b, c)
-        b._pay_spell(c, key, level)
+        b.pay_spell(c, key, level)
         from .spellbook import _reveal
         _reveal(c)
         dc = c.resources.get("spell_dc", 10)
@@ -443,10 +443,10 @@ def resolve_area(b, c, use: tuple, where) -> None:
                 o.conditions["enthralled"] = {"by": c.cid, "spell": key, "until_round": b.round + 10}
                 b.event("condition", f"{o.cid} is enthralled ({key})", creature=o.cid, condition="enthralled",
                         spell=key)
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     m = _m(key)
-    b._pay_spell(c, key, level)   # Dancing Lights: concentration (a new casting ended the old lights)
+    b.pay_spell(c, key, level)   # Dancing Lights: concentration (a new casting ended the old lights)
     from .spellbook import _reveal
     _reveal(c)
     L = active(b)
@@ -455,7 +455,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
         L["sources"].append({"spell": key, "by": c.cid, "at": list(where[:2]), "bright": m["light"][0],
                              "dim": m["light"][1], "conc": True, "range": _spell(key).range_feet})
     b.event("spell", f"{c.cid}'s dancing lights shine at ({where[0]}, {where[1]})", creature=c.cid, spell=key)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _warded(o) -> bool:
@@ -534,7 +534,7 @@ def apply(b, c, p: dict, opt) -> None:
     if s is not None:
         s["at"] = [x, y]
         b.event("spell", f"{c.cid} moves the dancing lights to ({x}, {y})", creature=c.cid, spell="dancing-lights")
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ================================================================ between fights (the Day track)

@@ -64,7 +64,7 @@ def attack_odds(battle: Battle, attacker: str, attack: str, target: str) -> dict
 
 def attack_profile(c, key: str):
     """A weapon or natural attack of `c`, or one of its attack-roll spells (Fire Bolt) as the
-    engine builds it when cast (``Battle._cast_at``)."""
+    engine builds it when cast (``Battle.cast_at``)."""
 
     if key in c.spells:
         sp = content.spell(key)
@@ -201,7 +201,7 @@ def creature(battle: Battle, cid: str, viewer: str | None = None) -> dict:
                              "max_hp", "temp_hp", "pos", "conditions", "attacks", "spells", "features",
                              "resources", "dead", "death_saves", "concentration", "economy")}
     out.update({"ac": battle.armour_class(c), "base_ac": c.ac, "conscious": c.conscious,
-                "speeds": speeds, "speed_now": battle._speed(c),   # the engine's rule (conditions)
+                "speeds": speeds, "speed_now": battle.speed(c),   # the engine's rule (conditions)
                 "saves": dict(c.saves), "dodging": c.dodging,
                 "resistances": [_mod_text(m) for m in c.resist],
                 "immunities": [_mod_text(m) for m in c.immune],

@@ -482,7 +482,7 @@ def _targets(b, c, attack_key: str) -> list:
         a = c.attack(attack_key)
     except KeyError:
         return []
-    return b._targets_for_attack(c, a)
+    return b.targets_for_attack(c, a)
 
 
 def _nearest(b, c) -> list:
@@ -500,11 +500,11 @@ def _berserk_menu(b, c, out: list) -> list:
     near = {o.cid for o in _nearest(b, c)}
     keep = []
     for o in out:
-        if o.kind in ("move", "dash", "end_turn", "stand", "escape", "ms_haste_slam") or o.kind == "attack" and any(t.cid in near for t in b._targets_for_attack(c, c.attack(o.data[0]))):
+        if o.kind in ("move", "dash", "end_turn", "stand", "escape", "ms_haste_slam") or o.kind == "attack" and any(t.cid in near for t in b.targets_for_attack(c, c.attack(o.data[0]))):
             keep.append(o)
         elif o.kind == "multiattack":
             first = next((k for k in c.multiattack if k not in c.save_actions), None)
-            if first and any(t.cid in near for t in b._targets_for_attack(c, c.attack(first))):
+            if first and any(t.cid in near for t in b.targets_for_attack(c, c.attack(first))):
                 keep.append(o)
     return keep
 
@@ -550,12 +550,12 @@ def apply(b, c, p, opt) -> None:
     elif kind == "ms_break_tendril":
         e.actions -= 1
         roper = b.creatures[next(o for o in _tendrils_on(b, c))]
-        roll = b.roller.roll_d20(False, True, bonus=b._athletics(c), what=f"break tendril {c.cid}")
+        roll = b.roller.roll_d20(False, True, bonus=b.athletics(c), what=f"break tendril {c.cid}")
         ok = roll.total >= ROPER["break_dc"]
         b.event("check", f"{c.cid} {'breaks' if ok else 'fails to break'} {roper.cid}'s tendril ({roll.total})",
                 creature=c.cid, success=ok)
         if ok:
-            b._release(c)
+            b.release(c)
     elif kind in ("ms_antennae", "ms_glare", "ms_kiss", "ms_sword_attack", "ms_engulf", "ms_cube_pull", "ms_fling"):
         b.pending = {"kind": "target", "actor": c.cid, "use": ("ms", kind[3:])}
         return
@@ -603,7 +603,7 @@ def apply(b, c, p, opt) -> None:
         b.event("luring_song", f"{c.cid} keeps singing", creature=c.cid)
     elif kind == "ms_roar":
         _roar(b, c)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def target_options(b, c, use) -> list:
@@ -655,9 +655,9 @@ def resolve_target(b, c, use, t) -> None:
             t.hp = t.temp_hp = 0   # not damage: it simply drops to 0 hit points
             b.event("down", f"{t.cid} drops to 0 HP (Death Glare)", creature=t.cid)
             if t.is_pc:
-                b._fall_unconscious(t)
+                b.fall_unconscious(t)
             else:
-                b._die(t, "Death Glare")
+                b.die(t, "Death Glare")
     elif what == "kiss":
         e.actions -= 1
         b.event("draining_kiss", f"{c.cid} kisses {t.cid}", creature=c.cid, target=t.cid)
@@ -669,7 +669,7 @@ def resolve_target(b, c, use, t) -> None:
             t.hp = min(t.hp, t.max_hp)
             b.event("max_hp", f"{t.cid}'s hit point maximum drops to {t.max_hp}", creature=t.cid)
             if t.max_hp == 0:
-                b._die(t, "Draining Kiss")
+                b.die(t, "Draining Kiss")
     elif what == "sword_attack":
         ms = _ms(c)
         e.bonus = False
@@ -696,17 +696,17 @@ def resolve_target(b, c, use, t) -> None:
                          magical=True, source=c.cid)
         if taken:
             b.heal(c, taken, "Psychic Drain")
-        if not b._check_outcome():
-            b._next_turn()
+        if not b.check_outcome():
+            b.next_turn()
         return
     elif what == "shimmering-shield":
         t.conditions["shimmering_shield"] = {"by": c.cid, "ac": 2, "until": "end_of_source_next_turn",
                                              "turn_of": None, "round": b.round}
         b.event("shimmering_shield", f"{c.cid} shields {t.cid} (+2 AC)", creature=c.cid, target=t.cid)
-        if not b._check_outcome():
-            b._next_turn()
+        if not b.check_outcome():
+            b.next_turn()
         return
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ================================================================ legendary actions
@@ -733,7 +733,7 @@ def use_legendary(b, c, key: str) -> None:
                 o.conditions["negative_energy"] = {"by": c.cid, "until": "end_of_source_next_turn", "turn_of": None,
                                                    "round": b.round}
         b.event("negative_energy", f"{c.cid} unleashes negative energy: no healing within 60 ft", creature=c.cid)
-    b._next_turn()
+    b.next_turn()
 
 
 def _drain_targets(b, c) -> list:
@@ -867,7 +867,7 @@ def _corrode_armor(b, t) -> None:
 
 def _antennae_targets(b, c) -> list:
     return [o for o in sorted(b.enemies_of(c), key=lambda o: o.cid)
-            if b.distance(c, o) <= SQUARE_FT and b._may_target(c, o)
+            if b.distance(c, o) <= SQUARE_FT and b.may_target(c, o)
             and (o.metal_armor or any(_metal_weapon(o, a, "metal") for a in o.attacks if a.melee))]
 
 
@@ -924,7 +924,7 @@ def _horrific(b, hag, c, h) -> None:
     if b.saving_throw(c, "wis", h["dc"], magic=True, condition="frightened"):
         c.resources["immune_to"] = tuple(c.resources.get("immune_to", ())) + (tag,)
         return
-    b._save_condition(hag, c, "frightened", "wis", h["dc"], (10, None, "end_of_turn", True, ()))
+    b.save_condition(hag, c, "frightened", "wis", h["dc"], (10, None, "end_of_turn", True, ()))
     if "frightened" in c.conditions:   # a success later also makes it immune
         c.resources["immune_to"] = tuple(c.resources.get("immune_to", ())) + (tag,)
 
@@ -932,7 +932,7 @@ def _horrific(b, hag, c, h) -> None:
 def _glare_targets(b, c) -> list:
     return [o for o in sorted(b.enemies_of(c), key=lambda o: o.cid)
             if o.conscious and "frightened" in o.conditions and b.distance(c, o) <= SEA_HAG["range"]
-            and _sees(b, c, o) and _sees(b, o, c) and b._may_target(c, o)]
+            and _sees(b, c, o) and _sees(b, o, c) and b.may_target(c, o)]
 
 
 def _kiss_targets(b, c) -> list:
@@ -944,7 +944,7 @@ def _kiss_targets(b, c) -> list:
 def _sword_targets(b, c) -> list:
     at = _ms(c).get("sword_pos", c.pos)
     return [t for t in sorted(b.enemies_of(c), key=lambda o: o.cid)
-            if b._may_target(c, t) and b.distance(c, t) <= 120
+            if b.may_target(c, t) and b.distance(c, t) <= 120
             and box_distance_ft(at[0], at[1], 1, at[2], t.pos[0], t.pos[1], t.squares, t.pos[2])
             <= FLYING_SWORD_FT + SQUARE_FT]
 
@@ -1025,7 +1025,7 @@ def _lured_walk(b, harpy, c) -> None:
     """A charmed listener walks toward the harpy by the most direct route (no opportunity attacks)."""
     if b.distance(c, harpy) <= SQUARE_FT or c.economy.movement < SQUARE_FT:
         return
-    r = b._reach(c)
+    r = b.reach(c)
     best = min(r.destinations, key=lambda p: (b.distance_from(c, p, harpy), r.costs[p], p))
     if b.distance_from(c, best, harpy) >= b.distance(c, harpy):
         return
@@ -1100,13 +1100,13 @@ def _roar(b, c) -> None:
                 continue
             if n == 1 and "deafened" not in t.condition_immunities:
                 t.conditions["deafened"] = {"by": c.cid, "until_round": b.round + ROAR["rounds"]}
-            b._save_condition(c, t, "frightened", "wis", dc, dur)
+            b.save_condition(c, t, "frightened", "wis", dc, dur)
             if "frightened" in t.conditions:
                 t.conditions["frightened"]["roar"] = c.cid
                 if n == 1 and "paralyzed" not in t.condition_immunities:
                     t.conditions["paralyzed"] = {"by": c.cid, "roar": c.cid, "until_round": b.round + ROAR["rounds"]}
                     b.end_concentration(t)
-                    b._release_grapples_by(t)
+                    b.release_grapples_by(t)
         else:
             ok = b.saving_throw(t, "con", dc, magic=True, big=True, condition="prone")
             b.damage(t, rolled // 2 if ok else rolled, "thunder", magical=True, source=c.cid)
@@ -1132,7 +1132,7 @@ def _room_in_cube(b, c, t) -> bool:
 def _cube_targets(b, c) -> list:
     return [o for o in sorted(b.enemies_of(c), key=lambda o: o.cid)
             if not o.dead and "swallowed" not in o.conditions and b.distance(c, o) <= SQUARE_FT
-            and b._may_target(c, o) and _room_in_cube(b, c, o)]
+            and b.may_target(c, o) and _room_in_cube(b, c, o)]
 
 
 def _engulf(b, c, t) -> None:
@@ -1146,7 +1146,7 @@ def _engulf(b, c, t) -> None:
     b.damage(t, b.roller.roll_damage(cube["hit"], what=f"engulf {c.cid}"), "acid", source=c.cid)
     if t.dead:
         return
-    b._release(t)
+    b.release(t)
     t.conditions["swallowed"] = {"by": c.cid, "swallowed": True, "cube": c.cid}
     if "restrained" not in t.condition_immunities:
         t.conditions["restrained"] = {"by": c.cid, "swallowed": True}
@@ -1159,7 +1159,7 @@ def _leave_cube(b, cube, t) -> None:
     for k in ("swallowed", "restrained"):
         if t.conditions.get(k, {}).get("by") == cube.cid:
             del t.conditions[k]
-    spot = b._free_spot_beside(cube, t.squares, exclude=t)
+    spot = b.free_spot_beside(cube, t.squares, exclude=t)
     if spot:
         t.pos = spot
     b._reach_cache = None
@@ -1175,7 +1175,7 @@ def _pull_targets(b, c) -> list:
 
 
 def _str_check(b, c, dc: int, what: str) -> bool:
-    roll = b.roller.roll_d20(False, b._check_dis(c), bonus=b._athletics(c), what=f"{what} {c.cid}")
+    roll = b.roller.roll_d20(False, b.check_dis(c), bonus=b.athletics(c), what=f"{what} {c.cid}")
     ok = roll.total >= dc
     b.event("check", f"{c.cid} {'succeeds' if ok else 'fails'} a DC {dc} Strength check ({roll.total})",
             creature=c.cid, success=ok)
@@ -1193,7 +1193,7 @@ def _fling(b, c, t) -> None:
     """Thrown up to 60 ft in a random direction and knocked prone; a wall (or the map's edge) it hits
     deals 1d6 bludgeoning per 10 ft thrown; a creature it hits saves (Dex DC 18) or takes the same
     and falls prone too (the thrown creature takes it as well)."""
-    b._release(t)
+    b.release(t)
     dx, dy = DIRECTIONS_8[b.roller.roll("1d8", what=f"fling direction {t.cid}") - 1][:2]
     others = {cell: o for o in b.creatures.values() if not o.dead and o is not t and o is not c for cell in o.cells}
     x, y, ft, hit, stopped = t.pos[0], t.pos[1], 0, None, False
@@ -1235,7 +1235,7 @@ def _free_move(b, c) -> None:
         c.conditions.pop("grappled", None)
         c.conditions.pop("restrained", None)
     if magic or held:
-        c.economy.movement = max(0, b._speed(c) - (SQUARE_FT if held else 0))
+        c.economy.movement = max(0, b.speed(c) - (SQUARE_FT if held else 0))
         b.event("freedom_of_movement", f"{c.cid} slips free", creature=c.cid)
 
 
@@ -1261,14 +1261,14 @@ def _roper_menu(b, c, ms, out: list) -> list:
         e.attack_queue = tuple(k for k in q if k != "tendril")
         q = e.attack_queue
         a = c.attack("bite")
-        if q and b._targets_for_attack(c, a):
+        if q and b.targets_for_attack(c, a):
             out.insert(0, Opt(f"Multiattack: attack with {a.name} ({a.short()})", "attack", (a.key, "queue")))
     if q and q[0] == "bite" and ms.get("reeled") != (b.round, b.turn_index):
         ms["reeled"] = (b.round, b.turn_index)
         _reel(b, c, ms["roper"]["reel"])
         if not any(o.kind == "attack" and o.data == ("bite", "queue") for o in out):
             a = c.attack("bite")
-            if b._targets_for_attack(c, a):
+            if b.targets_for_attack(c, a):
                 out.insert(0, Opt(f"Multiattack: attack with {a.name} ({a.short()})", "attack", (a.key, "queue")))
     return out
 
@@ -1362,7 +1362,7 @@ def _legendary_spells(b, c, top: int) -> list:
     saved = c.economy
     c.economy = _cast_economy(c)
     try:
-        return [o for o in b._spell_options(c) if o.data[1] <= top]
+        return [o for o in b.spell_options(c) if o.data[1] <= top]
     finally:
         c.economy = saved
 
@@ -1384,8 +1384,8 @@ def _end_legendary_cast(b, c) -> None:
     b.turn_index = st["turn_index"]
     b.pending = {}
     b._cache = None
-    if not b._check_outcome():
-        b._next_turn()
+    if not b.check_outcome():
+        b.next_turn()
 
 
 # ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)

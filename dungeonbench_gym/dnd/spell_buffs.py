@@ -142,8 +142,8 @@ def start_of_turn(b, c, v: dict) -> None:
     if v.get("regen_each_turn") and not c.dead and c.hp < c.max_hp:
         b.heal(c, v["regen_each_turn"], "regenerate")
     if v.get("slip_grapples") and "grappled" in c.conditions and c.conscious:
-        b._release(c)
-        c.economy.movement = max(0, b._speed(c) - 5)
+        b.release(c)
+        c.economy.movement = max(0, b.speed(c) - 5)
         b.event("escape", f"{c.cid} slips free of the grapple (freedom of movement)", creature=c.cid)
 
 
@@ -209,7 +209,7 @@ def pool_heal(b, c, key: str, level: int) -> None:
     first (the caster's division, made for it); those healed are cured of blindness and deafness."""
     m = _mech(key)
     hits = sorted(pool_heal_targets(b, c, key), key=lambda o: (o.hp / o.max_hp, o.cid))
-    b._pay_spell(c, key, level)
+    b.pay_spell(c, key, level)
     left = m["pool"]
     for t in hits:
         got = b.heal(t, min(left, t.max_hp - t.hp), key) if left else 0
@@ -217,7 +217,7 @@ def pool_heal(b, c, key: str, level: int) -> None:
         for k in m.get("cures", ()):
             if t.conditions.pop(k, None) is not None:
                 b.event("condition_end", f"{t.cid} is no longer {k}", creature=t.cid, condition=k)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ================================================================ reactions
@@ -288,9 +288,9 @@ def resolve_reaction(b, c, p: dict, data: tuple) -> None:
             amount //= 2
         if amount:
             b.damage(attacker, amount, "fire", magical=True, source=c.cid)
-    if b._check_outcome():
+    if b.check_outcome():
         return
-    b._after_attack(p["then"], attacker)
+    b.after_attack(p["then"], attacker)
 
 
 def feather_fall(b, c, height: int) -> bool:
@@ -602,7 +602,7 @@ def reheat(b, c) -> None:
     c.economy.bonus = False
     b.event("reheat", f"{c.cid} heats the metal on {h['target']} again", creature=c.cid)
     _scorch(b, c, "heat-metal", h["level"], b.creatures[h["target"]])
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)

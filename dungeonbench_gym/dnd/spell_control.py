@@ -115,7 +115,7 @@ def targets(b, c, key: str) -> list:
     rng = _range(key)
     if k in ("escape", "blink", "time_stop", "compulsion", "wish"):
         return [c]
-    pool = [o for o in b.enemies_of(c) if b._may_target(c, o) and not _exempt(key, o)]
+    pool = [o for o in b.enemies_of(c) if b.may_target(c, o) and not _exempt(key, o)]
     if k == "dominate":
         pool = [o for o in pool if "dominated" not in o.conditions]
     elif k == "levitate":
@@ -140,7 +140,7 @@ def available(b, c, key: str, level: int) -> bool:
     if k == "stealth_aura":
         return key not in c.conditions
     if k == "teleport":
-        return bool(b._teleport_options(c, {"use": ("teleport", key, level)}, first=True))
+        return bool(b.teleport_options(c, {"use": ("teleport", key, level)}, first=True))
     if k == "calm":
         return bool(_calm_pool(b, c))
     if k == "confusion":
@@ -207,7 +207,7 @@ def area(b, c, key: str, where):
 
 
 def _pay(b, c, key: str, level: int) -> None:
-    b._pay_spell(c, key, level)
+    b.pay_spell(c, key, level)
     for k in [k for k, v in c.conditions.items() if v.get("ends_on_attack")]:   # Invisibility ends
         del c.conditions[k]
     _on(b)
@@ -255,7 +255,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
             for cond in ("charmed", "frightened"):
                 if t.conditions.pop(cond, None) is not None:
                     b.event("condition_end", f"{t.cid} is no longer {cond} ({key})", creature=t.cid, condition=cond)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ================================================================ single targets
@@ -279,7 +279,7 @@ def cast_at(b, c, key: str, level: int, t):
         return None   # the effect is the next decision
     left = m.get("per_level", 0) * (level - sp.level)
     if left > 0 and b.outcome is None:
-        b._more_targets(c, key, level, left, (t.cid,))
+        b.more_targets(c, key, level, left, (t.cid,))
         return None
     return True
 
@@ -287,7 +287,7 @@ def cast_at(b, c, key: str, level: int, t):
 def more(b, c, use: tuple, t) -> None:
     _, key, level, left, chosen = use
     _one(b, c, key, level, t)
-    b._more_targets(c, key, level, left - 1, chosen + (t.cid,))
+    b.more_targets(c, key, level, left - 1, chosen + (t.cid,))
 
 
 def _one(b, c, key: str, level: int, t) -> None:
@@ -327,10 +327,10 @@ def _one(b, c, key: str, level: int, t) -> None:
 def _leave(b, t) -> None:
     """What t lets go of as it leaves: its concentration, grapples, those it swallowed."""
     b.end_concentration(t)
-    b._release(t)
-    b._release_grapples_by(t)
-    for o in sorted(b._swallowed_by(t), key=lambda o: o.cid):
-        b._spit_out(t, o, f"{t.cid} left the battle")
+    b.release(t)
+    b.release_grapples_by(t)
+    for o in sorted(b.swallowed_by(t), key=lambda o: o.cid):
+        b.spit_out(t, o, f"{t.cid} left the battle")
 
 
 def remove(b, c, t, key: str, level: int) -> None:
@@ -366,8 +366,8 @@ def meld(b, c, key: str) -> None:
     if cell is None:   # (the map changed since the option was offered)
         b.event("spell", f"{c.cid} finds no stone to meld into", creature=c.cid)
         return
-    b._release(c)
-    b._release_grapples_by(c)
+    b.release(c)
+    b.release_grapples_by(c)
     c.conditions["enclosed"] = {"by": c.cid, "spell": key, "meld": True, "from": list(c.pos), "cell": list(cell)}
     c.pos = (cell[0], cell[1], c.pos[2])
     b._reach_cache = None
@@ -448,12 +448,12 @@ def apply(b, c, p: dict, opt) -> None:
     if opt.data and opt.data[0] == "meld_out":   # Meld into Stone: step out (movement)
         c.economy.movement = max(0, c.economy.movement - SQUARE_FT)
         step_out(b, c, "meld-into-stone ends")
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     if p["kind"] == "action" and opt.data[0] == "telekinesis":   # a later turn's grip: the action
         c.economy.actions -= 1
         _one(b, c, "telekinesis", 0, b.creatures[opt.data[1]])
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     if p["kind"] == "action":   # Eyebite on a later turn: the action, then the effect
         c.economy.actions -= 1
@@ -463,7 +463,7 @@ def apply(b, c, p: dict, opt) -> None:
     use = p["use"]
     if use[3] == "eyebite":
         _eyebite(b, c, use[1], b.creatures[use[4]], opt.data[0])
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     key, lv = opt.data
     slots = list(c.resources["slots"])   # Wish's 9th-level slot pays for the duplicate
@@ -472,7 +472,7 @@ def apply(b, c, p: dict, opt) -> None:
     c.resources["slots"] = tuple(slots)
     b.event("wish", f"{c.cid} casts wish to duplicate {key}", creature=c.cid, spell="wish", duplicate=key)
     _on(b)
-    b._begin_spell(c, key, lv)
+    b.begin_spell(c, key, lv)
     b._cache = None
 
 
@@ -493,7 +493,7 @@ def _wishable(b, c) -> list:
     held = c.spells
     c.spells = tuple(keys)
     try:
-        opts = b._spell_options(c)
+        opts = b.spell_options(c)
     finally:
         c.spells = held
     seen = dict.fromkeys(o.data[0] for o in opts if o.kind == "spell")
@@ -511,7 +511,7 @@ def _eyebite(b, c, key: str, t, effect: str) -> None:
         t.conditions["unconscious"] = {"by": c.cid, "spell": key, "asleep": True}
         t.conditions.setdefault("prone", {})
         b.end_concentration(t)
-        b._release_grapples_by(t)
+        b.release_grapples_by(t)
     elif effect == "panicked":
         if "frightened" in t.condition_immunities:
             return
@@ -552,7 +552,7 @@ def _back(b, t, why: str) -> None:
     v = t.conditions.pop("removed")
     taken = {cell for o in b.creatures.values() if not o.dead and o is not t for cell in o.cells}
     if any(cell in taken for cell in t.cells):
-        spot = b._free_spot_beside(t, t.squares) or t.pos
+        spot = b.free_spot_beside(t, t.squares) or t.pos
         t.pos = spot
     t.dead = False
     b._reach_cache = None
@@ -634,7 +634,7 @@ def start_of_turn(b, c) -> None:
         _confused(b, c)
     v = c.conditions.get("compelled")
     if v and c.conscious:
-        n = _drift(b, c, tuple(v["dir"]), b._speed(c))
+        n = _drift(b, c, tuple(v["dir"]), b.speed(c))
         c.economy.movement = 0
         b.event("compelled", f"{c.cid} is compelled to move {n} ft", creature=c.cid)
 
@@ -648,7 +648,7 @@ def _confused(b, c) -> None:
         return   # it acts and moves normally
     if roll == 1:
         d = DIRECTIONS_8[b.roller.roll("1d8", what=f"confusion direction {c.cid}") - 1]
-        _drift(b, c, d, b._speed(c))
+        _drift(b, c, d, b.speed(c))
     elif roll >= 7:
         foes = [o for o in b.creatures.values() if not o.dead and o is not c]
         attacks = [a for a in c.attacks if a.melee]
@@ -674,8 +674,8 @@ def _drift(b, c, d, feet: int) -> int:
             break
         c.pos = (x, y, b.map.standing_z(x, y, c.squares))
         moved += SQUARE_FT
-        b._release(c)
-        b._enter_hazards(c, c.pos)
+        b.release(c)
+        b.enter_hazards(c, c.pos)
         if c.dead:
             break
     b._reach_cache = None

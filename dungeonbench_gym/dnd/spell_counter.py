@@ -121,17 +121,17 @@ def _resolve(b, stack: list) -> None:
     cid, key, level = stack[0]
     c = b.creatures[cid]
     if 0 in countered:   # the slot and the action are spent; nothing happens
-        b._pay_spell(c, key, level)
+        b.pay_spell(c, key, level)
         if content.spell(key).concentration:
             c.concentration = None
         b.event("countered", f"{c.cid}'s {key} is countered", creature=c.cid, spell=key)
         b.pending = {"kind": "action", "actor": c.cid}
         b._cache = None
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     b.__dict__["_counter_cleared"] = (cid, key, level)
     b._cache = None
-    b._begin_spell(c, key, level)
+    b.begin_spell(c, key, level)
 
 
 # ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)

@@ -84,7 +84,7 @@ def trees_near(b, c, feet: int) -> list:
 
 
 def _free_to_move(b, c, feet: int) -> bool:
-    return (c.economy.movement >= feet and "prone" not in c.conditions and b._speed(c) > 0
+    return (c.economy.movement >= feet and "prone" not in c.conditions and b.speed(c) > 0
             and not any(k in c.conditions for k in _STUCK))
 
 
@@ -197,10 +197,10 @@ def begin(b, c, key: str, level: int) -> None:
     """The cast option was chosen: Tree Stride takes effect; Transport via Plants asks for its
     trees; Plant Growth for its point (the engine's point decision)."""
     if key == "tree-stride":
-        b._pay_spell(c, key, level)
+        b.pay_spell(c, key, level)
         _state(b)
         b.event("tree_stride_cast", f"{c.cid} can stride from tree to tree", creature=c.cid)
-        b._back_to_menu(c)
+        b.back_to_menu(c)
     elif key == "transport-via-plants":
         srcs = _sources(b, c)
         if len(srcs) == 1:
@@ -281,14 +281,14 @@ def arrive(b, c, p: dict, pos: tuple) -> None:
         _ask_link(b, c, use[2], tuple(pos[:2]))
         return
     if use[1] == "link":
-        b._pay_spell(c, "transport-via-plants", use[2])
+        b.pay_spell(c, "transport-via-plants", use[2])
         st = _state(b)
         st["serial"] += 1
         st["links"].append({"id": st["serial"], "by": c.cid, "from": use[3], "to": tuple(pos[:2]),
                             "round": b.round, "index": b.turn_index})
         b.event("plant_link", f"{c.cid} links the tree at {use[3]} to the tree at {tuple(pos[:2])}",
                 creature=c.cid, link=[list(use[3]), list(pos[:2])])
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     if use[1] == "stride":
         entry, tree = stride_exits(b, c)[tuple(pos)]
@@ -302,11 +302,11 @@ def arrive(b, c, p: dict, pos: tuple) -> None:
     e.movement -= cost
     e.moved += cost
     c.pos = tuple(pos)
-    b._release(c)   # out of the grappler's reach
-    b._release_grapples_by(c)
+    b.release(c)   # out of the grappler's reach
+    b.release_grapples_by(c)
     b.event("tree_stride" if use[1] == "stride" else "transport", f"{c.cid} {what} to ({pos[0]}, {pos[1]})",
             creature=c.cid, pos=list(pos), entry=list(entry), tree=list(tree))
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def start_of_turn(b, c) -> None:
@@ -355,14 +355,14 @@ def resolve_area(b, c, use: tuple, where) -> None:
     from . import spellbook
     key, level = use[1], use[2]
     cells = growth_cells(b, c, spellbook.area(b, c, key, where))
-    b._pay_spell(c, key, level)
+    b.pay_spell(c, key, level)
     walls = b.__dict__.get("barriers")
     if walls is not None:   # the map the walls rebuild from grows too (dnd/spell_walls.py)
         walls.base = _grown(walls.base, cells)
     b.replace_map(_grown(b.map, cells))
     b.event("plant_growth", f"{c.cid}'s Plant Growth: {len(cells)} squares of plants become thick and overgrown",
             creature=c.cid, cells=[list(p) for p in cells])
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ================================================================ the item probe's room

@@ -126,7 +126,7 @@ def targets(b, c, key: str, first: bool = False) -> list:
     for o in sorted(b.creatures.values(), key=lambda o: o.cid):
         if not _shapeable(o) or (o is not c and b.distance(c, o) > rng):
             continue
-        if o.side != c.side and (not b._may_target(c, o) or _shapechanger(o)):
+        if o.side != c.side and (not b.may_target(c, o) or _shapechanger(o)):
             continue
         if o is not c and b.cover(c, o) == Cover.TOTAL:
             continue
@@ -220,7 +220,7 @@ def apply_form(b, c, use: tuple, choice: str) -> None:
         _summon(b, c, key, level, choice, _count(key, row, level))
         return
     from . import spellbook
-    b._pay_spell(c, key, level)
+    b.pay_spell(c, key, level)
     spellbook._reveal(c)
     if key == "animal-shapes":
         group = _willing(b, c)
@@ -233,7 +233,7 @@ def apply_form(b, c, use: tuple, choice: str) -> None:
         transform(b, c, t, choice, key)
     if not any(o.resources.get("shape_by", (None,))[0] == c.cid for o in b.creatures.values()):
         b.end_concentration(c)   # nobody took the form: the spell ends
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ================================================================ summons
@@ -259,7 +259,7 @@ def _summon(b, c, key: str, level: int, ckey: str, count: int) -> None:
     from . import spellbook
     d = data()["creatures"][ckey]
     squares = SIZE_SQUARES[d["size"]]
-    b._pay_spell(c, key, level)
+    b.pay_spell(c, key, level)
     spellbook._reveal(c)
     sp_rounds = None
     sp = content.spell(key)
@@ -285,7 +285,7 @@ def _summon(b, c, key: str, level: int, ckey: str, count: int) -> None:
         reg.setdefault("mine", []).append(s.cid)
         b.event("summon", f"{c.cid} conjures {s.cid} at ({x}, {y})", creature=s.cid, by=c.cid, spell=key)
     b._reach_cache = None
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _near_foe(b, c, squares: int, rng: int) -> list:
@@ -570,13 +570,13 @@ def weapon_attack(c, key: str, level: int) -> AttackProfile:
 def _conjure_weapon(b, c, key: str, level: int) -> None:
     from . import spellbook
     m = _mech(key)
-    b._pay_spell(c, key, level)
+    b.pay_spell(c, key, level)
     spellbook._reveal(c)
     a = weapon_attack(c, key, level)
     c.attacks = tuple(x for x in c.attacks if x.key != a.key) + (a,)
     c.conditions[m["condition"]] = {"by": c.cid, "spell": key, "level": level}
     b.event("conjure_weapon", f"{c.cid} wields a {a.name} ({a.short()} {a.damage[0].type})", creature=c.cid, spell=key)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ================================================================ cast before a fight (the Day track)

@@ -182,9 +182,9 @@ def _breathe(b, c) -> None:
     if c.hp > 0:
         c.hp, c.temp_hp = 0, 0
         if c.is_pc:
-            b._fall_unconscious(c)
+            b.fall_unconscious(c)
         else:
-            b._die(c, "suffocation")
+            b.die(c, "suffocation")
 
 
 def give_water_breathing(b, by, t, source: str, day_duration: str | None = None) -> None:
@@ -329,7 +329,7 @@ def effect(b, c, key: str, level: int, t) -> bool:
 def resolve_self(b, c, key: str, level: int) -> None:
     """Mage Hand and Unseen Servant are cast: the hand by the object, the servant near it."""
     from .spellbook import _reveal
-    b._pay_spell(c, key, level)
+    b.pay_spell(c, key, level)
     _reveal(c)
     reg = _registry(b)
     at = _object(b)
@@ -338,14 +338,14 @@ def resolve_self(b, c, key: str, level: int) -> None:
         reg["hands"][c.cid] = {"at": list(at), "until": b.round + (_spell(key).duration_rounds or 10)}
         b.event("mage_hand", f"{c.cid}'s spectral hand appears by the {name}", creature=c.cid, spell=key)
     else:
-        spot = _servant_spot(b, c, at) or b._free_spot_beside(c, 1)
+        spot = _servant_spot(b, c, at) or b.free_spot_beside(c, 1)
         if spot is not None:
             s = _servant(b, c, spot)
             reg["servants"][s.cid] = c.cid
             b.event("summon", f"{c.cid}'s unseen servant appears at ({spot[0]}, {spot[1]})", creature=s.cid,
                     by=c.cid, spell=key)
     b._reach_cache = None
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _servant_spot(b, c, at) -> tuple | None:
@@ -465,7 +465,7 @@ def action_options(b, c) -> list:
 
 def servant_step(b, c, s, at) -> tuple | None:
     """(destination, uses the object) of the servant's next command; None when it can't get closer."""
-    hostile, friends = b._movement_cells(s)
+    hostile, friends = b.movement_cells(s)
     extra = ()
     if b.zones:
         from . import spell_zones
@@ -501,7 +501,7 @@ def apply(b, c, opt) -> None:
         if uses and at is not None:
             b.objective["done"] = True
             b.event("interact", f"{sid} uses the {name}", creature=sid, by=c.cid, spell="unseen-servant")
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def outcome_party(b, party: list) -> list:
@@ -612,7 +612,7 @@ def day_battle(run, b) -> None:
     for pc in run.party.values():
         if pc.dead or "unseen_servant" not in pc.conditions or pc.cid not in b.creatures:
             continue
-        spot = b._free_spot_beside(pc, 1)
+        spot = b.free_spot_beside(pc, 1)
         if spot is None:
             continue
         s = _servant(b, pc, spot)

@@ -50,7 +50,7 @@ Enclosures
 ----------
 Forcecage (no save, 1 hour) and Resilient Sphere (Dex save, concentration) put the condition
 ``enclosed`` on one Large or smaller creature (rows in ``spell_mechanics.json``: the spellbook's
-``mark`` and ``save`` mechanisms). :func:`apart` is read by :meth:`Battle._inside_apart`: nothing passes
+``mark`` and ``save`` mechanisms). :func:`apart` is read by :meth:`Battle.inside_apart`: nothing passes
 between an enclosed creature and anyone else (total cover: no attack, spell or area effect in or out).
 The cage holds its creature still (speed 0); the sphere rolls at half speed with its creature in it.
 No opportunity attack, shove or grapple crosses the barrier, Spirit Guardians do not reach in, and an
@@ -303,20 +303,20 @@ def raise_wall(b, c, key: str, level: int, anchor, d) -> None:
         mw["ready"] = False
         b.event("save_action", f"{c.cid} uses {f['name']}", creature=c.cid, action=key)
     else:
-        b._pay_spell(c, key, level)   # (a new concentration spell ends the old one and its wall first)
+        b.pay_spell(c, key, level)   # (a new concentration spell ends the old one and its wall first)
     anchor = _anchor_cell(b, anchor if anchor is not None else c.pos[:2])
     if d not in DIRECTIONS_8:
         d = (1, 0, 0)
     if f["kind"] == "shape":
         _shape(b, c, key, f, anchor, d)
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     if f["kind"] == "passage":
         cells = passage_cells(b, f, anchor, d)
         _add(b, c, key, f, cells, monster, d, level)
         b.event("wall", f"{c.cid}'s {key} opens {len(cells)} squares of wall", creature=c.cid, spell=key,
                 cells=[list(x) for x in cells])
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     cells = wall_cells(b, f, anchor, d)
     cellset = set(cells)
@@ -326,7 +326,7 @@ def raise_wall(b, c, key: str, level: int, anchor, d) -> None:
     if f.get("blind_ft") and inside:   # Prismatic Wall: it may not cross a creature's space
         b.event("wall_fails", f"{c.cid}'s {key} fails: {', '.join(o.cid for o in inside)} in the way",
                 creature=c.cid, spell=key)
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     pushed = []
     for o in inside:
@@ -353,7 +353,7 @@ def raise_wall(b, c, key: str, level: int, anchor, d) -> None:
                 b.damage(o, dealt, dtype, magical=True, source=c.cid)
     if f.get("blind_ft"):
         _blind(b, c, key, f, cells)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _shape(b, c, key: str, f: dict, anchor, d) -> None:
@@ -532,10 +532,10 @@ def apply(b, c, opt) -> None:
     wid, i = opt.data
     w = next((w for w in live(b) if w["id"] == wid), None)
     if w is None or w["panels"][i]["hp"] is None or w["panels"][i]["hp"] <= 0:
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     attack_section(b, c, w, i)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def attack_section(b, c, w: dict, i: int) -> None:

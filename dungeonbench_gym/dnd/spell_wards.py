@@ -456,7 +456,7 @@ def start_of_turn(b, c) -> None:
     v = c.conditions.get("incapacitated")
     if v and v.get("insane") and c.conscious:
         d = DIRECTIONS_8[b.roller.roll("1d8", what=f"insanity direction {c.cid}") - 1]
-        moved = _stagger(b, c, d, b._speed(c))
+        moved = _stagger(b, c, d, b.speed(c))
         c.economy.movement = 0
         b.event("insane", f"{c.cid} staggers {moved} ft in its madness", creature=c.cid)
 
@@ -472,8 +472,8 @@ def _stagger(b, c, d, feet: int) -> int:
             break
         c.pos = (x, y, b.map.standing_z(x, y, c.squares))
         moved += SQUARE_FT
-        b._release(c)
-        b._enter_hazards(c, c.pos)
+        b.release(c)
+        b.enter_hazards(c, c.pos)
         on_step(b, c)
         if not c.conscious:
             break
@@ -548,7 +548,7 @@ def _put(b, t, cond: str, entry: dict, what: str) -> None:
         t.conditions.setdefault("prone", {})
     if cond in INCAPACITATING:
         b.end_concentration(t)
-        b._release_grapples_by(t)
+        b.release_grapples_by(t)
     b.event("condition", f"{t.cid} is {cond} (symbol of {what})",
             creature=t.cid, condition=cond, spell="symbol")
 
@@ -595,7 +595,7 @@ def barrier_cells(b, c) -> list:
     for w in _circles(b, c):
         if _inside(b, w, c):
             continue
-        if b._flying(c):
+        if b.flying(c):
             low = ground_z_at_point(b.map, *w["point"])
             out.extend((x, y, z) for x, y in sorted(_circle_cells(b, w))
                        for z in range(low, low + _mech("magic-circle")["height"], SQUARE_FT))

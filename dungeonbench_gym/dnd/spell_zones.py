@@ -144,12 +144,12 @@ def resolve(b, c, use: tuple, where) -> None:
     key, level = use[1], use[2]
     s = spec(key)
     sp = spellbook._spell(key)
-    b._pay_spell(c, key, level)
+    b.pay_spell(c, key, level)
     spellbook._reveal(c)
     a = spellbook.area(b, c, key, where)
     if s.get("prismatic"):
         _prismatic(b, c, key, level, a)
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     if s.get("dispels"):   # Daylight: magical darkness of a low enough level ends where it overlaps
         cover = _clip(b, a)
@@ -157,7 +157,7 @@ def resolve(b, c, use: tuple, where) -> None:
             if z.get("obscure") == s["dispels"] and z["level"] <= s["max_level"] and cells(b, z) & cover:
                 _end_zone(b, z, f"dispelled by {c.cid}'s {key}")
         lighting.add_daylight(b, c, key, where)   # and its light, in a battle that is not bright
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     if sp.concentration:   # a new concentration spell ended the caster's older zones
         b.zones[:] = [z for z in b.zones if not (z["by"] == c.cid and z.get("conc"))]
@@ -182,7 +182,7 @@ def resolve(b, c, use: tuple, where) -> None:
     if z.get("storm"):
         z["stage"] = 1
         _storm(b, c, z)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def add(b, z: dict) -> None:
@@ -421,7 +421,7 @@ def _whirl(b, z, c) -> None:
             if (x, y) == tuple(c.pos[:2]) or not b.map.fits(x, y, n) or any(q in taken for q in _foot(x, y, n)):
                 break
             c.pos = (x, y, b.map.standing_z(x, y, n))
-            b._release(c)
+            b.release(c)
         b.event("zone", f"{c.cid} is pulled toward {z['by']}'s whirlpool", creature=c.cid, source=z["by"])
         b._reach_cache = None
     if inside(b, z, c) and "whirled" not in c.conditions:
@@ -480,7 +480,7 @@ def _lift(b, c, z, hits) -> None:
         n = fall_damage_dice(height) if b.max_altitude_ft < 100 else 0
         if n:
             b.damage(o, b.roller.roll_damage(f"{n}d6", what=f"fall {o.cid}"), "bludgeoning", source="fall")
-        b._release_grapples_by(o)
+        b.release_grapples_by(o)
     b._reach_cache = None
 
 
@@ -649,7 +649,7 @@ def monster_zone(b, c, key: str) -> None:
     if f.get("dash"):   # then Dash as a bonus action, this turn
         c.conditions["ink_dash"] = {"bonus_dash": True, "until": "end_of_target_next_turn", "turn_of": None,
                                     "round": b.round}
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def describe(b) -> list:

@@ -245,7 +245,7 @@ def targets(b, c, key: str, first: bool = False) -> list:
     elif kind == "dispel":   # a creature carrying a spell from the other side (or this side's foes' buffs)
         pool = [o for o in b.creatures.values() if not o.dead and _spells_on(b, o, c)]
     else:
-        pool = [o for o in b.enemies_of(c) if b._may_target(c, o) and not _exempt(key, o)]
+        pool = [o for o in b.enemies_of(c) if b.may_target(c, o) and not _exempt(key, o)]
         if m.get("condition") and not sp.damage_at_slot_level and not sp.damage_at_character_level:
             pool = [o for o in pool if m["condition"] not in o.conditions]   # a pure debuff: not twice
     if b.zones:   # Globe of Invulnerability, Antimagic Field (dnd/spell_zones.py)
@@ -556,7 +556,7 @@ def cast_at(b, c, key: str, level: int, t):
         return spell_control.cast_at(b, c, key, level, t)
     if mech(key)["mech"] == "sight":   # Light, Continual Flame, Darkvision (dnd/lighting.py)
         return lighting.cast_at(b, c, key, level, t)
-    b._pay_spell(c, key, level)
+    b.pay_spell(c, key, level)
     _reveal(c)
     m = mech(key)
     left = beams(key, c.level) - 1 if m["mech"] == "attack" else extra_targets(key, level)
@@ -564,7 +564,7 @@ def cast_at(b, c, key: str, level: int, t):
     if hit is None:
         return None   # a reaction (Shield) interrupts; further beams are lost
     if left > 0 and b.outcome is None:
-        b._more_targets(c, key, level, left, () if m["mech"] == "attack" else (t.cid,))
+        b.more_targets(c, key, level, left, () if m["mech"] == "attack" else (t.cid,))
         return None
     return True
 
@@ -578,7 +578,7 @@ def more(b, c, use: tuple, t) -> None:
     if effect(b, c, key, level, t) is None:
         return
     chosen = chosen if mech(key)["mech"] == "attack" else chosen + (t.cid,)
-    b._more_targets(c, key, level, left - 1, chosen)
+    b.more_targets(c, key, level, left - 1, chosen)
 
 
 def _reveal(c) -> None:
@@ -622,7 +622,7 @@ def effect(b, c, key: str, level: int, t):
         if t.hp > m["hp_max"]:
             b.event("spell", f"{t.cid} has too many hit points for {key}", creature=t.cid)
         elif m.get("kill"):
-            b._die(t, key)
+            b.die(t, key)
         else:
             impose(b, c, key, t, m["repeat"], level)
         return True
@@ -713,7 +713,7 @@ def impose(b, c, key: str, t, repeat_ability, level: int | None = None) -> None:
     if entry.get("retort") == "spell":   # Fire Shield: the spell's dice at whoever hits in melee
         entry["retort"] = [dice(c, key, level or sp.level), sp.damage_type]
     if entry.get("bonus_dash") and b.active is t:   # Expeditious Retreat: the casting Dashes too
-        t.economy.movement += b._speed(t)
+        t.economy.movement += b.speed(t)
         b.event("dash", f"{t.cid} dashes ({key})", creature=t.cid)
     if entry.get("hit_dice") == "spell":   # Divine Favor, Branding Smite: the spell's dice at this slot
         entry.update(hit_dice=dice(c, key, level or sp.level), hit_type=sp.damage_type)
@@ -741,7 +741,7 @@ def impose(b, c, key: str, t, repeat_ability, level: int | None = None) -> None:
     b.event("condition", f"{t.cid} is {cond} ({key})", creature=t.cid, condition=cond, spell=key)
     if cond in _HELPLESS:
         b.end_concentration(t)
-        b._release_grapples_by(t)
+        b.release_grapples_by(t)
 
 
 def _pool_dice(key: str, level: int) -> str:
@@ -754,7 +754,7 @@ def _pool_dice(key: str, level: int) -> str:
 def area_hits(b, c, key: str, where, anchor=None) -> list:
     a = area(b, c, key, where, anchor)
     out = [o for o in b.creatures.values()
-           if not o.dead and o is not c and not b._inside_apart(o, c) and areas.affects(a, b.map, o.cells, o.pos[2])]
+           if not o.dead and o is not c and not b.inside_apart(o, c) and areas.affects(a, b.map, o.cells, o.pos[2])]
     if b.zones:   # Globe of Invulnerability, Antimagic Field (dnd/spell_zones.py)
         from . import spell_zones
         out = spell_zones.screen(b, c, key, out)
@@ -814,7 +814,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
         c.economy.actions -= 1
         b.event("recall", f"{c.cid} calls down {key} again", creature=c.cid, spell=key)
     else:
-        b._pay_spell(c, key, level)
+        b.pay_spell(c, key, level)
         if m.get("recall"):
             c.resources["recall"] = {"spell": key, "level": level}
     _reveal(c)
@@ -828,7 +828,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
                 break
             pool -= t.hp
             impose(b, c, key, t, None, level)
-        b._back_to_menu(c)
+        b.back_to_menu(c)
         return
     hits = [o for o in hits if not _exempt(key, o)]
     if m.get("max_targets"):   # Slow: the caster's choice of up to N: its foes, nearest first
@@ -839,7 +839,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
         if anchor is not None:
             c.resources["zone"]["dir"] = list(where)
     _strike(b, c, key, level, hits, push=m.get("push", 0))
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
@@ -890,7 +890,7 @@ def _tiers(b, c, key: str, level: int) -> None:
     lowest tier it is in): death, or conditions for a number of rounds."""
     m, sp = mech(key), _spell(key)
     hits = targets(b, c, key)
-    b._pay_spell(c, key, level)
+    b.pay_spell(c, key, level)
     _reveal(c)
     for t in hits:
         if t.dead or b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=True):
@@ -899,7 +899,7 @@ def _tiers(b, c, key: str, level: int) -> None:
             if t.hp > hp_max:
                 continue
             if conds == ["dead"]:
-                b._die(t, key)
+                b.die(t, key)
                 break
             for k in conds:
                 if k not in t.condition_immunities:
@@ -907,9 +907,9 @@ def _tiers(b, c, key: str, level: int) -> None:
                     b.event("condition", f"{t.cid} is {k} ({key})", creature=t.cid, condition=k, spell=key)
             if any(k in _HELPLESS for k in conds):
                 b.end_concentration(t)
-                b._release_grapples_by(t)
+                b.release_grapples_by(t)
             break
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def recall_options(b, c) -> list:
@@ -959,7 +959,7 @@ def summon(b, c, key: str, level: int) -> None:
         return spell_summons.summon(b, c, key, level)
     count = m["count"] * m.get("upcast", {}).get(str(level), 1)
     squares = SIZE_SQUARES[content.monster(m["monster"]).size]
-    b._pay_spell(c, key, level)
+    b.pay_spell(c, key, level)
     _reveal(c)
     idx = b.order.index(c.cid)
     n0 = sum(1 for o in b.creatures.values() if o.resources.get("summoned_by") == c.cid)
@@ -973,7 +973,7 @@ def summon(b, c, key: str, level: int) -> None:
         b.order.insert(idx + 1 + i, s.cid)
         b.event("summon", f"{c.cid} conjures {s.cid} at ({x}, {y})", creature=s.cid, by=c.cid, spell=key)
     b._reach_cache = None
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ================================================================ zones

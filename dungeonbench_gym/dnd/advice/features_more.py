@@ -59,7 +59,7 @@ def heuristic_choice(b: Battle, c: Combatant, opts: list, phase: str):
         reach = (c.melee_reach or 5) + c.economy.movement
         if "step_dash" in feats and foes and c.economy.attacks_left == 0 and c.economy.actions > 0 \
                 and not any(b.distance(c, o) <= reach for o in foes) \
-                and any(b.distance(c, o) <= reach + b._speed(c) for o in foes) and not any(not a.melee for a in c.attacks
+                and any(b.distance(c, o) <= reach + b.speed(c) for o in foes) and not any(not a.melee for a in c.attacks
                                                                                         if a.key != "dart"):
             return feats["step_dash"]
         return None
@@ -76,7 +76,7 @@ def heuristic_choice(b: Battle, c: Combatant, opts: list, phase: str):
             return feats["chain"]   # Pact of the Chain: the familiar strikes in place of a weapon attack
         if "volley" in feats:
             a = _volley_weapon(b, c)
-            if a is not None and any(len(_volley_hits(b, c, a, t)) >= 2 for t in b._targets_for_attack(c, a)):
+            if a is not None and any(len(_volley_hits(b, c, a, t)) >= 2 for t in b.targets_for_attack(c, a)):
                 return feats["volley"]
         return None
     if phase == "bonus":

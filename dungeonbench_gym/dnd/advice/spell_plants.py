@@ -34,7 +34,7 @@ def worth(b, c, key: str, level: int) -> float:
         grow = [p for p in b.map.plant_cells if not b.map.flags_at(*p) & OVERGROWN and p not in spare]
         n = 0
         for o in foes:
-            if b._flying(o) or any(b.distance(o, a) <= 10 for a in mine):
+            if b.flying(o) or any(b.distance(o, a) <= 10 for a in mine):
                 continue
             x, y, _ = o.pos
             if any(_gap(x, y, o.squares, p) <= 3 for p in grow):
@@ -59,7 +59,7 @@ def heuristic_choice(b, c, opts: list, idxs: list):
     score = _scorer(b, c, foes)
     best_walk = score(c.pos)
     if c.economy.movement >= SQUARE_FT:
-        best_walk = min([best_walk] + [score(p) for p in b._reach(c).destinations])
+        best_walk = min([best_walk] + [score(p) for p in b.reach(c).destinations])
     best = None
     for i in idxs:
         o = opts[i]

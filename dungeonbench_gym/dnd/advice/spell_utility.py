@@ -92,7 +92,7 @@ def _foot_turns(b, c, at) -> int:
         if o.side != c.side or not o.conscious or o.cid in servants or o.squares != 1:
             continue
         need = 0 if _ft(o, at, None) <= SQUARE_FT else goal.get(tuple(o.pos[:2]), 10 ** 6)
-        speed = max(SQUARE_FT, b._speed(o))
+        speed = max(SQUARE_FT, b.speed(o))
         if o is c:
             turns = 0 if need <= c.economy.movement else -(-(need - c.economy.movement) // speed)
         else:
@@ -116,7 +116,7 @@ def _water_saves(b, c, key: str) -> bool:
     pool = targets(b, c, key)
     gain = 0
     for t in pool:
-        hostile, friends = b._movement_cells(t)
+        hostile, friends = b.movement_cells(t)
         speed = 4 * max(SQUARE_FT, t.speed)
         cost = []
         for swim in (0, 1):

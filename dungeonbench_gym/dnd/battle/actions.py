@@ -17,13 +17,13 @@ from ..state import Combatant, expected_damage
 class ActionsMixin:
     """Spending the action economy, and what hiding needs."""
 
-    def _spend(self, c: Combatant, bonus: bool = False) -> None:
+    def spend(self, c: Combatant, bonus: bool = False) -> None:
         if bonus:
             c.economy.bonus = False
         else:
             c.economy.actions -= 1
 
-    def _unseen(self, c: Combatant) -> bool:
+    def unseen(self, c: Combatant) -> bool:
         """Hiding needs no conscious foe with a line of sight to it (walls, obscurement)."""
         if self.zones:   # Darkness, Fog Cloud: their squares hide too (dnd/spell_zones.py)
             return not any(self.map.can_see(o.cells, c.cells, viewer_z=o.pos[2], target_z=c.pos[2])
@@ -31,7 +31,7 @@ class ActionsMixin:
         return not any(self.map.can_see(o.cells, c.cells, viewer_z=o.pos[2], target_z=c.pos[2])
                        for o in self.enemies_of(c) if o.conscious)
 
-    def _stealth(self, c: Combatant) -> int:
+    def stealth(self, c: Combatant) -> int:
         aura = spell_control.stealth_aura(self, c) if self.controls else 0   # Pass without Trace
         if c.is_pc:   # our builds: rogues are trained in Stealth
             return aura + c.mod("dex") + (c.prof if c.pc_class == "rogue" else features.check_bonus(c, "dex"))
@@ -55,32 +55,32 @@ class ActionsMixin:
 # ---- the SRD's common actions (Combat: Actions in Combat), and a few class features'
 @OPTION_KINDS.handles("stand")
 def _stand(b, c: Combatant, p: dict, opt: Opt) -> None:
-    c.economy.movement -= b._speed(c) // 2
+    c.economy.movement -= b.speed(c) // 2
     del c.conditions["prone"]
     b.event("stand", f"{c.cid} stands up", creature=c.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("dash", "cunning_dash")
 def _dash(b, c: Combatant, p: dict, opt: Opt) -> None:
-    b._spend(c, bonus=opt.kind == "cunning_dash")
-    c.economy.movement += b._speed(c)
+    b.spend(c, bonus=opt.kind == "cunning_dash")
+    c.economy.movement += b.speed(c)
     b.event("dash", f"{c.cid} dashes", creature=c.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("disengage", "cunning_disengage")
 def _disengage(b, c: Combatant, p: dict, opt: Opt) -> None:
-    b._spend(c, bonus=opt.kind == "cunning_disengage")
+    b.spend(c, bonus=opt.kind == "cunning_disengage")
     c.economy.disengaged = True
     b.event("disengage", f"{c.cid} disengages", creature=c.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("hide", "cunning_hide")
 def _hide(b, c: Combatant, p: dict, opt: Opt) -> None:
-    b._spend(c, bonus=opt.kind == "cunning_hide")
-    roll = b.roller.roll_d20(features_more.stealth_advantage(c), b._check_dis(c), bonus=b._stealth(c),
+    b.spend(c, bonus=opt.kind == "cunning_hide")
+    roll = b.roller.roll_d20(features_more.stealth_advantage(c), b.check_dis(c), bonus=b.stealth(c),
                              what=f"stealth {c.cid}")   # (Supreme Sneak)
     roll = roll._replace(total=features_more.check_total(c, "dex", roll.natural, roll.total, True))
     need = max((b._passive_perception(o) - (lighting.perception_penalty(b, o, c)   # dim light, Enthrall
@@ -92,25 +92,25 @@ def _hide(b, c: Combatant, p: dict, opt: Opt) -> None:
         c.conditions["hidden"] = {"stealth": roll.total}
     b.event("hide", f"{c.cid} {'hides' if ok else 'fails to hide'} (Stealth {roll.total} vs {need})",
             creature=c.cid, success=ok)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("ready")
 def _ready(b, c: Combatant, p: dict, opt: Opt) -> None:
-    b._spend(c)
+    b.spend(c)
     best = max((a for a in c.attacks if a.melee and ("swallow",) not in a.on_hit),
                key=lambda a: (expected_damage(a), a.key))
     c.conditions["readied"] = {"attack": best.key}
     b.event("ready", f"{c.cid} readies an attack with {best.key}", creature=c.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("dodge")
 def _dodge(b, c: Combatant, p: dict, opt: Opt) -> None:
-    b._spend(c)
+    b.spend(c)
     c.dodging = True
     b.event("dodge", f"{c.cid} takes the Dodge action", creature=c.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("help")
@@ -120,9 +120,9 @@ def _help(b, c: Combatant, p: dict, opt: Opt) -> None:
 
 @OPTION_KINDS.handles("escape_web")
 def _escape_web(b, c: Combatant, p: dict, opt: Opt) -> None:
-    b._spend(c)
+    b.spend(c)
     ability, dc = c.conditions["restrained"]["escape"]
-    roll = b.roller.roll_d20(False, b._check_dis(c), bonus=c.mod(ability) + features.check_bonus(c, ability),
+    roll = b.roller.roll_d20(False, b.check_dis(c), bonus=c.mod(ability) + features.check_bonus(c, ability),
                              what=f"break free {c.cid}")
     roll = roll._replace(total=features_more.check_total(c, ability, roll.natural, roll.total, False))
     roll = roll._replace(total=features_more.peerless(b, c, roll.total, dc))   # (Peerless Skill)
@@ -130,27 +130,27 @@ def _escape_web(b, c: Combatant, p: dict, opt: Opt) -> None:
         del c.conditions["restrained"]
     b.event("escape", f"{c.cid} {'bursts' if roll.total >= dc else 'fails to burst'} the webbing "
             f"({roll.total} vs {dc})", creature=c.cid, success=roll.total >= dc)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("escape")
 def _escape(b, c: Combatant, p: dict, opt: Opt) -> None:
-    b._spend(c)
+    b.spend(c)
     g = c.conditions["grappled"]
-    roll = b.roller.roll_d20(False, b._check_dis(c), bonus=b._escape_bonus(c) + spell_buffs.check_die(b, c),
+    roll = b.roller.roll_d20(False, b.check_dis(c), bonus=b._escape_bonus(c) + spell_buffs.check_die(b, c),
                              what=f"escape {c.cid}")   # Guidance
     if g.get("dc") is None:   # a PC's grapple: contested by the grappler's Athletics
         grappler = b.creatures[g["by"]]
-        dc = b.roller.roll_d20(bonus=b._athletics(grappler), what=f"hold {grappler.cid}").total
+        dc = b.roller.roll_d20(bonus=b.athletics(grappler), what=f"hold {grappler.cid}").total
         ok = roll.total > dc   # a tie leaves the grapple as it is
     else:
         dc = g["dc"]
         ok = roll.total >= dc
     if ok:
-        b._release(c)
+        b.release(c)
     b.event("escape", f"{c.cid} {'escapes the grapple' if ok else 'fails to escape'} "
             f"({roll.total} vs {dc})", creature=c.cid, success=ok)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("potion")
@@ -158,10 +158,10 @@ def _potion(b, c: Combatant, p: dict, opt: Opt) -> None:
     if opt.data:   # a potion from the inventory: the item's own handler (dnd/items.py)
         OPTION_KINDS["item"](b, c, p, opt)
         return
-    b._spend(c)
+    b.spend(c)
     c.resources["potions"] -= 1
     b.heal(c, b.roller.roll("2d4+2", what=f"potion {c.cid}"), "a potion of healing")
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("second_wind")
@@ -169,7 +169,7 @@ def _second_wind(b, c: Combatant, p: dict, opt: Opt) -> None:
     c.economy.bonus = False
     c.resources["second_wind"] -= 1
     b.heal(c, b.roller.roll(f"1d10+{c.level}", what=f"second wind {c.cid}"), "Second Wind")
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("interact")
@@ -177,7 +177,7 @@ def _interact(b, c: Combatant, p: dict, opt: Opt) -> None:
     c.economy.object_use = False
     b.objective["done"] = True
     b.event("interact", f"{c.cid} uses the {b.objective['name']}", creature=c.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("action_surge")
@@ -186,4 +186,4 @@ def _action_surge(b, c: Combatant, p: dict, opt: Opt) -> None:
     c.economy.actions += 1
     c.economy.surged = True
     b.event("action_surge", f"{c.cid} surges: one more action", creature=c.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)

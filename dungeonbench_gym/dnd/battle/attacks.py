@@ -35,11 +35,11 @@ class AttacksMixin:
                 reactor.economy.reaction = False
                 self.event("reaction", f"{reactor.cid} uses Uncanny Dodge: half damage", creature=reactor.cid)
                 st = dict(st, halve=True)
-            if self._land(st) is None:
+            if self.land(st) is None:
                 return   # the attacker decides on a rider first (Divine Smite)
-            if self._check_outcome():
+            if self.check_outcome():
                 return
-            self._after_attack(st["then"], self.creatures[st["attacker"]])
+            self.after_attack(st["then"], self.creatures[st["attacker"]])
             return
         mover = self.creatures[p["mover"]]
         if take:
@@ -53,18 +53,18 @@ class AttacksMixin:
                        creature=reactor.cid, target=mover.cid)
             if self.make_attack(reactor, reactor.attack(p["attack"]), mover, melee=True, then="move") is None:
                 return   # the mover reacts first (Shield)
-        if self._check_outcome():
+        if self.check_outcome():
             return
         self._continue_move()
 
-    def _after_attack(self, then: str, attacker: Combatant) -> None:
+    def after_attack(self, then: str, attacker: Combatant) -> None:
         """Carry on after an attack that waited for a reaction."""
         if then == "move":
             self._continue_move()
         elif then == "menu":
-            self._back_to_menu(self.active)
+            self.back_to_menu(self.active)
         elif then == "next_turn":   # a legendary attack, between turns
-            self._next_turn()
+            self.next_turn()
 
     # ---------------------------------------------------------------- attacks
     def attack_modifiers(self, c: Combatant, t: Combatant, melee: bool, a: AttackProfile | None = None):
@@ -240,7 +240,7 @@ class AttacksMixin:
                            attack=a.key, total=total, ac=ac, hit=False, critical=False)
                 return False
         before = t.hp + t.temp_hp
-        out = self._land(state)
+        out = self.land(state)
         if out and "hellish-rebuke" in t.spells and spell_buffs.offer_rebuke(self, c, t, then, before):
             return None   # the damaged creature decides on Hellish Rebuke first
         if (c.is_pc or t.is_pc) and features_last.after_attack(self, c, t, a, melee, out, then, before):
@@ -258,7 +258,7 @@ class AttacksMixin:
         return ("shield" in t.spells and not t.incapacitated and t.economy.reaction and "shield" not in t.conditions
                 and (any(t.resources.get("slots", ())) or t.resources.get("innate", {}).get("shield", 0) != 0))
 
-    def _land(self, st: dict) -> bool:
+    def land(self, st: dict) -> bool:
         """The rest of an attack once the roll stands: the event, damage, on-hit effects."""
         c, t, a = self.creatures[st["attacker"]], self.creatures[st["target"]], st["attack"]
         hit, crit = st["hit"], st["crit"]
@@ -374,7 +374,7 @@ class AttacksMixin:
                 o.economy.reaction = False
                 self.event("unnerving_mask", f"{o.cid} shows {c.cid} an unnerving mask", creature=o.cid, target=c.cid)
                 if not self.saving_throw(c, "wis", mask["dc"], condition="frightened"):
-                    self._save_condition(o, c, "frightened", "wis", mask["dc"], (None, "end_of_target_next_turn", None))
+                    self.save_condition(o, c, "frightened", "wis", mask["dc"], (None, "end_of_target_next_turn", None))
                     if "frightened" in c.conditions:   # until the end of this turn
                         c.conditions["frightened"]["turn_of"] = None
             gaze = o.resources.get("gaze")
@@ -399,7 +399,7 @@ class AttacksMixin:
         c.conditions.pop("restrained", None)
         c.conditions["petrified"] = {"by": by.cid}
         self.end_concentration(c)
-        self._release_grapples_by(c)
+        self.release_grapples_by(c)
         self.event("condition", f"{c.cid} is petrified", creature=c.cid, condition="petrified")
 
     def _death_burst(self, t: Combatant) -> None:
@@ -418,7 +418,7 @@ class AttacksMixin:
             if not ok:
                 dur = (burst.get("rounds"), None, "end_of_turn" if burst.get("repeat_save") else None, False, ())
                 for cond in burst.get("conditions", ()):
-                    self._save_condition(t, o, cond, burst["ability"], burst["dc"], dur)
+                    self.save_condition(t, o, cond, burst["ability"], burst["dc"], dur)
 
     def _charge_hit(self, c: Combatant, t: Combatant, a: AttackProfile) -> dict | None:
         """Charge, Pounce, Trampling Charge: the stat block's attack hits after the creature moved
@@ -447,7 +447,7 @@ class AttacksMixin:
                 break
             t.pos = dest
         for cond in charge.get("on_fail", ()):
-            self._save_condition(c, t, cond, sv["ability"], sv["dc"], ())
+            self.save_condition(c, t, cond, sv["ability"], sv["dc"], ())
         if charge.get("bonus_attack") and "prone" in t.conditions and c.economy.bonus:
             c.resources["pounce_on"] = t.cid   # a bonus-action attack against the prone target
 
@@ -478,20 +478,20 @@ class AttacksMixin:
                    and self.distance(o, t) <= SQUARE_FT for o in self.creatures.values())
 
     # ---------------------------------------------------------------- shoving and grappling
-    def _athletics(self, c: Combatant) -> int:
+    def athletics(self, c: Combatant) -> int:
         if c.is_pc:   # our builds: fighters are trained in Athletics
             return c.mod("str") + (c.prof if c.pc_class == "fighter" else features.check_bonus(c, "str"))
         return self._skill(c, "athletics", "str")
 
     @staticmethod
-    def _check_dis(c: Combatant) -> bool:
+    def check_dis(c: Combatant) -> bool:
         """Disadvantage on ability checks: a lamia's curse (exhaustion 1 too, SRD appendix A)."""
         return c.exhaustion >= 1 or any(v.get("check_dis") for v in c.conditions.values())
 
     def _escape_bonus(self, t: Combatant) -> int:
         """The better of Athletics and Acrobatics (resisting a shove, escaping a grapple)."""
         if t.is_pc:
-            return max(self._athletics(t), t.mod("dex") + (t.prof if t.pc_class == "rogue" else
+            return max(self.athletics(t), t.mod("dex") + (t.prof if t.pc_class == "rogue" else
                                                            features.check_bonus(t, "dex")))
         return max(self._skill(t, "athletics", "str"), self._skill(t, "acrobatics", "dex"))
 
@@ -521,15 +521,15 @@ class AttacksMixin:
             if to is None:
                 break
             t.pos, moved = to, moved + SQUARE_FT
-            self._release(t)
-            self._enter_hazards(t, t.pos)
+            self.release(t)
+            self.enter_hazards(t, t.pos)
         return moved
 
     def _shove_targets(self, c: Combatant, mode: str) -> list[Combatant]:
         out = []
         for t in self.enemies_of(c):
             if self.distance(c, t) > SQUARE_FT or SIZES.index(t.size) > SIZES.index(c.size) + 1 \
-                    or self._inside_apart(c, t):   # swallowed, or enclosed (Forcecage, Resilient Sphere)
+                    or self.inside_apart(c, t):   # swallowed, or enclosed (Forcecage, Resilient Sphere)
                 continue
             if mode == "prone" and "prone" in t.conditions:
                 continue
@@ -541,11 +541,11 @@ class AttacksMixin:
         return out
 
     def _shove(self, c: Combatant, t: Combatant, mode: str) -> None:
-        mine = self.roller.roll_d20(False, self._check_dis(c), bonus=self._athletics(c) + spell_buffs.check_die(self, c),
+        mine = self.roller.roll_d20(False, self.check_dis(c), bonus=self.athletics(c) + spell_buffs.check_die(self, c),
                                     what=f"shove {c.cid}")   # Guidance
         mine = mine._replace(total=features_more.check_total(c, "str", mine.natural, mine.total,
                                                              c.pc_class == "fighter"))   # (Reliable Talent)
-        theirs = self.roller.roll_d20(False, self._check_dis(t), bonus=self._escape_bonus(t) + spell_buffs.check_die(self, t),
+        theirs = self.roller.roll_d20(False, self.check_dis(t), bonus=self._escape_bonus(t) + spell_buffs.check_die(self, t),
                                       what=f"resist shove {t.cid}")
         mine = mine._replace(total=features_more.peerless(self, c, mine.total, theirs.total + 1))   # (Peerless Skill)
         won = mine.total > theirs.total   # a tie leaves things as they were
@@ -563,8 +563,8 @@ class AttacksMixin:
                 t.conditions["prone"] = {"by": c.cid}
         else:
             t.pos = self._push_square(c, t)   # forced movement provokes no opportunity attack
-            self._release(t)
-            self._enter_hazards(t, t.pos)
+            self.release(t)
+            self.enter_hazards(t, t.pos)
 
     def _on_hit(self, c: Combatant, t: Combatant, effect: tuple) -> None:
         if effect[0] == "mark":   # a spell's rider on a hit (Guiding Bolt, Ray of Frost, ...)
@@ -597,7 +597,7 @@ class AttacksMixin:
             if not ok:
                 for cond in conditions:
                     if cond not in t.condition_immunities and t.conscious:
-                        self._save_condition(c, t, cond, ability, dc, dur)
+                        self.save_condition(c, t, cond, ability, dc, dur)
         elif effect[0] == "grapple":
             _, dc, size_max, restrained = effect
             if "grappled" in t.condition_immunities:
@@ -645,7 +645,7 @@ def _multiattack(b, c: Combatant, p: dict, opt: Opt) -> None:
             b.roller.roll(count["dice"], what=f"attacks {c.cid}")
         c.economy.attack_queue = (count["action"],) * max(1, n)
     b.event("multiattack", f"{c.cid} makes a multiattack", creature=c.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ==================================================================== the engine's own reactions
@@ -700,7 +700,7 @@ def _attack_targets(b, c: Combatant, use: tuple) -> list[Opt]:
     a = c.attack(use[1])
     if use[2] == "offhand":
         a = a._replace(damage=a.offhand, range_normal=0, range_long=0)
-    targets = b._targets_for_attack(c, a)
+    targets = b.targets_for_attack(c, a)
     if use[2] == "horde":   # Horde Breaker: a creature near the first target
         targets = features_more.horde_targets(b, c, targets)
     out = []
@@ -752,16 +752,16 @@ def _attack_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
         features.begin_attack(b, c, a, use[2])
     if use[2] == "legendary":
         if b.make_attack(c, a, t, then="next_turn") is not None and b.outcome is None:
-            b._next_turn()
+            b.next_turn()
         return
     if b.make_attack(c, a, t, then="menu") is None:
         return   # the target decides on a reaction first
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _shove_targets(b, c: Combatant, use: tuple) -> list[Opt]:
     what = {"prone": "Shove {} prone", "push": "Shove {} away", "grapple": "Grapple {}"}[use[1]]
-    return [Opt(f"{what.format(t.cid)} [contest: your {b._athletics(c):+d} vs its {b._escape_bonus(t):+d}]",
+    return [Opt(f"{what.format(t.cid)} [contest: your {b.athletics(c):+d} vs its {b._escape_bonus(t):+d}]",
                 "target", (t.cid,)) for t in b._shove_targets(c, use[1])]
 
 
@@ -773,7 +773,7 @@ def _shove_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
         e.loading_fired = False
     e.attacks_left -= 1
     b._shove(c, t, use[1])
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _help_targets(b, c: Combatant, use: tuple) -> list[Opt]:
@@ -785,7 +785,7 @@ def _help_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
     c.economy.actions -= 1
     t.conditions["helped"] = {"by": c.cid}
     b.event("help", f"{c.cid} helps its allies against {t.cid}", creature=c.cid, target=t.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 TARGET_USES.register("attack", TargetUse(_attack_targets, _attack_target))

@@ -23,12 +23,12 @@ class CastingMixin:
         """A creature was chosen for ``use``: its resolver in rules/hooks.py's TARGET_USES."""
         resolve = TARGET_USES[use[0]].resolve
         if resolve is None:   # the use's options are of their own kind and carry themselves out
-            self._back_to_menu(c)
+            self.back_to_menu(c)
         else:
             resolve(self, c, use, t)
 
     # ---------------------------------------------------------------- spells and areas
-    def _begin_spell(self, c: Combatant, key: str, level: int) -> None:
+    def begin_spell(self, c: Combatant, key: str, level: int) -> None:
         sp = content.spell(key)
         use = ("spell", key, level)
         if spell_counter.offer(self, c, key, level):   # a foe sees the casting and may counter it
@@ -38,10 +38,10 @@ class CastingMixin:
         elif key == "misty-step":   # bonus action; the destination is the decision
             self.pending = {"kind": "destination", "actor": c.cid, "use": ("teleport", key, level)}
         elif key == "spirit-guardians":   # an emanation around the caster: nothing to place
-            self._pay_spell(c, key, level)
+            self.pay_spell(c, key, level)
             c.conditions["spirit_guardians"] = {"by": c.cid, "spell": key, "level": level,
                                                 "dc": c.resources["spell_dc"]}
-            self._back_to_menu(c)
+            self.back_to_menu(c)
         elif sp.area is None:
             self.pending = {"kind": "target", "actor": c.cid, "use": use}
         elif sp.area.shape == "sphere":
@@ -49,7 +49,7 @@ class CastingMixin:
         else:
             self.pending = {"kind": "direction", "actor": c.cid, "use": use}
 
-    def _pay_spell(self, c: Combatant, key: str, level: int) -> None:
+    def pay_spell(self, c: Combatant, key: str, level: int) -> None:
         sp = content.spell(key)
         e = c.economy
         if sp.casting_time == "bonus_action" or features.casting_as_bonus(c):   # (Quickened Spell)
@@ -98,16 +98,16 @@ class CastingMixin:
         amount = self.roller.roll_damage("1d4+1", what="damage magic-missile force")
         if t is not None:
             self.damage(t, amount, "force", magical=True, source=c.cid)
-        if left and self.outcome is None and not self._check_outcome() and self._spell_targets(c, "magic-missile"):
+        if left and self.outcome is None and not self.check_outcome() and self.spell_targets(c, "magic-missile"):
             self.pending = {"kind": "target", "actor": c.cid, "use": ("dart", "magic-missile", left)}
         else:
-            self._back_to_menu(c)
+            self.back_to_menu(c)
 
-    def _cast_at(self, c: Combatant, key: str, level: int, t: Combatant) -> bool | None:
+    def cast_at(self, c: Combatant, key: str, level: int, t: Combatant) -> bool | None:
         if spellbook.handles(key):
             return spellbook.cast_at(self, c, key, level, t)
         sp = content.spell(key)
-        self._pay_spell(c, key, level)
+        self.pay_spell(c, key, level)
         if key == "magic-missile":   # every dart hits; each further dart is its own target decision
             self._dart(c, t, 2 + level - 1)
             return None
@@ -122,7 +122,7 @@ class CastingMixin:
         if key in MULTI:   # Bless, Bane, Hold Person: the first target, then one decision per extra one
             self._spell_effect(c, key, t)
             left = MULTI[key] - 1 + level - sp.level
-            self._more_targets(c, key, level, left, (t.cid,))
+            self.more_targets(c, key, level, left, (t.cid,))
             return None
         if sp.heal_at_slot_level:
             mod = c.resources["spell_mod"] if sp.heal_adds_modifier else 0
@@ -159,11 +159,11 @@ class CastingMixin:
                                   "repeat": ability if key == "hold-person" else None}
             self.event("condition", f"{t.cid} is {cond} ({key})", creature=t.cid, condition=cond)
 
-    def _more_targets(self, c: Combatant, key: str, level: int, left: int, chosen: tuple) -> None:
-        if left > 0 and self.outcome is None and any(t.cid not in chosen for t in self._spell_targets(c, key)):
+    def more_targets(self, c: Combatant, key: str, level: int, left: int, chosen: tuple) -> None:
+        if left > 0 and self.outcome is None and any(t.cid not in chosen for t in self.spell_targets(c, key)):
             self.pending = {"kind": "target", "actor": c.cid, "use": ("more", key, level, left, chosen)}
         else:
-            self._back_to_menu(c)
+            self.back_to_menu(c)
 
     def _ray(self, c: Combatant, t: Combatant, level: int, left: int) -> None:
         """One Scorching Ray: a ranged spell attack for 2d6 fire; then the next ray's target."""
@@ -171,10 +171,10 @@ class CastingMixin:
                           False, 0, 120, 120, spell=True)
         if self.make_attack(c, p, t, melee=False, then="menu") is None:
             return   # the target reacts (Shield); the rays left are lost
-        if left and self.outcome is None and not self._check_outcome() and self._spell_targets(c, "scorching-ray"):
+        if left and self.outcome is None and not self.check_outcome() and self.spell_targets(c, "scorching-ray"):
             self.pending = {"kind": "target", "actor": c.cid, "use": ("ray", "scorching-ray", level, left)}
         else:
-            self._back_to_menu(c)
+            self.back_to_menu(c)
 
     def _weapon_attack(self, c: Combatant, t: Combatant) -> None:
         sw = c.resources["spiritual_weapon"]
@@ -184,7 +184,7 @@ class CastingMixin:
                           (DamagePart(sw["dice"], "force"),), True, 5, 0, 0, spell=True)
         if self.make_attack(c, p, t, melee=True, then="menu") is None:
             return
-        self._back_to_menu(c)
+        self.back_to_menu(c)
 
     def _resolve_area(self, c: Combatant, use: tuple, where) -> None:
         if use[0] == "spell" and spellbook.handles(use[1]):
@@ -194,13 +194,13 @@ class CastingMixin:
         if use[0] == "spell" and self.specials:   # a line spell on a tarrasque (Reflective Carapace)
             hits = monster_specials.carapace_hits(self, c, use[1], hits)
         if use[0] == "spell" and use[1] == "sleep":
-            self._pay_spell(c, use[1], use[2])
+            self.pay_spell(c, use[1], use[2])
             self._sleep(c, use[2], hits)
-            self._back_to_menu(c)
+            self.back_to_menu(c)
             return
         if use[0] == "spell":
             sp = content.spell(use[1])
-            self._pay_spell(c, use[1], use[2])
+            self.pay_spell(c, use[1], use[2])
             ability, dc, half = sp.save_ability, c.resources["spell_dc"], sp.save_success == "half"
             parts = (DamagePart(sp.damage_for(slot_level=use[2]), sp.damage_type),)
             magical = True
@@ -221,7 +221,7 @@ class CastingMixin:
             if not ok and use[1] == "thunderwave" and not t.dead:
                 self.push(c, t, 10)   # pushed 10 ft away from the caster (forced movement)
                 self.event("push", f"{t.cid} is pushed to ({t.pos[0]}, {t.pos[1]})", creature=t.cid)
-        self._back_to_menu(c)
+        self.back_to_menu(c)
 
     def _sleep(self, c: Combatant, level: int, hits: list) -> None:
         """SRD Sleep: 5d8 HP (+2d8 per slot level above 1) puts creatures to sleep in ascending order
@@ -237,7 +237,7 @@ class CastingMixin:
             pool -= t.hp
             t.conditions["unconscious"] = {"by": c.cid, "spell": "sleep", "asleep": True}
             t.conditions.setdefault("prone", {})
-            self._release_grapples_by(t)
+            self.release_grapples_by(t)
             self.end_concentration(t)
             self.event("condition", f"{t.cid} falls asleep", creature=t.cid, condition="unconscious")
 
@@ -261,7 +261,7 @@ class CastingMixin:
 @OPTION_KINDS.handles("spell")
 def _spell(b, c: Combatant, p: dict, opt: Opt) -> None:
     features.before_spell(b, c, opt.data)   # metamagic (Quickened Spell)
-    b._begin_spell(c, opt.data[0], opt.data[1])
+    b.begin_spell(c, opt.data[0], opt.data[1])
 
 
 @OPTION_KINDS.handles("spiritual_weapon")
@@ -271,7 +271,7 @@ def _spiritual_weapon(b, c: Combatant, p: dict, opt: Opt) -> None:
 
 @OPTION_KINDS.handles("stop")   # no further targets for a multi-target spell
 def _stop(b, c: Combatant, p: dict, opt: Opt) -> None:
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 # ==================================================================== targets of spells
@@ -279,7 +279,7 @@ def _stop(b, c: Combatant, p: dict, opt: Opt) -> None:
 
 def _spell_targets(b, c: Combatant, use: tuple) -> list[Opt]:
     out = []
-    for t in b._spell_targets(c, use[1]):
+    for t in b.spell_targets(c, use[1]):
         state = f"{t.hp}/{t.max_hp} HP" + ("" if t.conscious else ", dying")
         out.append(Opt(f"Cast {use[1]} on {t.cid} [{state}, AC {b.armour_class(t)}, "
                        f"{b.distance(c, t)} ft]", "target", (t.cid,)))
@@ -287,14 +287,14 @@ def _spell_targets(b, c: Combatant, use: tuple) -> list[Opt]:
 
 
 def _spell_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
-    if b._cast_at(c, use[1], use[2], t) is None:
+    if b.cast_at(c, use[1], use[2], t) is None:
         return
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _dart_targets(b, c: Combatant, use: tuple) -> list[Opt]:
     return [Opt(f"Next Magic Missile dart ({use[2]} left) at {t.cid} [{t.hp}/{t.max_hp} HP, "
-                f"{b.distance(c, t)} ft]", "target", (t.cid,)) for t in b._spell_targets(c, "magic-missile")]
+                f"{b.distance(c, t)} ft]", "target", (t.cid,)) for t in b.spell_targets(c, "magic-missile")]
 
 
 def _dart_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
@@ -304,7 +304,7 @@ def _dart_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
 def _ray_targets(b, c: Combatant, use: tuple) -> list[Opt]:
     return [Opt(f"Next Scorching Ray ({use[3]} left) at {t.cid} [{t.hp}/{t.max_hp} HP, "
                 f"AC {b.armour_class(t)}, {b.distance(c, t)} ft]", "target", (t.cid,))
-            for t in b._spell_targets(c, use[1])]
+            for t in b.spell_targets(c, use[1])]
 
 
 def _ray_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
@@ -314,7 +314,7 @@ def _ray_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
 def _more_targets(b, c: Combatant, use: tuple) -> list[Opt]:
     """Bless, Bane, Hold Person: one more creature, or stop."""
     out = [Opt(f"Also {use[1]} {t.cid} ({use[3]} more) [{t.hp}/{t.max_hp} HP, {b.distance(c, t)} ft]",
-               "target", (t.cid,)) for t in b._spell_targets(c, use[1]) if t.cid not in use[4]]
+               "target", (t.cid,)) for t in b.spell_targets(c, use[1]) if t.cid not in use[4]]
     out.append(Opt("No more targets", "stop"))
     return out
 
@@ -324,7 +324,7 @@ def _more_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
         spellbook.more(b, c, use, t)
         return
     b._spell_effect(c, use[1], t)
-    b._more_targets(c, use[1], use[2], use[3] - 1, use[4] + (t.cid,))
+    b.more_targets(c, use[1], use[2], use[3] - 1, use[4] + (t.cid,))
 
 
 def _weapon_targets(b, c: Combatant, use: tuple) -> list[Opt]:

@@ -72,7 +72,7 @@ class DamageMixin:
             t.hp = min(t.hp, t.max_hp)
         self.event("condition", f"{t.cid} has exhaustion level {level}", creature=t.cid, condition="exhaustion")
         if level >= 6:
-            self._die(t, "exhaustion")
+            self.die(t, "exhaustion")
 
     # ================================================================ damage, healing, dying
     def damage(self, t: Combatant, amount: int, dtype: str, *, magical: bool = False,
@@ -119,14 +119,14 @@ class DamageMixin:
             amount -= soak
         if t.hp == 0:   # already dying: a failed death save (two on a crit), or death
             if amount >= t.max_hp:
-                self._die(t, "massive damage")
+                self.die(t, "massive damage")
             else:
                 t.death_failures += 2 if critical else 1
                 self.event("death_save", f"{t.cid} takes damage at 0 HP: {t.death_failures} failures",
                            creature=t.cid, failures=t.death_failures)
                 t.stable = False
                 if t.death_failures >= 3:
-                    self._die(t, "three failed death saves")
+                    self.die(t, "three failed death saves")
             return amount
         lost = min(t.hp, amount)
         t.hp -= lost
@@ -163,11 +163,11 @@ class DamageMixin:
             elif not t.is_pc and self._stays_up(t, amount, dtype, critical):
                 pass
             elif not t.is_pc:
-                self._die(t, "0 hit points")
+                self.die(t, "0 hit points")
             elif amount - lost >= t.max_hp:   # SRD instant death: the rest >= max HP
-                self._die(t, "massive damage")
+                self.die(t, "massive damage")
             else:
-                self._fall_unconscious(t)
+                self.fall_unconscious(t)
         elif t.concentration:
             self.concentration_check(t, amount)
         return amount
@@ -202,23 +202,23 @@ class DamageMixin:
             self.end_concentration(t)
         return ok
 
-    def _fall_unconscious(self, t: Combatant) -> None:
+    def fall_unconscious(self, t: Combatant) -> None:
         features.on_unconscious(self, t)   # a rage ends
         t.conditions["prone"] = {}
         self.end_concentration(t)
         t.death_successes = t.death_failures = 0
         t.stable = False
-        self._release_grapples_by(t)
+        self.release_grapples_by(t)
         self.event("unconscious", f"{t.cid} falls unconscious", creature=t.cid)
 
-    def _die(self, t: Combatant, why: str) -> None:
+    def die(self, t: Combatant, why: str) -> None:
         t.dead = True
         t.hp = 0
         self.end_concentration(t)
-        self._release_grapples_by(t)
+        self.release_grapples_by(t)
         self.event("death", f"{t.cid} dies ({why})", creature=t.cid)
-        for o in sorted(self._swallowed_by(t), key=lambda o: o.cid):   # simplification: out at once
-            self._spit_out(t, o, "the swallower died")
+        for o in sorted(self.swallowed_by(t), key=lambda o: o.cid):   # simplification: out at once
+            self.spit_out(t, o, "the swallower died")
         t.resources["died_round"] = self.round   # a wraith's Create Specter: dead no longer than 1 minute
         if "death_burst" in t.resources:
             self._death_burst(t)
@@ -237,7 +237,7 @@ class DamageMixin:
         self.event("death_save", f"{t.cid} death save {roll.natural}: {t.death_successes} successes, "
                    f"{t.death_failures} failures", creature=t.cid)
         if t.death_failures >= 3:
-            self._die(t, "three failed death saves")
+            self.die(t, "three failed death saves")
         elif t.death_successes >= 3 and "suffocating" not in t.conditions:   # (SRD Suffocating: not stabilised)
             t.stable = True
             self.event("stable", f"{t.cid} is stable", creature=t.cid)

@@ -26,11 +26,11 @@ class MenuMixin:
         kind = p["kind"]
         c = self.creatures[p["actor"]]
         if kind == "action":
-            opts = self._action_options(c)
+            opts = self.action_options(c)
         elif kind == "target":
             opts = self._target_options(c, p)
         elif kind == "destination":
-            opts = self._teleport_options(c, p) if p.get("use") else self._destination_options(c)
+            opts = self.teleport_options(c, p) if p.get("use") else self._destination_options(c)
         elif kind == "route":
             opts = [Opt(_route_label(i, r), "route", (i,)) for i, r in enumerate(p["routes"])]
         elif kind == "point_x":
@@ -86,7 +86,7 @@ class MenuMixin:
             return f"{actor}: {p.get('mover')} is leaving your reach"
         return kind
 
-    def _action_options(self, c: Combatant) -> list[Opt]:
+    def action_options(self, c: Combatant) -> list[Opt]:
         # while one menu is built, its spell list is worked out once: Quickened, Heightened and
         # Careful Spell ask for it again (:meth:`_spell_options` keys it by what they vary)
         outer = self.__dict__.get("_menu_spells")   # a menu may rebuild itself (a rider thrown off)
@@ -114,7 +114,7 @@ class MenuMixin:
         self._menu_monster_actions(c, out, has_action)
         if has_action:
             self._menu_common_actions(c, out)
-        out.extend(self._spell_options(c))
+        out.extend(self.spell_options(c))
         self._menu_bonus_and_free(c, out, has_action)
         out.extend(features.options(self, c))   # Rage, Lay on Hands, Flurry of Blows, Quickened Spell, ...
         out.append(Opt("End turn", "end_turn"))
@@ -124,8 +124,8 @@ class MenuMixin:
         """Stand up, Move."""
         e = c.economy
         prone = "prone" in c.conditions
-        if prone and e.movement >= self._speed(c) // 2 and self._speed(c) > 0:
-            out.append(Opt(f"Stand up (costs {self._speed(c) // 2} ft)", "stand"))
+        if prone and e.movement >= self.speed(c) // 2 and self.speed(c) > 0:
+            out.append(Opt(f"Stand up (costs {self.speed(c) // 2} ft)", "stand"))
         if e.movement >= SQUARE_FT and not prone and self._can_step(c) and not (
                 ("frightened" in c.conditions or "turned" in c.conditions or "aggressive_move" in c.resources)
                 and not self._has_destination(c)):   # fear or turning can bar every square left
@@ -144,7 +144,7 @@ class MenuMixin:
             pass
         elif e.attack_queue:
             a = c.attack(e.attack_queue[0])
-            if self._targets_for_attack(c, a):
+            if self.targets_for_attack(c, a):
                 out.append(Opt(f"Multiattack: attack with {a.name} ({a.short()})", "attack", (a.key, "queue")))
         elif e.attacks_left > 0 or has_action:
             for a in c.attacks:
@@ -152,13 +152,13 @@ class MenuMixin:
                     continue   # SRD loading: one shot per action, whatever Extra Attack allows
                 if not c.recharge.get(a.key, True):
                     continue   # a monster's attack on a recharge (a spider's Web)
-                if self._targets_for_attack(c, a):
+                if self.targets_for_attack(c, a):
                     note = f", {e.attacks_left} left" if e.attacks_left else ""
                     out.append(Opt(f"Attack with {a.name} ({a.short()}{note})", "attack", (a.key, "attack")))
             if c.is_pc:   # SRD Shove: one attack of the Attack action, a contest of Athletics
                 for mode, what in (("prone", "Shove prone"), ("push", "Shove away 5 ft"), ("grapple", "Grapple")):
                     if self._shove_targets(c, mode):
-                        out.append(Opt(f"{what} (Athletics {self._athletics(c):+d}, contested)", "shove", (mode,)))
+                        out.append(Opt(f"{what} (Athletics {self.athletics(c):+d}, contested)", "shove", (mode,)))
 
     def _menu_monster_actions(self, c: Combatant, out: list[Opt], has_action: bool) -> None:
         """Stat-block actions and traits: Reckless, Aggressive, Rampage, Invisibility, Healing Touch,
@@ -168,15 +168,15 @@ class MenuMixin:
                 and "reckless" not in c.conditions and not e.attack_queue:   # at the start of its turn
             out.append(Opt("Reckless: advantage on melee attacks this turn (attacks against it have advantage "
                            "until its next turn)", "reckless"))
-        if "aggressive" in c.features and e.bonus and self._speed(c) and any(
+        if "aggressive" in c.features and e.bonus and self.speed(c) and any(
                 o.conscious for o in self.enemies_of(c)):
-            out.append(Opt(f"Aggressive (bonus action): move up to {self._speed(c)} ft toward a foe", "aggressive"))
+            out.append(Opt(f"Aggressive (bonus action): move up to {self.speed(c)} ft toward a foe", "aggressive"))
         if c.resources.get("rampage_ready") and e.bonus:
-            out.append(Opt(f"Rampage (bonus action): move up to {self._speed(c) // 2} ft and make a "
+            out.append(Opt(f"Rampage (bonus action): move up to {self.speed(c) // 2} ft and make a "
                            f"{c.resources['rampage']} attack", "rampage"))
         if c.resources.get("rampage_bite"):
             a = c.attack(c.resources["rampage"])
-            if self._targets_for_attack(c, a):
+            if self.targets_for_attack(c, a):
                 out.append(Opt(f"Rampage: attack with {a.name} ({a.short()})", "attack", (a.key, "rampage")))
         if has_action and "invisibility_action" in c.features and "invisible" not in c.conditions:
             out.append(Opt("Invisibility (until it attacks or its concentration ends)", "monster_invisibility"))
@@ -190,12 +190,12 @@ class MenuMixin:
         pounce = c.resources.get("pounce_on")
         if pounce and e.bonus and pounce in self.creatures and "prone" in self.creatures[pounce].conditions:
             a = c.attack(c.resources["charge"]["bonus_attack"])
-            if any(t.cid == pounce for t in self._targets_for_attack(c, a)):
+            if any(t.cid == pounce for t in self.targets_for_attack(c, a)):
                 out.append(Opt(f"Bonus attack with {a.name} on prone {pounce} ({a.short()})", "attack",
                                (a.key, "pounce")))
         if has_action and c.multiattack and not e.attack_queue and e.attacks_left == 0:
             hits = [k for k in c.multiattack if k not in c.save_actions]   # its attack steps
-            if hits and self._targets_for_attack(c, c.attack(hits[0])):
+            if hits and self.targets_for_attack(c, c.attack(hits[0])):
                 out.append(Opt(f"Multiattack ({', '.join(c.multiattack)})", "multiattack"))
         if c.monster:   # a priest's Divine Eminence, a knight's Leadership
             out.extend(self._monster_boost_options(c, has_action))
@@ -215,8 +215,8 @@ class MenuMixin:
         out.append(Opt("Dash", "dash"))
         out.append(Opt("Disengage", "disengage"))
         out.append(Opt("Dodge", "dodge"))
-        if "hidden" not in c.conditions and self._unseen(c):
-            out.append(Opt(f"Hide (Stealth {self._stealth(c):+d} vs passive Perception)", "hide"))
+        if "hidden" not in c.conditions and self.unseen(c):
+            out.append(Opt(f"Hide (Stealth {self.stealth(c):+d} vs passive Perception)", "hide"))
         if c.melee_reach and e.attacks_left == 0:   # Ready: trigger = a foe enters its reach
             out.append(Opt(f"Ready an attack (reaction when a foe comes within {c.melee_reach} ft)", "ready"))
         if any(self.distance(c, o) <= SQUARE_FT for o in self.enemies_of(c)):
@@ -245,7 +245,7 @@ class MenuMixin:
             out.append(Opt(f"Second Wind (bonus action, heal 1d10+{c.level})", "second_wind"))
         if e.bonus and e.light_attack:   # two-weapon fighting: the other light weapon, as a bonus action
             for a in c.attacks:
-                if a.offhand and a.key != e.light_attack and self._targets_for_attack(c, a):
+                if a.offhand and a.key != e.light_attack and self.targets_for_attack(c, a):
                     out.append(Opt(f"Off-hand attack with {a.name} (bonus action, {a.to_hit:+d}, "
                                    f"{'+'.join(p.dice for p in a.offhand)})", "attack", (a.key, "offhand")))
         out.extend(spellbook.recall_options(self, c))   # Call Lightning's next bolt
@@ -267,8 +267,8 @@ class MenuMixin:
                            f"{sw['dice']} force)", "spiritual_weapon"))
         if ("cunning_action" in c.features or "nimble_escape" in c.features) and e.bonus:
             what = "Cunning Action" if "cunning_action" in c.features else "Nimble Escape"   # a goblin's: no Dash
-            if "hidden" not in c.conditions and self._unseen(c):
-                out.append(Opt(f"{what}: Hide (Stealth {self._stealth(c):+d})", "cunning_hide"))
+            if "hidden" not in c.conditions and self.unseen(c):
+                out.append(Opt(f"{what}: Hide (Stealth {self.stealth(c):+d})", "cunning_hide"))
             if "cunning_action" in c.features:
                 out.append(Opt("Cunning Action: Dash", "cunning_dash"))
             out.append(Opt(f"{what}: Disengage", "cunning_disengage"))
@@ -291,7 +291,7 @@ class MenuMixin:
             out = _items.mounted_menu(self, c, out)
         return out
 
-    def _spell_options(self, c: Combatant) -> list[Opt]:
+    def spell_options(self, c: Combatant) -> list[Opt]:
         """Each castable spell at each legal slot level (upcasting), with a target or a placement.
 
         SRD bonus-action rule: after a bonus-action spell only an action cantrip may follow, and
@@ -331,7 +331,7 @@ class MenuMixin:
                 if not spellbook.available(self, c, key, levels[0]):
                     continue
             elif key == "misty-step":
-                if not self._teleport_options(c, {"use": ("teleport", key, levels[0])}, first=True):
+                if not self.teleport_options(c, {"use": ("teleport", key, levels[0])}, first=True):
                     continue
             elif key == "spirit-guardians":
                 if c.concentration == key:
@@ -339,7 +339,7 @@ class MenuMixin:
             elif key == "spiritual-weapon" and "spiritual_weapon" in c.resources:
                 continue
             elif sp.area is None:
-                if not self._spell_targets(c, key, first=True):
+                if not self.spell_targets(c, key, first=True):
                     continue
             elif sp.area.shape == "sphere" and not self.point_ok(c, c.pos[0], c.pos[1], sp.range_feet or 0):
                 continue   # the caster's own corner is a legal point whenever any is: no full scan

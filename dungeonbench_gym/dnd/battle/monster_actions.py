@@ -53,7 +53,7 @@ class MonsterActionsMixin:
         else:
             pool = [o for o in self.enemies_of(c) if self.distance(c, o) <= (spec.range or 5)
                     and self.line_of_effect(c, o)]
-        return [o for o in pool if self._may_target(c, o) and not self._save_exempt(c, spec, o)]
+        return [o for o in pool if self.may_target(c, o) and not self._save_exempt(c, spec, o)]
 
     def _save_exempt(self, c: Combatant, spec, t: Combatant) -> bool:
         types = set(spec.exempt_types) | set(spec.save.exempt_types)
@@ -111,7 +111,7 @@ class MonsterActionsMixin:
                 t.resources["immune_to"] = tuple(t.resources.get("immune_to", ())) + (f"{c.cid}:{key}",)
             if not ok:
                 for cond in sv.conditions:
-                    self._save_condition(c, t, cond, ability, sv.dc, dur)
+                    self.save_condition(c, t, cond, ability, sv.dc, dur)
                     if cond == "breath_slowed":   # no reactions from now on
                         t.economy.reaction = False
                 for _ in range(c.resources.get("breath_push", {}).get(key, 0) // SQUARE_FT):
@@ -120,12 +120,12 @@ class MonsterActionsMixin:
                         break
                     t.pos = dest
         if legendary:   # between turns: play goes on to the next creature
-            if not self._check_outcome():
-                self._next_turn()
+            if not self.check_outcome():
+                self.next_turn()
             return
-        self._back_to_menu(c)
+        self.back_to_menu(c)
 
-    def _save_condition(self, c: Combatant, t: Combatant, cond: str, ability: str, dc: int, dur: tuple) -> None:
+    def save_condition(self, c: Combatant, t: Combatant, cond: str, ability: str, dc: int, dur: tuple) -> None:
         """A condition from a failed save, with its stat-block duration: ``rounds`` (1 minute = 10),
         ``until`` the end of the source's / target's next turn, ``repeat_save`` at the end of each of
         the target's turns (success ends it)."""
@@ -152,7 +152,7 @@ class MonsterActionsMixin:
         if cond in INCAPACITATING:
             self.end_concentration(t)
         if cond in ("paralyzed", "stunned", "unconscious", "incapacitated", "petrified"):
-            self._release_grapples_by(t)
+            self.release_grapples_by(t)
         self.event("condition", f"{t.cid} is {cond}", creature=t.cid, condition=cond)
 
     def _turnable(self, c: Combatant) -> list[Combatant]:
@@ -176,13 +176,13 @@ class MonsterActionsMixin:
             if self.saving_throw(t, "wis", c.resources["spell_dc"], adv="turn_resistance" in t.features or defiance):
                 continue
             if cap and t.monster and content.monster(t.monster).challenge_rating <= cap:
-                self._die(t, "Destroy Undead")
+                self.die(t, "Destroy Undead")
                 continue
             t.conditions["turned"] = {"by": c.cid, "until": self.round + 10}
             t.economy.reaction = False
             self.end_concentration(t)
             self.event("condition", f"{t.cid} is turned", creature=t.cid, condition="turned")
-        self._back_to_menu(c)
+        self.back_to_menu(c)
 
     # ---------------------------------------------------------------- a priest's and a knight's boosts
     def _monster_boost_options(self, c: Combatant, has_action: bool) -> list[Opt]:
@@ -224,7 +224,7 @@ class MonsterActionsMixin:
         due = self.round + self.roller.roll(kids["delay"], what=f"children delay {c.cid}")
         c.resources["children_due"] = (due, self.roller.roll(kids["count"], what=f"children count {c.cid}"))
         self.event("children_call", f"{c.cid} calls the children of the night (round {due})", creature=c.cid)
-        self._back_to_menu(c)
+        self.back_to_menu(c)
 
     def _children_arrive(self, c: Combatant) -> None:
         """They arrive beside the vampire (as many as there is room for) and act right after it."""
@@ -234,7 +234,7 @@ class MonsterActionsMixin:
         del c.resources["children_due"]
         at = self.order.index(c.cid) + 1
         for i in range(count):
-            spot = self._free_spot_beside(c, 1)
+            spot = self.free_spot_beside(c, 1)
             if spot is None:
                 break
             s = monster_combatant(c.resources["children"]["monster"], f"{c.cid}_child_{i + 1}", c.side, spot)
@@ -253,7 +253,7 @@ class MonsterActionsMixin:
         n = sum(o.resources.get("risen_by") == c.cid for o in self.creatures.values()) + 1
         taken = {cell for o in self.creatures.values() if not o.dead for cell in o.cells}
         spot = tuple(corpse.pos) if not set(corpse.cells) & taken else \
-            self._free_spot_beside(corpse, size_squares(content.monster(rise["monster"]).size))
+            self.free_spot_beside(corpse, size_squares(content.monster(rise["monster"]).size))
         if spot is None:
             spot = tuple(corpse.pos)
         s = monster_combatant(rise["monster"], f"{c.cid}_specter_{n}", c.side, spot)
@@ -266,7 +266,7 @@ class MonsterActionsMixin:
             self.turn_index += 1
         self._reach_cache = None
         self.event("create_specter", f"{c.cid} raises {corpse.cid}'s spirit as {s.cid}", creature=c.cid, new=s.cid)
-        self._back_to_menu(c)
+        self.back_to_menu(c)
 
     def _leadership_die(self, t: Combatant) -> int:
         """A d4 for t's attack roll or save when a leading knight that is not incapacitated sees t
@@ -313,22 +313,22 @@ class MonsterActionsMixin:
         sw = c.resources.get("swallow")
         return bool(sw) and not t.dead and t.conditions.get("grappled", {}).get("by") == c.cid \
             and SIZES.index(t.size) <= SIZES.index(sw["size_max"]) \
-            and (sw["capacity"] is None or len(self._swallowed_by(c)) < sw["capacity"])
+            and (sw["capacity"] is None or len(self.swallowed_by(c)) < sw["capacity"])
 
-    def _swallowed_by(self, c: Combatant) -> list[Combatant]:
+    def swallowed_by(self, c: Combatant) -> list[Combatant]:
         return [o for o in self.creatures.values() if o.conditions.get("swallowed", {}).get("by") == c.cid]
 
     def _swallow(self, c: Combatant, t: Combatant) -> None:
         """SRD Swallow: the grapple ends; blinded and restrained inside, total cover from outside."""
         if not self._can_swallow(c, t):
             return
-        self._release(t)
+        self.release(t)
         for cond in ("swallowed", "blinded", "restrained"):
             t.conditions[cond] = {"by": c.cid, "swallowed": True}
         t.pos = tuple(c.pos)   # inside its space: it moves with it
         self.event("swallow", f"{c.cid} swallows {t.cid}", creature=c.cid, target=t.cid)
 
-    def _inside_apart(self, a: Combatant, b: Combatant) -> bool:
+    def inside_apart(self, a: Combatant, b: Combatant) -> bool:
         """Total cover: one of the two is inside a swallower the other is not the swallower of
         (nor inside too), or enclosed (Forcecage, Resilient Sphere: spell_walls.apart)."""
         ca, cb = a.conditions, b.conditions
@@ -341,7 +341,7 @@ class MonsterActionsMixin:
 
     def _digest(self, c: Combatant) -> None:
         """The start of the swallower's turn: acid for everyone inside."""
-        for o in sorted(self._swallowed_by(c), key=lambda o: o.cid):
+        for o in sorted(self.swallowed_by(c), key=lambda o: o.cid):
             if not o.dead:
                 self.damage(o, self.roller.roll_damage(c.resources["swallow"]["acid"], what=f"acid {c.cid}"),
                             "acid", source=c.cid)
@@ -355,15 +355,15 @@ class MonsterActionsMixin:
             rule = (s.resources.get("swallow") or {}).get("regurgitate")
             if not rule or s.dead or hurt < rule["damage"] or self.saving_throw(s, "con", rule["dc"]):
                 continue
-            for o in sorted(self._swallowed_by(s), key=lambda o: o.cid):
-                self._spit_out(s, o, "regurgitated")
+            for o in sorted(self.swallowed_by(s), key=lambda o: o.cid):
+                self.spit_out(s, o, "regurgitated")
 
-    def _spit_out(self, s: Combatant, o: Combatant, why: str) -> None:
+    def spit_out(self, s: Combatant, o: Combatant, why: str) -> None:
         """Out of the swallower, prone, in the nearest free space around it."""
         for cond in ("swallowed", "blinded", "restrained"):
             if o.conditions.get(cond, {}).get("swallowed"):
                 del o.conditions[cond]
-        spot = self._free_spot_beside(s, o.squares, exclude=o)
+        spot = self.free_spot_beside(s, o.squares, exclude=o)
         if spot:
             o.pos = spot
         if not o.dead:
@@ -383,7 +383,7 @@ class MonsterActionsMixin:
             t.resources["heads_lost"] = t.resources.get("heads_lost", 0) + 1
             self.event("head_lost", f"{t.cid} loses a head ({t.resources['heads']} left)", creature=t.cid)
             if t.resources["heads"] == 0:
-                self._die(t, "its last head died")
+                self.die(t, "its last head died")
 
     def _regrow_heads(self, c: Combatant) -> None:
         """The end of a hydra's turn: two heads for each that died, 10 HP each, unless fire hit it."""
@@ -394,7 +394,7 @@ class MonsterActionsMixin:
             self.event("heads_grow", f"{c.cid} grows {grown} heads ({c.resources['heads']})", creature=c.cid)
             self.heal(c, grown * c.resources["heads_rule"]["hp_per_head"], "regrown heads")
 
-    def _free_spot_beside(self, s: Combatant, n: int, exclude: Combatant | None = None) -> tuple | None:
+    def free_spot_beside(self, s: Combatant, n: int, exclude: Combatant | None = None) -> tuple | None:
         """The nearest free n x n space touching s's space (s's own space counts as taken)."""
         taken = {cell for x in self.creatures.values() if (not x.dead or x is s) and x is not exclude
                  for cell in x.cells}
@@ -416,7 +416,7 @@ class MonsterActionsMixin:
                 or SIZES.index(t.size) < SIZES.index("medium") or not t.economy.reaction:
             return
         size = SIZES[SIZES.index(t.size) - 1]
-        spot = self._free_spot_beside(t, size_squares(size))
+        spot = self.free_spot_beside(t, size_squares(size))
         if spot is None:
             return
         t.economy.reaction = False
@@ -436,7 +436,7 @@ class MonsterActionsMixin:
         self._reach_cache = self._cache = None
         self.event("split", f"{t.cid} splits: {twin.cid} appears ({t.hp} HP each)", creature=t.cid, new=twin.cid)
 
-    def _release(self, c: Combatant) -> None:
+    def release(self, c: Combatant) -> None:
         by = c.conditions.get("grappled", {}).get("by")
         for cond in ("grappled", "restrained"):
             if c.conditions.get(cond, {}).get("by") == by:
@@ -446,10 +446,10 @@ class MonsterActionsMixin:
                 for cond in (held, "blinded"):
                     c.conditions.pop(cond, None)
 
-    def _release_grapples_by(self, grappler: Combatant) -> None:
+    def release_grapples_by(self, grappler: Combatant) -> None:
         for o in self.creatures.values():
             if o.conditions.get("grappled", {}).get("by") == grappler.cid:
-                self._release(o)
+                self.release(o)
 
 
 @OPTION_KINDS.handles("monster_invisibility")   # an imp's Invisibility: concentration, ends when it attacks
@@ -460,7 +460,7 @@ def _monster_invisibility(b, c: Combatant, p: dict, opt: Opt) -> None:
     c.resources["concentration_until"] = b.round + 600
     c.conditions["invisible"] = {"by": c.cid, "spell": "invisibility", "ends_on_attack": True}
     b.event("invisibility", f"{c.cid} turns invisible", creature=c.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("divine_eminence")   # a bonus action and a slot: radiant dice on its melee hits this turn
@@ -471,7 +471,7 @@ def _divine_eminence(b, c: Combatant, p: dict, opt: Opt) -> None:
     c.conditions["eminence"] = {"dice": f"{2 + level}d6", "until_turn_end": True}
     b.event("divine_eminence", f"{c.cid} spends a level {level} slot: +{2 + level}d6 radiant on "
             "melee hits this turn", creature=c.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("consume_life")   # a will-o'-wisp: a Con save against this magic or die; it heals
@@ -480,9 +480,9 @@ def _consume_life(b, c: Combatant, p: dict, opt: Opt) -> None:
     c.economy.bonus = False
     b.event("consume_life", f"{c.cid} feeds on {t.cid}'s life", creature=c.cid, target=t.cid)
     if not b.saving_throw(t, eat["ability"], eat["dc"], magic=True):
-        b._die(t, "Consume Life")
+        b.die(t, "Consume Life")
         b.heal(c, b.roller.roll(eat["heal"], what=f"consume life {c.cid}"), "Consume Life")
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("children_of_the_night")   # a vampire
@@ -501,7 +501,7 @@ def _leadership(b, c: Combatant, p: dict, opt: Opt) -> None:
     c.resources["uses:leadership"] = 0
     c.conditions["leading"] = {"until_round": b.round + 10}
     b.event("leadership", f"{c.cid} takes command: allies within 30 ft add a d4", creature=c.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("monster_heal")
@@ -513,28 +513,28 @@ def _monster_heal(b, c: Combatant, p: dict, opt: Opt) -> None:
 def _aggressive(b, c: Combatant, p: dict, opt: Opt) -> None:
     c.economy.bonus = False
     c.resources["aggressive_move"] = c.economy.movement
-    c.economy.movement = b._speed(c)
+    c.economy.movement = b.speed(c)
     if b._has_destination(c):
         b.pending = {"kind": "destination", "actor": c.cid}
     else:
         c.economy.movement = c.resources.pop("aggressive_move")
-        b._back_to_menu(c)
+        b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("reckless")
 def _reckless(b, c: Combatant, p: dict, opt: Opt) -> None:
     c.conditions["reckless"] = {"round": b.round}
     b.event("reckless", f"{c.cid} attacks recklessly", creature=c.cid)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("rampage")   # half its speed more to move, and the bite it has earned
 def _rampage(b, c: Combatant, p: dict, opt: Opt) -> None:
     c.economy.bonus = False
-    c.economy.movement += b._speed(c) // 2
+    c.economy.movement += b.speed(c) // 2
     c.resources.pop("rampage_ready", None)
     c.resources["rampage_bite"] = True
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 @OPTION_KINDS.handles("monster_teleport")   # a stat block's Teleport: where to, a destination decision
@@ -569,7 +569,7 @@ def _healing_touch_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
     b.heal(t, b.roller.roll(c.resources["healing_touch"], what=f"heal {c.cid} healing-touch"), "Healing Touch")
     for cond in ("blinded", "deafened", "poisoned"):
         t.conditions.pop(cond, None)
-    b._back_to_menu(c)
+    b.back_to_menu(c)
 
 
 def _save_action_targets(b, c: Combatant, use: tuple) -> list[Opt]:

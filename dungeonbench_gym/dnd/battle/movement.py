@@ -55,7 +55,7 @@ def _route_label(i: int, r) -> str:
 class MovementMixin:
     """Where a creature may move, and moving it there."""
 
-    def _movement_cells(self, c: Combatant) -> tuple[list, list]:
+    def movement_cells(self, c: Combatant) -> tuple[list, list]:
         """(cells that block c's movement, cells it may pass through): foes block, allies do not.
         SRD Swarm: a swarm and other creatures move through each other's spaces (simplified: a
         move does not end in an occupied space). Incorporeal Movement: through any creature as
@@ -72,10 +72,10 @@ class MovementMixin:
         return hostile, friends
 
     def _can_step(self, c: Combatant) -> bool:
-        if not self._flying(c):
-            return self._reach(c, step_only=True)
+        if not self.flying(c):
+            return self.reach(c, step_only=True)
         # a flyer's full 3D reach is costly: one step (10 ft covers difficult terrain) answers this
-        hostile, friends = self._movement_cells(c)
+        hostile, friends = self.movement_cells(c)
         if self.map.can_fly_step(c.pos, c.size, c.economy.movement, blocked_by=hostile, pass_through=friends,
                                  max_altitude_ft=self.max_altitude_ft):
             return True   # one free 5-ft step settles it, without the numpy window of a flight
@@ -83,16 +83,16 @@ class MovementMixin:
                                   pass_through=friends, fly=True, max_altitude_ft=self.max_altitude_ft)
         return len(step) > 1
 
-    def _reach(self, c: Combatant, step_only: bool = False):
+    def reach(self, c: Combatant, step_only: bool = False):
         # asked several times per decision (menu, destinations, planner): one cached answer.
         # step_only: just whether c can move at all (len(reach) > 1), as cheaply as possible
-        fly = self._flying(c)
+        fly = self.flying(c)
         climb = spell_buffs.climb_speed(self, c) if c.conditions else 0   # Spider Climb
         key = (c.cid, c.pos, c.economy.movement, fly, climb, self.map,   # a replaced map: a new answer
                tuple((o.pos, o.side, o.dead) for o in self.creatures.values()))
         if self._reach_cache is not None and self._reach_cache[0] == key:
             return len(self._reach_cache[1]) > 1 if step_only else self._reach_cache[1]
-        hostile, friends = self._movement_cells(c)
+        hostile, friends = self.movement_cells(c)
         ask = {"blocked_by": hostile, "pass_through": friends,
                "fly": fly, "max_altitude_ft": self.max_altitude_ft if fly else None,
                "swim_speed": c.resources.get("swim", 0) or ("water_walk" in c.conditions),   # a swimmer (or
@@ -110,7 +110,7 @@ class MovementMixin:
         # asked up to three times a move (the menu, the planner's full list, the chosen row): the
         # list is kept while the cached reach is the same object, nothing else it reads changed
         # and nothing happened (no new event in the log)
-        r = self._reach(c)
+        r = self.reach(c)
         dkey = (c.cid, len(self.log), repr(c.conditions.get("frightened")), repr(c.conditions.get("turned")),
                 "aggressive_move" in c.resources, tuple(o.conscious for o in self.creatures.values()))
         dc = getattr(self, "_dest_cache", None)
@@ -158,7 +158,7 @@ class MovementMixin:
 
     def _has_destination(self, c: Combatant) -> bool:
         """Whether c may move anywhere now, without labelling every square."""
-        return next(self._allowed_destinations(c, self._reach(c)), None) is not None
+        return next(self._allowed_destinations(c, self.reach(c)), None) is not None
 
     def _destination_options_uncached(self, c: Combatant, r) -> list[Opt]:
         n = c.squares
@@ -192,7 +192,7 @@ class MovementMixin:
                                        names[near_i[j]] if names else ""), "destination", (pos,), row)))
         return out
 
-    def _flying(self, c: Combatant) -> bool:
+    def flying(self, c: Combatant) -> bool:
         """Can fly now: a fly speed, not prone, not held or paralyzed (speed 0)."""
         return spellbook.fly_speed(c) > 0 and c.conscious and "prone" not in c.conditions and \
             not any(k in c.conditions for k in ZERO_SPEED) and c.exhaustion < 5
@@ -208,7 +208,7 @@ class MovementMixin:
             return   # nobody is above the floor: nobody falls (the common case, checked cheaply)
 
         def held_up(c, ground):
-            return c.pos[2] <= ground or (self._flying(c) and not c.dead) or (c.hover and c.conscious) \
+            return c.pos[2] <= ground or (self.flying(c) and not c.dead) or (c.hover and c.conscious) \
                 or (self.zones and spell_zones.aloft(c))   # held up by Reverse Gravity
         if all(held_up(c, standing_z(c.pos[0], c.pos[1], c.squares)) for c in self.creatures.values()):
             return   # flyers aloft and nobody else: asking changes nothing, so no sorted pass
@@ -232,7 +232,7 @@ class MovementMixin:
     # ---------------------------------------------------------------- movement
     def _choose_destination(self, c: Combatant, dest: tuple) -> None:
         threats = {}
-        fly = self._flying(c)
+        fly = self.flying(c)
         alt = self.max_altitude_ft if fly else None
         if not c.economy.disengaged and not ("flyby" in c.features and fly):   # Flyby: no OAs
             for o in self.enemies_of(c):
@@ -240,10 +240,10 @@ class MovementMixin:
                         and not (self.zones and not spell_zones.sees(self, o, c)):   # unseen: no opportunity attack
                     threats[o.cid] = self.map.threat_area(o.cells, o.melee_reach, c.size, enemy_z=o.pos[2],
                                                           fly=fly, max_altitude_ft=alt)
-        hostile, friends = self._movement_cells(c)
+        hostile, friends = self.movement_cells(c)
         # Routes differ in consequences only near threats or hazards. Without threats, a cheapest
         # path that crosses no hazard dominates every other route: no need to search.
-        r = self._reach(c)
+        r = self.reach(c)
         crosses = self.map.hazard_cells and any(
             self.map.hazard_at(x, y) for p in r.path(dest) for x, y in footprint(p[0], p[1], c.squares))
         if threats and not crosses and not _leaves_a_reach(r.path(dest), threats, fly):
@@ -271,7 +271,7 @@ class MovementMixin:
         c.economy.moved += route.cost_ft
         if "charge" in c.resources:   # Charge / Pounce: where this run began, this turn
             c.resources["charge_run"] = {"from": tuple(c.pos), "ft": route.cost_ft, "round": self.round}
-        self._release_grapples_by(c)   # simplification: a grappler that walks away lets go
+        self.release_grapples_by(c)   # simplification: a grappler that walks away lets go
         self.move_state = {"mover": c.cid, "path": tuple(route.path), "i": 0, "asked": ()}
         if c.resources.pop("legendary_move", False):
             self.move_state["then"] = "next_turn"
@@ -284,12 +284,12 @@ class MovementMixin:
         while ms["i"] < len(path) - 1 and c.conscious:
             here, nxt = path[ms["i"]], path[ms["i"] + 1]
             c.pos = tuple(here)
-            if not c.economy.disengaged and not ("flyby" in c.features and self._flying(c)):   # Flyby: no OAs
+            if not c.economy.disengaged and not ("flyby" in c.features and self.flying(c)):   # Flyby: no OAs
                 for o in sorted(self.enemies_of(c), key=lambda o: o.cid):
                     if o.cid in ms["asked"] or not o.conscious or o.incapacitated \
                             or not (o.economy.reaction or o.resources.get("oa_extra", 0) > 0) \
                             or "swallowed" in o.conditions \
-                            or self._inside_apart(o, c) \
+                            or self.inside_apart(o, c) \
                             or (self.zones and not spell_zones.sees(self, o, c)):   # SRD: a creature it can see
                         continue
                     melee = [a for a in o.attacks if a.melee and ("swallow",) not in a.on_hit]   # not a Swallow
@@ -305,7 +305,7 @@ class MovementMixin:
                         return
             ms["i"] += 1
             c.pos = tuple(path[ms["i"]])
-            self._enter_hazards(c, c.pos)
+            self.enter_hazards(c, c.pos)
             if self.zones:   # Spike Growth's thorns, Sleet Storm's footing (dnd/spell_zones.py)
                 spell_zones.on_step(self, c)
             if self.wards:   # a glyph stepped on, a glowing Symbol entered (dnd/spell_wards.py)
@@ -323,16 +323,16 @@ class MovementMixin:
             self.event("move", f"{c.cid} moves to ({c.pos[0]}, {c.pos[1]})", creature=c.cid, pos=list(c.pos))
             if "ridden" in c.conditions:   # its rider moves with it (dnd/items.py)
                 _items.carry_rider(self, c)
-            for o in self._swallowed_by(c):   # and those it swallowed
+            for o in self.swallowed_by(c):   # and those it swallowed
                 o.pos = tuple(c.pos)
             for o in self._engulfed_by(c):   # an engulfed creature moves with the mound, beside it
-                o.pos = self._free_spot_beside(c, o.squares, exclude=o) or o.pos
+                o.pos = self.free_spot_beside(c, o.squares, exclude=o) or o.pos
         self.move_state = None
-        if not self._check_outcome():
+        if not self.check_outcome():
             if ms.get("then") == "next_turn":   # a legendary move, between turns
-                self._next_turn()
+                self.next_turn()
                 return
-            self._back_to_menu(self.creatures[ms["mover"]] if self.active is None else self.active)
+            self.back_to_menu(self.creatures[ms["mover"]] if self.active is None else self.active)
 
     def _readied_trigger(self, c: Combatant, here: tuple) -> bool:
         """A readied attack's trigger: the mover has just come within the reactor's reach."""
@@ -353,7 +353,7 @@ class MovementMixin:
                 return True
         return False
 
-    def _enter_hazards(self, c: Combatant, pos: tuple) -> None:
+    def enter_hazards(self, c: Combatant, pos: tuple) -> None:
         """Damage for each hazard square the creature's space moves onto (spikes, fire)."""
         if "ms" in c.resources:   # Fire Form, Water Susceptibility (dnd/monster_specials.py)
             monster_specials.on_step(self, c, pos)

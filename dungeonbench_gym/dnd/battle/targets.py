@@ -36,12 +36,12 @@ class TargetingMixin:
             return "ranged"
         return None
 
-    def _targets_for_attack(self, c: Combatant, a: AttackProfile) -> list[Combatant]:
+    def targets_for_attack(self, c: Combatant, a: AttackProfile) -> list[Combatant]:
         if a.ammo and c.resources.get(a.ammo, 0) <= 0:
             return []   # SRD ammunition: none left, no attack with this weapon
         out = []
         for t in self.enemies_of(c):
-            if self._attack_range(c, a, t) and self._may_target(c, t) and self.line_of_effect(c, t):
+            if self._attack_range(c, a, t) and self.may_target(c, t) and self.line_of_effect(c, t):
                 out.append(t)
         if ("swallow",) in a.on_hit:   # Swallow: only a creature it grapples and has room for
             out = [t for t in out if self._can_swallow(c, t)]
@@ -52,7 +52,7 @@ class TargetingMixin:
             out = [t for t in out if self._attack_range(c, a, t) != "melee" or spell_zones.reach_through(self, c, t)]
         return out
 
-    def _spell_targets(self, c: Combatant, key: str, first: bool = False) -> list[Combatant]:
+    def spell_targets(self, c: Combatant, key: str, first: bool = False) -> list[Combatant]:
         """Who the spell may target now; ``first``: at most the first (is there anyone?)."""
         if spellbook.handles(key):
             return spellbook.targets(self, c, key, first)
@@ -71,7 +71,7 @@ class TargetingMixin:
                 pool = [o for o in pool if o.creature_type == "humanoid" and "paralyzed" not in o.conditions]
             elif key == "bane":
                 pool = [o for o in pool if "baned" not in o.conditions]
-            pool = [o for o in pool if self._may_target(c, o)]
+            pool = [o for o in pool if self.may_target(c, o)]
             if self.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
                 pool = monster_specials.spell_screen(self, c, key, pool)
         ok = (t for t in pool if (t is c or self.distance(c, t) <= rng) and self.line_of_effect(c, t))
@@ -80,7 +80,7 @@ class TargetingMixin:
             return [] if t is None else [t]
         return list(ok)
 
-    def _may_target(self, c: Combatant, t: Combatant) -> bool:
+    def may_target(self, c: Combatant, t: Combatant) -> bool:
         """SRD Charmed: a charmed creature can't attack or target its charmer with harmful magic."""
         if self.wards and spell_wards.hopeless(c):   # Symbol's hopelessness: nobody (dnd/spell_wards.py)
             return False
@@ -93,14 +93,14 @@ class TargetingMixin:
         at = tuple(sw["pos"])
         out = []
         for t in self.enemies_of(c):
-            if self.distance(c, t) <= 60 and self._may_target(c, t) and \
+            if self.distance(c, t) <= 60 and self.may_target(c, t) and \
                     box_distance_ft(at[0], at[1], 1, at[2], t.pos[0], t.pos[1], t.squares, t.pos[2]) <= 25:
                 out.append(t)
         if self.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
             out = monster_specials.spell_screen(self, c, "spiritual-weapon", out)
         return out
 
-    def _teleport_options(self, c: Combatant, p: dict, first: bool = False) -> list[Opt]:
+    def teleport_options(self, c: Combatant, p: dict, first: bool = False) -> list[Opt]:
         """Misty Step: an unoccupied space within 30 ft that the caster can see (a monster's
         Teleport: within the stat block's distance). ``first``: stop at the first one found (is there
         any?), looking nearest first."""
@@ -136,7 +136,7 @@ class TargetingMixin:
 
     def _teleport(self, c: Combatant, use: tuple, dest: tuple) -> None:
         if use[0] != "monster_teleport":
-            self._pay_spell(c, use[1], use[2])
+            self.pay_spell(c, use[1], use[2])
         elif len(use) < 4:   # a monster's Teleport action (a legendary one costs its points instead)
             c.economy.actions -= 1
             if use[1] in c.recharge:
@@ -144,14 +144,14 @@ class TargetingMixin:
         if self.wards:   # into a Magic Circle against its type: a Cha save first (dnd/spell_wards.py)
             dest = spell_wards.teleport_dest(self, c, dest)
         c.pos = tuple(dest)
-        self._release(c)   # out of the grappler's reach
-        self._release_grapples_by(c)
+        self.release(c)   # out of the grappler's reach
+        self.release_grapples_by(c)
         self.event("teleport", f"{c.cid} teleports to ({dest[0]}, {dest[1]})", creature=c.cid, pos=list(dest),
                    action=use[1])
         if len(use) > 3:   # legendary: between turns
-            self._next_turn()
+            self.next_turn()
             return
-        self._back_to_menu(c)
+        self.back_to_menu(c)
 
     def _target_options(self, c: Combatant, p: dict) -> list[Opt]:
         """The creatures a pending target decision offers: its use's entry in TARGET_USES."""
@@ -203,7 +203,7 @@ class TargetingMixin:
         area = self._area(c, use, where)
         affects = areas.affects_space
         out = [o for o in self.creatures.values()
-               if not o.dead and o is not c and not self._inside_apart(o, c)
+               if not o.dead and o is not c and not self.inside_apart(o, c)
                and affects(area, self.map, o.pos[0], o.pos[1], o.squares, o.pos[2])]
         if use[0] == "spell" and self.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
             out = monster_specials.spell_screen(self, c, use[1], out, use[2] if len(use) > 2 else None)

@@ -33,7 +33,7 @@ class TurnsMixin:
         self.event("initiative", "Initiative: " + ", ".join(
             f"{cid} {self.creatures[cid].initiative}" for cid in self.order), order=list(self.order))
 
-    def _next_turn(self) -> None:
+    def next_turn(self) -> None:
         """Advance to the next creature that can act and open its action menu."""
         while self.outcome is None:
             self.turn_index += 1
@@ -53,18 +53,18 @@ class TurnsMixin:
             if c.dead and not (self.controls and spell_control.removed_turn(self, c)):   # Maze, Blink
                 continue
             self._start_turn(c)
-            if self._check_outcome():
+            if self.check_outcome():
                 return
             if c.conscious and not c.incapacitated:
                 self._open_menu(c)
                 return
             # an unconscious or incapacitated creature's turn passes (its repeat saves still come)
             self._end_of_turn_effects(c)
-            if self._check_outcome():
+            if self.check_outcome():
                 return
 
     def _start_turn(self, c: Combatant) -> None:
-        c.economy = Economy(movement=self._speed(c))
+        c.economy = Economy(movement=self.speed(c))
         features.start_turn(self, c)   # class features: rage's minute, Reckless Attack ends, Survivor
         if "barriers" in self.__dict__ or "monster_wall" in c.resources:   # walls end; a wall action recharges
             spell_walls.start_of_turn(self, c)
@@ -119,7 +119,7 @@ class TurnsMixin:
             return
         started_in_zone = False
         for g in self._guardians():
-            if g.side != c.side and self.distance(g, c) <= GUARDIANS_FT and not self._inside_apart(g, c):
+            if g.side != c.side and self.distance(g, c) <= GUARDIANS_FT and not self.inside_apart(g, c):
                 started_in_zone = True
                 self._zone_damage(g, c)
         if started_in_zone and c.conscious:   # simplification: half speed for the whole turn
@@ -193,13 +193,13 @@ class TurnsMixin:
         regen = c.resources["regeneration"]
         blocked = c.resources.pop("regen_blocked", False)
         if c.hp == 0 and (blocked or not regen["at_zero"]):
-            self._die(c, "0 hit points and no regeneration")
+            self.die(c, "0 hit points and no regeneration")
         elif blocked:
             self.event("regeneration", f"{c.cid} does not regenerate this turn", creature=c.cid)
         elif c.hp < c.max_hp:
             self.heal(c, regen["hp"], "regeneration")
 
-    def _speed(self, c: Combatant) -> int:
+    def speed(self, c: Combatant) -> int:
         if any(k in c.conditions for k in ZERO_SPEED) or c.exhaustion >= 5:
             return 0
         speed = max(c.speed, spellbook.fly_speed(c)) - (10 if "slowed" in c.conditions else 0)   # Ray of Frost; Fly
@@ -221,9 +221,9 @@ class TurnsMixin:
             self.event("end_turn", f"{c.cid} ends its turn", creature=c.cid)
         self.pending = {}
         self._end_of_turn_effects(c)
-        if self._check_outcome() or self._offer_legendary(c):
+        if self.check_outcome() or self._offer_legendary(c):
             return
-        self._next_turn()
+        self.next_turn()
 
     def _end_of_turn_effects(self, c: Combatant) -> None:
         """Repeat saves at the end of the creature's turn (Hold Person), riders that end now."""
@@ -291,14 +291,14 @@ class TurnsMixin:
         for key, cost, kind, payload in c.legendary:
             if cost > left:
                 continue
-            if kind == "attack" and self._targets_for_attack(c, c.attack(payload)):
+            if kind == "attack" and self.targets_for_attack(c, c.attack(payload)):
                 out.append(Opt(f"Legendary action: {key} (an attack with {payload}; costs {cost} of {left})",
                                "legendary", (key,)))
             elif kind == "teleport":
                 out.append(Opt(f"Legendary action: {key} (teleport up to {payload} ft; costs {cost} of {left})",
                                "legendary", (key,)))
-            elif kind == "move" and self._speed(c) * payload[0] >= SQUARE_FT:
-                out.append(Opt(f"Legendary action: {key} (move up to {int(self._speed(c) * payload[0])} ft"
+            elif kind == "move" and self.speed(c) * payload[0] >= SQUARE_FT:
+                out.append(Opt(f"Legendary action: {key} (move up to {int(self.speed(c) * payload[0])} ft"
                                f"{'' if payload[1] else ' without provoking opportunity attacks'}; costs {cost} of "
                                f"{left})", "legendary", (key,)))
             elif kind == "heal" and c.hp < c.max_hp:
@@ -336,17 +336,17 @@ class TurnsMixin:
             self._cache = None
             return
         if kind == "move":   # its movement for this legendary move only; the next turn resets it
-            c.economy.movement, c.economy.disengaged = int(self._speed(c) * payload[0]), not payload[1]
+            c.economy.movement, c.economy.disengaged = int(self.speed(c) * payload[0]), not payload[1]
             c.resources["legendary_move"] = True
             if not self._has_destination(c):
                 c.resources.pop("legendary_move")
-                self._next_turn()
+                self.next_turn()
                 return
             self.pending = {"kind": "destination", "actor": c.cid}
             self._cache = None
             return
         self.heal(c, self.roller.roll(payload, what=f"heal {key}"), key)
-        self._next_turn()
+        self.next_turn()
 
     def _open_menu(self, c: Combatant) -> None:
         self.pending = {"kind": "action", "actor": c.cid}
@@ -392,7 +392,7 @@ class TurnsMixin:
         self._cache = None
         self.event("outcome", f"Battle over: {self.outcome} ({how})", outcome=self.outcome, how=how)
 
-    def _check_outcome(self) -> bool:
+    def check_outcome(self) -> bool:
         if self.outcome is not None:
             return True
         party = [c for c in self.creatures.values() if c.side == self.party_side]
@@ -434,7 +434,7 @@ def _end_turn(b, c: Combatant, p: dict, opt: Opt) -> None:
 
 @OPTION_KINDS.handles("legendary_pass")
 def _pass_legendary(b, c: Combatant, p: dict, opt: Opt) -> None:
-    b._next_turn()
+    b.next_turn()
 
 
 @OPTION_KINDS.handles("legendary")

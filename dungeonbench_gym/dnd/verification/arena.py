@@ -48,9 +48,9 @@ def battle(key: str, seed: int = 0, foes=("orc", "orc", "ogre")) -> Battle:
     b = Battle(BattleMap.from_dict({"layout": ARENA}), fighters, seed=seed)
     b.order = [c.cid] + [o for o in b.order if o != c.cid]   # the caster's turn, now
     b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
+    b.next_turn()
     if m.get("mech") == "revive":   # the ally died this round
-        b._die(ally, "probe")
+        b.die(ally, "probe")
     return b
 
 
@@ -104,7 +104,7 @@ def orc_first(key: str, seed: int) -> Battle:
     orc = b.creatures["orc_0"]
     b.order = [orc.cid] + [o for o in b.order if o != orc.cid]
     b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
+    b.next_turn()
     return b
 
 
@@ -123,7 +123,7 @@ def duel(key: str, first: str):
     b = Battle(BattleMap.from_dict({"layout": layout}), [*foes, m], seed=0)
     b.order = [first] + [o for o in b.order if o != first]
     b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
+    b.next_turn()
     return b, m
 
 

@@ -437,7 +437,7 @@ def _probe_children(key: str) -> None:
 def _probe_create_specter(key: str) -> None:
     """Create Specter: the fighter beside it has just died; its spirit rises on the wraith's side."""
     b, m = duel(key, "m")
-    b._die(b.creatures["a"], "probe")
+    b.die(b.creatures["a"], "probe")
     b._open_menu(m)
     choose(b, lambda o: o.kind == "create_specter", f"{key}: create specter")
     new = [e["new"] for e in b.log if e.get("event") == "create_specter"]
@@ -473,7 +473,7 @@ def _probe_counterspell(key: str) -> None:
     b.creatures["w"] = w
     b.order = ["w"] + list(b.order)
     b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
+    b.next_turn()
     choose(b, lambda o: o.kind == "spell", f"{key}: a wizard's spell to counter")
     d = b.decision
     assert d.kind == "reaction" and d.actor == "m", f"{key}: counterspell not offered: {d.kind} {d.actor}"

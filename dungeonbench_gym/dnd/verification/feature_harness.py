@@ -39,7 +39,7 @@ def battle(*cs, first: str | None = None) -> Battle:
     if first is not None:
         b.order = [first] + [o for o in b.order if o != first]
         b.round, b.turn_index, b.outcome = 0, -1, None
-        b._next_turn()
+        b.next_turn()
     return b
 
 
@@ -81,4 +81,4 @@ def again(b: Battle, cid: str) -> None:
     """Give cid a fresh turn (the probe's next round)."""
     b.order = [cid] + [o for o in b.order if o != cid]
     b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
+    b.next_turn()

@@ -146,7 +146,7 @@ def _p_mindless_rage():
     c = _pc("barbarian", 6)
     b = _battle(c, _mon("ogre", (3, 2)), first="p")
     _rage_on(b)
-    b._save_condition(b.creatures["m"], c, "frightened", "wis", 20, (10, None, None))
+    b.save_condition(b.creatures["m"], c, "frightened", "wis", 20, (10, None, None))
     assert "frightened" not in c.conditions
 
 
@@ -341,7 +341,7 @@ def _p_survivor():
     c.hp = 10
     b.order = ["p"] + [o for o in b.order if o != "p"]
     b.round, b.turn_index = 0, -1
-    b._next_turn()
+    b.next_turn()
     assert c.hp == 10 + 5 + _mod(c, "con")
 
 
@@ -514,7 +514,7 @@ def _p_aura_block(level, cond):
     def run():
         c, w = _pc("paladin", level), _pc("wizard", 1, "w", (3, 2))
         b = _battle(c, w, _mon("ogre", (12, 8)))
-        b._save_condition(b.creatures["m"], w, cond, "wis", 20, (10, None, None))
+        b.save_condition(b.creatures["m"], w, cond, "wis", 20, (10, None, None))
         assert cond not in w.conditions
     return run
 

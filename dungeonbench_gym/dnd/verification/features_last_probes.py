@@ -40,7 +40,7 @@ def _thief_probes() -> dict:
             b = fp.battle(c, o)
             c.initiative, o.initiative = 20, 5
             b.order, b.round, b.turn_index, b.outcome = ["p", "m"], 0, -1, None
-            b._next_turn()
+            b.next_turn()
             assert b.decision.actor == "p" and b.round == 1
             pick(b, "end_turn")
             assert (b.decision.actor == "p" and b.round == 1) == twice, (level, b.decision.actor, b.round)

@@ -547,7 +547,7 @@ def _martial_probes() -> dict:
             b = Battle(BattleMap.from_dict({"layout": layout}), [c, mon("scout", (11, 2))], seed=0, max_options=10 ** 6)
             again(b, "p")
             need = b._passive_perception(b.creatures["m"])
-            assert 1 + b._stealth(c) < need <= 10 + b._stealth(c), (need, b._stealth(c))
+            assert 1 + b.stealth(c) < need <= 10 + b.stealth(c), (need, b.stealth(c))
             dice(b, 1, 1)   # (Supreme Sneak's advantage: both d20s 1)
             pick(b, "cunning_hide")
             assert ("hidden" in c.conditions) == reliable, level
@@ -655,7 +655,7 @@ def _thief_probes() -> dict:
                        max_options=10 ** 6)
             again(b, "p")
             need = b._passive_perception(b.creatures["m"])
-            assert 2 + b._stealth(c) < need <= 19 + b._stealth(c), need
+            assert 2 + b.stealth(c) < need <= 19 + b.stealth(c), need
             dice(b, 2, 19)   # with advantage the 19 counts
             pick(b, "cunning_hide")
             assert ("hidden" in c.conditions) == hidden, level

@@ -36,7 +36,7 @@ def _arena(pc: Combatant, foe: str = "bandit-captain"):
 def _turn_of(b, cid: str) -> None:
     b.order = [cid] + [o for o in b.order if o != cid]
     b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
+    b.next_turn()
 
 
 def choose(b, pred, what: str) -> None:

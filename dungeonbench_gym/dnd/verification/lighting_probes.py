@@ -54,7 +54,7 @@ def _probe_move(b) -> None:
     b.order = ["caster"] + [o for o in b.order if o != "caster"]   # the caster's next turn, now
     b.turn_index, b.outcome = -1, None
     b.round -= 1
-    b._next_turn()
+    b.next_turn()
     i = next((i for i, o in enumerate(b.decision.options) if o.kind == "lights"), None)
     assert i is not None, "dancing-lights: no bonus action to move the lights"
     b.choose(i)

@@ -179,7 +179,7 @@ def _probe_immunity(key) -> None:
     b.specials = False
     way = next(d for d in DIRECTIONS_8 if m in b.area_hits(w, ("spell", "burning-hands", 1), d))
     b.specials = True
-    assert m not in b._spell_targets(w, "magic-missile"), f"{key}: magic missile can target it"
+    assert m not in b.spell_targets(w, "magic-missile"), f"{key}: magic missile can target it"
     assert m not in b.area_hits(w, ("spell", "burning-hands", 1), way), f"{key}: burning hands catches it"
     assert m in b.area_hits(w, ("spell", "burning-hands", 7), way), f"{key}: a 7th-level spell should"
 
@@ -208,7 +208,7 @@ def _probe_free(key) -> None:
     m.conditions["slowed"] = {"by": "a", "spell": "ray-of-frost"}
     b.round += 1
     b._start_turn(m)
-    assert not {"grappled", "slowed"} & set(m.conditions) and m.economy.movement == b._speed(m) - SQUARE_FT
+    assert not {"grappled", "slowed"} & set(m.conditions) and m.economy.movement == b.speed(m) - SQUARE_FT
 
 
 def _probe_tendrils(key) -> None:

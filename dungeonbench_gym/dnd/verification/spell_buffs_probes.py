@@ -97,7 +97,7 @@ def probe_monster_spell(key: str, spell: str) -> None:
     m.conditions.pop("invisible", None)
     if _mech(spell)["mech"] == "day":
         b._open_menu(m)
-        assert not any(o.kind == "spell" and o.data[0] == spell for o in b._action_options(m)), \
+        assert not any(o.kind == "spell" and o.data[0] == spell for o in b.action_options(m)), \
             f"{key}: {spell} offered in a battle"
         probe(spell)
         return

@@ -77,14 +77,14 @@ def _probe_stealth_aura(key: str) -> None:
     far ally's do not, and the bonus ends with concentration."""
     b = battle(key)
     c, ally = b.creatures["caster"], b.creatures["ally"]
-    base = (b._stealth(c), b._stealth(ally))
+    base = (b.stealth(c), b.stealth(ally))
     choose(b, lambda o: o.kind == "spell" and o.data[0] == key)
     bonus = _m(key)["bonus"]
-    assert (b._stealth(c), b._stealth(ally)) == (base[0] + bonus, base[1] + bonus), f"{key}: no Stealth bonus"
+    assert (b.stealth(c), b.stealth(ally)) == (base[0] + bonus, base[1] + bonus), f"{key}: no Stealth bonus"
     ally.pos = (15, 11, 0)
-    assert b._stealth(ally) == base[1], f"{key}: the bonus reaches beyond its aura"
+    assert b.stealth(ally) == base[1], f"{key}: the bonus reaches beyond its aura"
     b.end_concentration(c)
-    assert b._stealth(c) == base[0], f"{key}: the bonus outlasts concentration"
+    assert b.stealth(c) == base[0], f"{key}: the bonus outlasts concentration"
 
 
 def choose(b, want) -> None:

@@ -102,7 +102,7 @@ def _probe_counterspell() -> None:
     b.creatures[foe.cid] = foe
     b.order = [foe.cid] + [o for o in b.order if o != foe.cid]
     b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
+    b.next_turn()
     b.choose(next(i for i, o in enumerate(b.decision.options) if o.kind == "spell"))
     d = b.decision
     assert d.kind == "reaction" and d.actor == "caster", f"counterspell not offered: {d}"

@@ -25,7 +25,7 @@ def _battle(layout, fighters, objective=None, underwater=False, first="caster"):
     b.underwater = underwater
     b.order = [first] + [o for o in b.order if o != first]
     b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
+    b.next_turn()
     return b
 
 
@@ -52,8 +52,8 @@ def _probe_water_walk(key: str) -> None:
     assert "water_walk" in ally.conditions, "the ally does not walk on water"
     b.order = ["ally"] + [o for o in b.order if o != "ally"]
     b.round, b.turn_index = 0, -1
-    b._next_turn()
-    after = b._reach(ally).costs.get((3, 3, 0))
+    b.next_turn()
+    after = b.reach(ally).costs.get((3, 3, 0))
     assert (before, after) == (10, 5), f"a water square costs {before} ft, then {after} ft"
 
 
@@ -80,7 +80,7 @@ def _probe_hand(key: str) -> None:
     _cast(b, key)
     b.order = ["caster"] + [o for o in b.order if o != "caster"]
     b.round, b.turn_index = 0, -1
-    b._next_turn()
+    b.next_turn()
     choose(b, lambda o: o.kind == "hand_use", "the lever through the hand")
     assert b.outcome == "win" and b.objective.get("done"), "the lever was not used"
 
@@ -100,7 +100,7 @@ def _probe_servant(key: str) -> None:
         if b.outcome is None:
             b.order = ["caster"] + [o for o in b.order if o != "caster"]
             b.round, b.turn_index = b.round, -1
-            b._next_turn()
+            b.next_turn()
     assert b.outcome == "win" and b.objective.get("done"), "the servant never used the lever"
 
 

@@ -52,7 +52,7 @@ def move_onto(b, c, cells) -> bool:
     """c's turn now: it moves (through its own options) onto one of these squares."""
     b.order = [c.cid] + [o for o in b.order if o != c.cid]
     b.round, b.turn_index, b.outcome = max(b.round, 1), -1, None
-    b._next_turn()
+    b.next_turn()
     opts = b.decision.options
     i = next((i for i, o in enumerate(opts) if o.kind == "move"), None)
     if i is None:
@@ -100,11 +100,11 @@ def probe(key: str) -> None:
         inside = _circle_cells(b, w)
         s.pos = (3, 4, 0)   # beside the circle
         b._reach_cache = None
-        dests = {tuple(p[:2]) for p in b._reach(s).destinations}
+        dests = {tuple(p[:2]) for p in b.reach(s).destinations}
         assert not dests & inside and len(dests) > 1, f"{key}: the skeleton may still walk in"
         b.wards = []
         b._reach_cache = None
-        assert {tuple(p[:2]) for p in b._reach(s).destinations} & inside, f"{key}: the circle changed nothing"
+        assert {tuple(p[:2]) for p in b.reach(s).destinations} & inside, f"{key}: the circle changed nothing"
         return
     s.pos = (x, y, 0)
     hp = s.hp

@@ -74,7 +74,7 @@ def probe_monster(monster: str, key: str) -> None:
     b.underwater = MONSTER_ZONES[monster][2].get("underwater", False)
     b.order = ["m", "a"]
     b.round, b.turn_index, b.outcome = 0, -1, None
-    b._next_turn()
+    b.next_turn()
     opts = [i for i, o in enumerate(b.decision.options) if o.kind == "monster_zone" and o.data == (key,)]
     assert opts, f"{monster}: {key} not offered"
     b.choose(opts[0])

@@ -115,7 +115,7 @@ class CrafterGame(crafter.Env):
         unit = self._size // self._view
         # the shape of the night noise crafter's LocalView draws per frame
         self._noise_shape = tuple(int(v) for v in self._local_view._grid * unit)
-        self._reach = 2 * max(self._view)   # creatures farther than this stand still
+        self.reach = 2 * max(self._view)   # creatures farther than this stand still
 
     # crafter.Env.reset, with the faster generator
     def reset(self):
@@ -140,7 +140,7 @@ class CrafterGame(crafter.Env):
         self._update_time()
         player = self._player
         player.action = constants.actions[action]
-        reach = self._reach
+        reach = self.reach
         for obj in self._world.objects:   # a snapshot: creatures added now wait a step
             ox, oy = obj.pos.tolist()
             px, py = player.pos.tolist()

@@ -75,3 +75,21 @@ def test_the_mechanics_name_the_protocol_not_the_engine():
     for name in MECHANICS:
         source = (PACKAGE / f"{name}.py").read_text()
         assert "from .engine import" not in source and "import engine" not in source, name
+
+
+def test_no_module_outside_the_engine_reads_a_private_member_of_the_battle():
+    """Battle's underscored members (its caches, its internal steps) belong to the engine layer
+    (engine.py and battle/); every other dnd module, the planner and the probes included, uses
+    the public surface. Battles are named b, b2, battle or bt across the package."""
+    battle = load_encounter("goblin_ambush").build(0)
+    private = {n for n in set(dir(Battle)) | set(vars(battle)) if n.startswith("_") and not n.startswith("__")}
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if rel == "engine.py" or rel.startswith("battle/"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in ("b", "b2", "battle", "bt") and node.attr in private):
+                found.append(f"{rel}:{node.lineno} .{node.attr}")
+    assert not found, f"private Battle members used outside the engine: {found[:20]}"

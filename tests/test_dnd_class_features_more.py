@@ -125,7 +125,7 @@ def test_disciple_of_life_and_supreme_healing_on_cure_wounds():
         c, f = build_pc("cleric", level, "c", (2, 2, 0)), build_pc("fighter", 5, "f", (3, 2, 0))
         b = arena(c, f, mon("ogre", (12, 8), "o"), layout=WIDE, first="c", max_options=10 ** 6)
         f.hp = 1
-        b._cache = None
+        b.forget_options()
         script(b, 4)
         pick(b, "spell", "Cast Cure Wounds at level 1")
         _target(b, "f")
@@ -174,7 +174,7 @@ def test_the_planner_heightens_a_hold_person_and_upgrades_only_with_points():
     best = advice.features_more.upgrade(b, s, opts, plain)
     assert opts[best].data == ("hold-person", 2, "heightened")
     s.resources["sorcery_points"] = 2
-    b._cache = None
+    b.forget_options()
     opts = list(b.decision.options)
     plain = next(i for i, x in enumerate(opts) if x.kind == "spell" and x.data == ("hold-person", 2))
     assert advice.features_more.upgrade(b, s, opts, plain) == plain
@@ -203,7 +203,7 @@ def test_the_planner_takes_fiendish_vigor_when_nothing_is_in_reach():
     b = arena(w, mon("ogre", (13, 9), "o"), layout=WIDE, first="w", max_options=10 ** 6)
     w.spells = ()   # nothing to cast at the ogre: no cantrip in reach
     w.attacks = tuple(a for a in w.attacks if a.melee)
-    b._cache = None
+    b.forget_options()
     i = heuristic.choose(b)
     assert b.decision.options[i].data[:1] == ("fiendish_vigor",)
 

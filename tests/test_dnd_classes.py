@@ -265,7 +265,7 @@ def test_frenzy_adds_a_bonus_action_attack_on_later_turns_and_exhaustion_at_the_
     b.round += 1
     bb.economy.bonus = True   # the barbarian's next turn (same round numbering kept)
     b.pending = {"kind": "action", "actor": "barb"}
-    b._cache = None
+    b.forget_options()
     script(b, 2)
     pick(b, "attack", "Frenzy: attack with Greataxe")
     pick(b, "target")
@@ -542,7 +542,7 @@ def test_purity_of_body_immune_to_poison_and_stillness_of_mind():
     b = arena(m, mon("ogre", (8, 2), "o"), layout=WIDE, first="monk")
     assert b.damage(m, 10, "poison") == 0 and "poisoned" in m.condition_immunities
     m.conditions["frightened"] = {"by": "o"}
-    b._cache = None
+    b.forget_options()
     pick(b, "feature", "Stillness of Mind")
     assert "frightened" not in m.conditions
 
@@ -815,7 +815,7 @@ def test_divine_strike_adds_radiant_damage_once_a_turn_from_cleric_8():
     pick(b, "target")
     assert o.hp == 59 - (3 + _mod(c, "str") + 5)
     c.economy.actions, c.economy.attacks_left = 1, 0   # a second attack in the same turn: no strike
-    b._cache = None
+    b.forget_options()
     script(b, 15, 3)
     pick(b, "attack", "Mace")
     pick(b, "target")
@@ -963,7 +963,7 @@ def test_planner_lays_hands_on_a_dying_ally():
     f = build_pc("fighter", 3, "f", (2, 3, 0))
     b = arena(p, f, mon("ogre", (8, 6), "o"), layout=WIDE, first="p")
     f.hp = 0
-    b._cache = None
+    b.forget_options()
     o = _planned(b)
     assert o.data == ("lay_on_hands",), o.label
     b.choose(heuristic.choose(b))
@@ -1134,7 +1134,7 @@ def test_preserve_life_needs_someone_below_half_and_the_planner_uses_it_for_two(
     b = arena(c, f, mon("ogre", (12, 2), "o"), layout=WIDE, first="p")
     assert not any("Preserve Life" in x for x in labels(b, "feature"))
     c.hp, f.hp = 3, 1
-    b._cache = None
+    b.forget_options()
     assert _planned(b).data == ("preserve_life",)
 
 

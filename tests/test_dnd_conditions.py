@@ -53,7 +53,7 @@ def test_charmed_creature_cannot_attack_its_charmer():
     f, o, g = pc("fighter", 1, (2, 2)), mon("ogre", (3, 2)), mon("goblin", (2, 3))
     b = arena(f, o, g, first="fighter")
     f.conditions["charmed"] = {"by": "ogre"}
-    b._cache = None
+    b.forget_options()
     pick(b, "attack", "Longsword")
     assert [x.data[0] for x in b.decision.options] == ["goblin"]
 
@@ -163,7 +163,7 @@ def test_a_flyer_knocked_prone_falls_1d6_per_10_ft_and_lands_prone():
     w.pos = (5, 3, 20)
     w.conditions["prone"] = {}
     script(b, 3, 4)
-    b._falls()
+    b.falls()
     assert w.pos[2] == 0 and w.hp == w.max_hp - 7 and events(b, "fall")[-1]["height"] == 20
 
 
@@ -172,20 +172,20 @@ def test_a_flyer_held_at_speed_0_falls_but_a_hoverer_does_not():
     w.pos = (5, 3, 10)
     w.conditions["grappled"] = {"by": "fighter", "dc": None}
     script(b, 2)
-    b._falls()
+    b.falls()
     assert w.pos[2] == 0 and w.hp == w.max_hp - 2
     s = mon("flying-sword", (2, 5))
     s.pos = (2, 5, 10)
     s.conditions["prone"] = {}
     b.creatures["flying-sword"] = s
-    b._falls()
+    b.falls()
     assert s.pos[2] == 10
 
 
 def test_a_flying_creature_stays_aloft_between_turns():
     b, _f, w = _flyer()
     w.pos = (5, 3, 10)
-    b._falls()
+    b.falls()
     assert w.pos[2] == 10 and not events(b, "fall")
 
 
@@ -240,7 +240,7 @@ def test_hide_is_not_offered_in_plain_sight_and_fails_below_passive_perception()
     assert not any(o.kind in ("hide", "cunning_hide") for o in b.decision.options)
     r.pos = (1, 1, 0)
     g.pos = (6, 1, 0)
-    b._cache = None
+    b.forget_options()
     script(b, 3)                      # 8 < 9
     pick(b, "hide")
     assert "hidden" not in r.conditions and r.economy.actions == 0

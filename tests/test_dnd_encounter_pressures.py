@@ -27,7 +27,7 @@ def test_frightened_hero_with_every_square_closer_to_the_source_is_not_offered_m
     turn(b, "fighter")
     assert "move" not in kinds(b)
     del f.conditions["frightened"]   # without the fear the square next to the goblin is open
-    b._cache = None
+    b.forget_options()
     assert "move" in kinds(b)
 
 

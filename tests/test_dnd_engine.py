@@ -507,10 +507,10 @@ def test_recharge_5_6_probability_and_threshold():
     b = arena(fighter(), w)
     w.recharge["cold-breath"] = False
     script(b, 4)
-    b._start_turn(w)
+    b.start_turn(w)
     assert not w.recharge["cold-breath"]
     script(b, 5)
-    b._start_turn(w)
+    b.start_turn(w)
     assert w.recharge["cold-breath"]
 
 

@@ -247,7 +247,7 @@ def test_winged_boots_give_a_fly_speed():
     f = kit("fighter", ["winged-boots"])
     b = arena(f, mon("goblin", (7, 6)), first="fighter")
     pick(b, "move")
-    assert f.fly == 30 and any("ft up" in o.label for o in b._destination_options(f))
+    assert f.fly == 30 and any("ft up" in o.label for o in b.destination_options(f))
 
 
 def test_wand_of_the_war_mage_adds_to_spell_attacks():
@@ -322,10 +322,10 @@ def test_potion_of_speed_and_its_minute():
     use(b, "potion-of-speed")
     assert (b.armour_class(f), b.speed(f), f.economy.movement) == (21, 60, 60)
     b.round += 9
-    b._start_turn(f)   # 9 rounds later: still hasted
+    b.start_turn(f)   # 9 rounds later: still hasted
     assert b.armour_class(f) == 21
     b.round += 1
-    b._start_turn(f)   # the minute is up at the start of its turn 10 rounds later
+    b.start_turn(f)   # the minute is up at the start of its turn 10 rounds later
     assert (b.armour_class(f), b.speed(f)) == (19, 30) and "haste" not in f.conditions
 
 
@@ -548,13 +548,13 @@ def test_underwater_ranged_attacks():
     b = arena(r, g, layout=WIDE, first="rogue")
     bow, xbow = r.attack("shortbow"), r.attack("crossbow-light")
     b.underwater = True
-    assert b._attack_range(r, bow, g) == "ranged"   # 50 ft < 80 ft normal range
+    assert b.attack_range(r, bow, g) == "ranged"   # 50 ft < 80 ft normal range
     assert "underwater ranged" in b.attack_modifiers(r, g, False, bow)[2]
     assert "underwater ranged" not in b.attack_modifiers(r, g, False, xbow)[2]
     r.attacks = tuple(a._replace(range_normal=40) if a.key == "shortbow" else a for a in r.attacks)
-    assert b._attack_range(r, r.attack("shortbow"), g) is None   # beyond normal range: it cannot hit
+    assert b.attack_range(r, r.attack("shortbow"), g) is None   # beyond normal range: it cannot hit
     b.underwater = False
-    assert b._attack_range(r, r.attack("shortbow"), g) == "ranged"
+    assert b.attack_range(r, r.attack("shortbow"), g) == "ranged"
 
 
 def test_underwater_fire_resistance_does_not_stack():

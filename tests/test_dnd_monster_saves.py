@@ -49,7 +49,7 @@ def test_dryad_fey_charm_single_target_save_and_immunity_after_a_success():
     pick(b2, "save_action", "Fey Charm")
     pick(b2, "target", "f")
     assert "charmed" not in f2.conditions
-    assert not b2._save_targets(d2, monster_action(d2, "fey-charm"))
+    assert not b2.save_targets(d2, monster_action(d2, "fey-charm"))
 
 
 def test_gibbering_mouther_spittle_is_a_point_placed_sphere_until_the_end_of_its_next_turn():
@@ -79,7 +79,7 @@ def test_dust_mephit_blinding_breath_is_a_condition_only_cone_for_one_minute():
     cond = f.conditions["blinded"]
     assert f.hp == f.max_hp and cond["repeat"] == "dex" and cond["until_round"] == b.round + 10
     b.round = cond["until_round"]
-    b._start_turn(f)
+    b.start_turn(f)
     assert "blinded" not in f.conditions
 
 

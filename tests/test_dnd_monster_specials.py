@@ -54,13 +54,13 @@ def test_berserk_golem_attacks_only_the_nearest_creature_even_an_ally():
     turn(b, "g")
     assert "berserk" in g.conditions and g.side == "berserk" and events(b, "berserk")
     ally.pos, f.pos = (5, 3, 0), (7, 7, 0)   # the goblin is the nearest now
-    b._open_menu(g)
+    b.open_menu(g)
     assert not any(k in kinds(b) for k in ("dodge", "disengage", "help"))
     pick(b, "attack", "Slam")
     assert [o.data[0] for o in b.decision.options] == ["ally"]
     g.hp = g.max_hp
     b.round += 1
-    b._start_turn(g)
+    b.start_turn(g)
     assert "berserk" not in g.conditions and g.side == "enemies"
 
 
@@ -69,10 +69,10 @@ def test_berserk_needs_a_six_and_low_hit_points():
     g.hp = 41
     b = arena(g, f)
     script(b, 6, 6)
-    b._start_turn(g)
+    b.start_turn(g)
     assert "berserk" not in g.conditions   # above 40 HP: no roll
     g.hp = 40
-    b._start_turn(g)
+    b.start_turn(g)
     assert "berserk" in g.conditions
 
 
@@ -237,7 +237,7 @@ def test_draining_kiss_lowers_the_hit_point_maximum():
     b = arena(s, f, first="s")
     assert "ms_kiss" not in kinds(b)   # only a creature it has charmed
     f.conditions["charmed"] = {"by": "s"}
-    b._open_menu(s)
+    b.open_menu(s)
     pick(b, "ms_kiss")
     pick(b, "target")
     lost = 200 - f.hp
@@ -251,15 +251,15 @@ def test_duergar_enlarge_and_invisibility_once_each():
     pick(b, "ms_invisibility")
     assert "invisible" in d.conditions and "ms_invisibility" not in kinds(b)
     d.economy.actions = 1
-    b._open_menu(d)
+    b.open_menu(d)
     pick(b, "ms_enlarge")
     assert d.size == "large" and d.attack("war-pick").damage[0].dice == "2d8+2"
     assert "invisible" not in d.conditions   # Enlarge ends Invisibility
     d.economy.actions = 1
-    b._open_menu(d)
+    b.open_menu(d)
     assert "ms_enlarge" not in kinds(b)
     b.round += 11
-    b._start_turn(d)
+    b.start_turn(d)
     assert d.size == "medium" and d.attack("war-pick").damage[0].dice == "1d8+2"
 
 
@@ -400,18 +400,18 @@ def test_androsphinx_three_roars_in_turn():
     assert "frightened" in f.conditions
     f.conditions.clear()
     s.economy.actions = 1
-    b._open_menu(s)
+    b.open_menu(s)
     script(b, 1)
     pick(b, "ms_roar", "Roar #2")
     assert {"deafened", "frightened", "paralyzed"} <= set(f.conditions)
     f.conditions.clear()
     s.economy.actions = 1
-    b._open_menu(s)
+    b.open_menu(s)
     script(b, *[5] * 12)
     pick(b, "ms_roar", "Roar #3")
     assert f.hp < 500
     s.economy.actions = 1
-    b._open_menu(s)
+    b.open_menu(s)
     assert "ms_roar" not in kinds(b)
 
 
@@ -497,7 +497,7 @@ def test_gelatinous_cube_engulfs_dissolves_and_can_be_escaped():
     assert f.pos == cube.pos and all(o.data[0] != "fighter" for o in b.decision.options if o.kind == "target")
     script(b, *[2] * 6, *[10] * 10)   # 6d6 acid at the start of the cube's turn
     b.round += 1
-    b._start_turn(cube)
+    b.start_turn(cube)
     assert f.hp == 479
     turn(b, "fighter")
     assert "ms_cube_escape" in kinds(b)
@@ -542,7 +542,7 @@ def test_kraken_flings_a_grappled_creature_into_a_wall():
     b = arena(k, f, layout=BIG, first="k")
     f.conditions["grappled"] = {"by": "k", "dc": 18}
     f.conditions["restrained"] = {"by": "k", "dc": 18}
-    b._open_menu(k)
+    b.open_menu(k)
     pick(b, "ms_fling")
     script(b, 7, *[4] * 10)   # east: 60 ft of open floor (no wall): no damage
     pick(b, "target")
@@ -550,7 +550,7 @@ def test_kraken_flings_a_grappled_creature_into_a_wall():
     f.pos = (24, 3, 0)
     f.conditions = {"grappled": {"by": "k", "dc": 18}}
     k.economy.actions = 1
-    b._open_menu(k)
+    b.open_menu(k)
     pick(b, "ms_fling")
     script(b, 7, *[4] * 10)   # east again: the wall after 20 ft: 2d6
     pick(b, "target")
@@ -590,7 +590,7 @@ def test_a_tendril_can_be_broken_with_a_strength_check():
     b = arena(r, f, first="fighter")
     f.conditions["grappled"] = {"by": "r", "dc": 15}
     f.conditions["restrained"] = {"by": "r", "dc": 15}
-    b._open_menu(f)
+    b.open_menu(f)
     script(b, 18, 20)   # disadvantage: the 18 counts
     pick(b, "ms_break_tendril")
     assert "grappled" not in f.conditions and "restrained" not in f.conditions

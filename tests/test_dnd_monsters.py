@@ -632,7 +632,7 @@ def test_deva_healing_touch_heals_an_ally_beside_it_three_times_a_day():
     b = arena(f, d, ally, layout=WIDE, first="d")
     assert not any(o.kind == "monster_heal" for o in b.decision.options)   # nobody hurt
     ally.hp = 50
-    b._open_menu(d)
+    b.open_menu(d)
     pick(b, "monster_heal")
     script(b, 1, 1, 1, 1)                                # 4d8+2 = 6
     pick(b, "target", "a2")
@@ -643,7 +643,7 @@ def test_orc_aggressive_bonus_move_only_toward_a_foe_and_its_own_move_stays():
     o, f = mon("orc", (2, 2), "o"), pc("fighter", 5, (12, 2), "f")
     b = arena(f, o, layout=WIDE, first="o")
     pick(b, "aggressive")
-    full = [x.data[0] for x in b._destination_options(o)]
+    full = [x.data[0] for x in b.destination_options(o)]
     assert full and all(b.distance_from(o, p, f) < b.distance(o, f) for p in full)
     assert (1, 2, 0) not in full and (2, 5, 0) not in full   # away, or no closer
     probe_arena.choose(b, lambda x: x.data[0] == (8, 2, 0), "30 ft toward the fighter")
@@ -664,7 +664,7 @@ def test_giant_spider_web_restrains_recharges_and_a_str_check_bursts_it():
     pick(b, "escape_web")
     assert "restrained" in f.conditions and f.economy.actions == 0
     f.economy.actions = 1                                # another try (as on a later turn)
-    b._open_menu(f)
+    b.open_menu(f)
     script(b, 12 - f.mod("str"))                         # exactly DC 12
     pick(b, "escape_web")
     assert "restrained" not in f.conditions
@@ -775,7 +775,7 @@ def test_giant_toad_swallows_only_a_creature_it_grapples_then_digests_it():
     b = arena(f, w, t, layout=WIDE, first="t")
     assert not any("Swallow" in x for x in labels(b, "attack"))          # nobody held yet
     f.conditions.update(grappled={"by": "t", "dc": 13}, restrained={"by": "t", "dc": 13})
-    b._open_menu(t)
+    b.open_menu(t)
     script(b, 19, 3, 5, 5)                               # restrained: advantage, 19+4 hits; 7 piercing, 5 poison
     pick(b, "attack", "Swallow")
     pick(b, "target", "f")
@@ -874,7 +874,7 @@ def test_hydra_loses_a_head_to_25_damage_in_one_turn_and_grows_two_back_at_its_t
     pick(b, "multiattack")                               # a bite per head
     assert h.economy.attack_queue == ("bite",) * 4
     h.economy.attack_queue = ()
-    b._open_menu(h)
+    b.open_menu(h)
     pick(b, "end_turn")                                  # its turn ends: two heads for the dead one, 20 HP
     assert h.resources["heads"] == 6 and h.hp == h.max_hp - 59
 
@@ -1060,7 +1060,7 @@ def test_wraith_raises_a_humanoid_dead_within_a_minute_and_10_ft_as_its_specter(
     b.die(f, "test")
     b.die(far, "test")                                  # too far away
     b.round = 5
-    b._open_menu(w)
+    b.open_menu(w)
     assert [o.data for o in b.decision.options if o.kind == "create_specter"] == [("f",)]
     pick(b, "create_specter")
     s = b.creatures["w_specter_1"]
@@ -1069,7 +1069,7 @@ def test_wraith_raises_a_humanoid_dead_within_a_minute_and_10_ft_as_its_specter(
     b.die(g, "test")
     b.round = 16                                         # more than 1 minute (10 rounds) after it died
     w.economy.actions = 1
-    b._open_menu(w)
+    b.open_menu(w)
     assert not any(o.kind == "create_specter" for o in b.decision.options)
 
 
@@ -1083,10 +1083,10 @@ def test_vampire_children_of_the_night_arrive_after_the_rolled_rounds_once_a_day
     assert not any(o.kind == "children_of_the_night" for o in b.decision.options)
     start = b.round
     b.round = start + 1
-    b._start_turn(v)
+    b.start_turn(v)
     assert not events(b, "summon")                       # not yet
     b.round = start + 2
-    b._start_turn(v)
+    b.start_turn(v)
     kids = [b.creatures[e["creature"]] for e in events(b, "summon")]
     assert len(kids) == 3 and all(k.monster == "swarm-of-bats" and k.side == v.side for k in kids)
     assert all(b.distance(k, v) <= 5 for k in kids)
@@ -1099,7 +1099,7 @@ def test_will_o_wisp_consume_life_kills_a_dying_creature_on_a_failed_save_and_he
     assert not any(o.kind == "consume_life" for o in b.decision.options)   # nobody dying
     b.damage(f, f.hp, "lightning")                       # down to 0, dying
     w.hp = 10
-    b._open_menu(w)
+    b.open_menu(w)
     script(b, 2, 3, 3, 3)                                # Con 2 + save < 10: dies; 3d6 = 9 back
     pick(b, "consume_life")
     assert f.dead and w.hp == 19 and not w.economy.bonus

@@ -276,10 +276,10 @@ def test_destination_options_cached_equal_fresh(name):
         c = b.creatures[d.actor]
         if d.kind in ("destination", "group") and b.pending.get("kind") == "destination" \
                 and not b.pending.get("use"):
-            cached = b._destination_options(c)
+            cached = b.destination_options(c)
             assert cached == b._destination_options_uncached(c, b.reach(c))
             b._dest_cache = None
-            assert b._destination_options(c) == cached
+            assert b.destination_options(c) == cached
             compared += 1
     assert compared >= 3
 

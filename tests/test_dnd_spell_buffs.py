@@ -153,14 +153,14 @@ def test_feather_fall_saves_an_ally_from_a_fall():
     ally = b.creatures["ally"]
     ally.pos = (ally.pos[0], ally.pos[1], 30)
     hp = ally.hp
-    b._falls()
+    b.falls()
     assert ally.pos[2] == 0 and ally.hp == hp and "prone" not in ally.conditions
     assert any(e.get("event") == "feather_fall" for e in b.log)
     b2 = battle("fire-bolt")   # no Feather Fall: 3d6 and prone
     a2 = b2.creatures["ally"]
     a2.pos = (a2.pos[0], a2.pos[1], 30)
     hp = a2.hp
-    b2._falls()
+    b2.falls()
     assert a2.hp < hp and "prone" in a2.conditions
 
 
@@ -279,7 +279,7 @@ def test_day_spells_are_never_offered_in_a_battle():
     b = battle("raise-dead")
     c = b.creatures["caster"]
     c.spells = ("raise-dead", "goodberry", "hellish-rebuke", "feather-fall", "fire-bolt")
-    b._cache = None
+    b.forget_options()
     offered = {o.data[0] for o in b.action_options(c) if o.kind == "spell"}
     assert offered == {"fire-bolt"}
 
@@ -383,7 +383,7 @@ def test_heat_metal_burns_hinders_and_is_heated_again_with_a_bonus_action():
     assert dis and "attacker heated" in why
     b.round += 1   # the caster's next turn
     c.economy.bonus = True
-    b._cache = None
+    b.forget_options()
     hp = orc.hp
     pick(b, "reheat")
     assert orc.hp < hp and not c.economy.bonus
@@ -429,7 +429,7 @@ def test_the_heuristic_reheats_and_never_wastes_an_action_on_guidance():
     b = battle("guidance")
     c = b.creatures["caster"]
     c.spells = ("guidance", "fire-bolt")
-    b._cache = None
+    b.forget_options()
     choice = b.decision.options[heuristic.choose(b)]
     assert not (choice.kind == "spell" and choice.data[0] == "guidance")
     b = battle("heat-metal")
@@ -437,7 +437,7 @@ def test_the_heuristic_reheats_and_never_wastes_an_action_on_guidance():
     b.choose(next(i for i, o in enumerate(b.decision.options) if o.data == ("orc_0",)))
     b.round += 1
     b.creatures["caster"].economy.bonus = True
-    b._cache = None
+    b.forget_options()
     assert b.decision.options[heuristic.choose(b)].kind == "reheat"
 
 

@@ -236,7 +236,7 @@ def test_calm_emotions_ends_fear_on_the_casters_side():
     b = battle("calm-emotions", ("orc", (10, 5)))
     assert not any(o.kind == "spell" for o in b.decision.options)   # nothing to calm yet
     b.creatures["ally"].conditions["frightened"] = {"by": "orc_0"}
-    b._open_menu(b.creatures["caster"])
+    b.open_menu(b.creatures["caster"])
     cast(b, "calm-emotions", 2)
     choose(b, lambda o: o.kind == "point_x" and o.data[0] == 4)
     choose(b, lambda o: o.kind == "point_y" and o.data[0] == 6)
@@ -263,7 +263,7 @@ def test_levitate_lifts_a_foe_out_of_reach_until_the_spell_ends():
     cast(b, "levitate", 2)
     target(b, "orc_0")
     assert orc.pos[2] == 15 and b.speed(orc) == 0
-    b._falls()
+    b.falls()
     assert orc.pos[2] == 15   # it does not fall while the spell lasts
     b.end_concentration(b.creatures["caster"])
     assert orc.pos[2] == 0 and "levitated" not in orc.conditions and not events(b, "fall")
@@ -295,7 +295,7 @@ def test_eyebite_offers_three_effects_then_again_on_later_turns():
     assert "sickened" in b.creatures["orc_0"].conditions
     c = b.creatures["caster"]
     c.economy.actions = 1
-    b._open_menu(c)
+    b.open_menu(c)
     choose(b, lambda o: o.kind == "control" and o.data[1] == "orc_1")
     choose(b, lambda o: o.data == ("asleep",))
     assert "unconscious" in b.creatures["orc_1"].conditions

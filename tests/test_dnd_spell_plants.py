@@ -132,17 +132,17 @@ def test_tree_stride_needs_10_ft_of_movement_concentration_and_a_tree_within_500
     b, c = grove("tree-stride", (4, 2), foe("orc", (13, 10), "orc"))
     cast(b, "tree-stride")
     c.economy.movement = 5
-    b._cache = None
+    b.forget_options()
     assert "plants" not in {o.kind for o in b.decision.options}
     c.economy.movement = 10
-    b._cache = None
+    b.forget_options()
     assert "plants" in {o.kind for o in b.decision.options}
     c.pos = (7, 1, 0)   # no tree within 5 ft
-    b._cache = None
+    b.forget_options()
     assert "plants" not in {o.kind for o in b.decision.options}
     c.pos = (4, 2, 0)
     b.end_concentration(c)
-    b._cache = None
+    b.forget_options()
     assert "plants" not in {o.kind for o in b.decision.options}
     # a long wood: trees 290 ft and 515 ft from the one beside the caster
     row = "#" + "." * 108 + "#"
@@ -266,7 +266,7 @@ def test_the_planner_strides_toward_the_goal_and_out_of_trouble():
     # badly hurt beside an orc: Tree Stride, then out to a far tree
     b, c = grove("tree-stride", (4, 2), foe("orc", (5, 2), "orc"))
     c.hp = c.max_hp * 45 // 100
-    b._cache = None
+    b.forget_options()
     assert b.decision.options[heuristic.choose(b)].data[0] == "tree-stride"
     b.choose(heuristic.choose(b))
     assert b.decision.options[heuristic.choose(b)].kind == "plants"

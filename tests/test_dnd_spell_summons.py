@@ -63,7 +63,7 @@ def test_flaming_sphere_waits_when_the_caster_spent_its_bonus_action_and_vanishe
     pick(b, "end_turn")
     assert b.decision.actor == s.cid and s.economy.movement == 0 and events(b, "idle")
     b.end_concentration(c)
-    b._start_turn(s)
+    b.start_turn(s)
     assert s.dead and events(b, "vanish")
 
 
@@ -134,7 +134,7 @@ def test_guardian_of_faith_burns_foes_moving_near_it_once_a_turn_until_60_damage
     assert g.side == "party" and g.speed == 0 and c.concentration is None   # no concentration
     orc, ogre = b.creatures["orc"], b.creatures["ogre"]
     assert b.distance(g, orc) <= 10 < b.distance(g, ogre)
-    b._start_turn(orc)   # starting a turn there does nothing (only moving there does)
+    b.start_turn(orc)   # starting a turn there does nothing (only moving there does)
     assert orc.hp == 15
     script(b, 20)   # the orc moves within the area: it saves, 10 radiant
     walk(b, "orc", 9, 6)
@@ -155,10 +155,10 @@ def test_guardian_and_hound_last_past_a_lost_concentration_but_not_past_the_dura
     cast(b, "faithful-hound", 4)
     (h,) = summoned(b, "faithful-hound")
     b.end_concentration(c)
-    b._start_turn(h)
+    b.start_turn(h)
     assert not h.dead
     b.round = h.conditions["summoned"]["until_round"]
-    b._start_turn(h)
+    b.start_turn(h)
     assert h.dead
 
 
@@ -190,7 +190,7 @@ def test_animate_objects_asks_for_a_size_and_animates_that_many():
     assert c.resources["slots"][4] == 3   # the slot is paid once the size is chosen
     b.end_concentration(c)
     for o in objs:
-        b._start_turn(o)
+        b.start_turn(o)
     assert all(o.dead for o in objs)
 
 
@@ -423,7 +423,7 @@ def test_conjure_fey_and_minor_elementals_bring_their_data_chosen_creatures():
     assert len(of(b, "conjure-minor-elementals")) == 16
     b.end_concentration(b.creatures[c.cid])
     for o in of(b, "conjure-minor-elementals"):
-        b._start_turn(o)
+        b.start_turn(o)
     assert all(o.dead for o in of(b, "conjure-minor-elementals"))
 
 
@@ -507,7 +507,7 @@ def test_arcane_hand_at_zero_hp_ends_the_spell():
     (h,) = summoned(b, "arcane-hand")
     b.damage(h, h.hp, "force")
     assert h.dead and c.concentration == "arcane-hand"
-    b._start_turn(c)
+    b.start_turn(c)
     assert c.concentration is None
 
 
@@ -520,5 +520,5 @@ def test_a_dispelled_polymorph_gives_the_creature_its_own_form_back_at_its_turn(
     ogre = b.creatures["ogre"]
     from dungeonbench_gym.dnd import spellbook as sb
     sb.dispel(b, c, ogre, 9)
-    b._start_turn(ogre)
+    b.start_turn(ogre)
     assert ogre.max_hp == 59 and ogre.size == "large" and "shape_saved" not in ogre.resources

@@ -33,7 +33,7 @@ def with_con(c, score):
 def breath_turn(b, c, rnd):
     """c's turn starts in round rnd (no other turn in between)."""
     b.round = rnd
-    b._start_turn(c)
+    b.start_turn(c)
 
 
 def underwater(*fighters, first=None):
@@ -166,7 +166,7 @@ def test_the_planner_casts_water_breathing_only_when_breath_runs_short():
     assert b.decision.options[heuristic.choose(b)].data[:1] != ("water-breathing",)   # 10 rounds left
     b.round = 3   # f has held its breath since round 1: 8 rounds left
     b._breath["f"] = 1
-    b._cache = None
+    b.forget_options()
     assert b.decision.options[heuristic.choose(b)].data[:1] == ("water-breathing",)
 
 
@@ -239,7 +239,7 @@ def test_the_planner_casts_mage_hand_when_walking_there_takes_longer():
     c = caster("mage-hand", at=(7, 1))
     b = arena(c, layout=hall, objective=dict(LEVER), first="caster")
     c.economy.movement = 0   # 50 ft of rubble to walk, no movement left: two turns on foot
-    b._cache = None
+    b.forget_options()
     assert b.decision.options[heuristic.choose(b)].data[:1] == ("mage-hand",)
 
 
@@ -257,7 +257,7 @@ def test_unseen_servant_moves_15_ft_on_a_bonus_action_and_uses_the_lever():
     assert (s.ac, s.hp, s.abilities["str"], s.attacks) == (10, 1, 2, ()) and "invisible" in s.conditions
     assert s.cid not in b.order   # no turns of its own
     s.pos = (11, 1, 0)
-    b._cache = None
+    b.forget_options()
     pick(b, "servant_command", "move 15 ft")
     assert s.pos[:2] == (14, 1) and not c.economy.bonus and not b.objective.get("done")
     assert "servant_command" not in [o.kind for o in b.decision.options]   # once a turn

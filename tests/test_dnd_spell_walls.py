@@ -300,5 +300,5 @@ def test_no_misty_step_out_of_a_resilient_sphere():
     b = arena(c, monster_combatant("orc", "foe", "enemies", (9, 5, 0)), layout=WIDE, first="caster")
     assert any(o.kind == "spell" and o.data[0] == "misty-step" for o in b.decision.options)
     c.conditions["enclosed"] = {"by": "foe", "spell": "resilient-sphere", "enclosed": True, "speed_half": True}
-    b._open_menu(c)
+    b.open_menu(c)
     assert not any(o.kind == "spell" and o.data[0] == "misty-step" for o in b.decision.options)

@@ -131,7 +131,7 @@ def test_symbols_of_fear_and_hopelessness():
     assert fear["attack_dis"] and fear["until_round"] == b.round + 10 and "frightened" not in ally.conditions
     turn(b, "bugbear")
     foe.pos = (9, 7, 0)
-    b._reach_cache = None
+    b.forget_reach()
     pick(b, "move")
     from dungeonbench_gym.dnd.grid import box_distance_ft
 
@@ -199,7 +199,7 @@ def test_magic_circle_keeps_undead_out_and_they_attack_inside_at_disadvantage():
     hero.pos = (1, 1, 0)   # out of the circle: no disadvantage
     assert "target in a magic circle" not in b.attack_modifiers(skel, hero, False, bow)[2]
     b.wards = []   # without the circle the skeleton may walk in
-    b._reach_cache = None
+    b.forget_reach()
     assert {tuple(p[:2]) for p in b.reach(skel).destinations} & inside
 
 

@@ -105,7 +105,7 @@ def test_blindsight_and_devils_sight_see_through_darkness_but_devils_sight_not_t
     b.zones.clear()
     c.economy.actions = 1
     c.concentration = None
-    b._cache = None
+    b.forget_options()
     cast(b, "fog-cloud", (3, 6))
     assert "target unseen (obscured)" in bolt_reasons(b, imp, c)   # fog is not darkness
 
@@ -122,7 +122,7 @@ def test_hiding_behind_fog_and_daylight_leaves_fog_but_ends_darkness():
     fog = dict(low, spell="fog-cloud", obscure="heavy", level=1, cells=frozenset({(10, 6)}))
     for z in (low, high, fog):
         spell_zones.add(b, z)
-    b._cache = None
+    b.forget_options()
     cast(b, "daylight", (11, 6))
     assert low not in b.zones and high in b.zones and fog in b.zones
 
@@ -144,7 +144,7 @@ def test_silence_stops_verbal_spells_inside_and_thunder_damage():
     b = arena(c, orc, layout=WIDE, first="caster")
     cast(b, "silence", (3, 6))
     c.economy.actions = 1
-    b._cache = None
+    b.forget_options()
     assert not [o for o in b.decision.options if o.kind == "spell"]   # all have a verbal component
     hp = c.hp
     b.damage(c, 12, "thunder", magical=True, source="orc")
@@ -210,7 +210,7 @@ def test_reverse_gravity_lifts_then_drops():
     hurt = orc.max_hp - orc.hp
     assert hurt > 0   # it hit the ceiling
     b.end_concentration(c)
-    b._falls()
+    b.falls()
     assert orc.pos[2] == 0 and "prone" in orc.conditions and orc.max_hp - orc.hp > hurt or orc.dead
 
 
@@ -253,7 +253,7 @@ def test_antimagic_field_no_spells_inside():
     b = arena(c, orc, layout=WIDE, first="caster")
     cast(b, "antimagic-field")
     c.economy.actions = 1
-    b._cache = None
+    b.forget_options()
     assert not [o for o in b.decision.options if o.kind == "spell"]
 
 
@@ -282,7 +282,7 @@ def test_a_spell_that_needs_sight_cannot_target_into_fog():
     cast(b, "fog-cloud", (11, 6))
     assert orc not in spellbook.targets(b, c, "hold-monster")
     c.economy.actions = 1
-    b._cache = None
+    b.forget_options()
     assert not [o for o in b.decision.options if o.kind == "spell" and o.data[0] == "hold-monster"]
 
 
@@ -294,7 +294,7 @@ def test_ink_cloud_only_underwater_hides_the_octopus_and_allows_a_bonus_dash():
     b = arena(octo, f, layout=WIDE, first="octo")
     assert not [o for o in b.decision.options if o.kind == "monster_zone"]   # not underwater
     b.underwater = True
-    b._cache = None
+    b.forget_options()
     choose(b, "monster_zone", ("ink-cloud",))
     assert "target unseen (obscured)" in bolt_reasons(b, f, octo)
     assert any(o.kind == "cunning_dash" for o in b.decision.options)
@@ -387,7 +387,8 @@ def test_control_water_whirlpool_only_underwater_pulls_and_catches():
     far = mon("orc", (14, 5), "far")      # within 25 ft of its edge: pulled 10 ft
     b = arena(c, near, far, layout=WIDE, first="caster")
     assert not [o for o in b.decision.options if o.kind == "spell"]   # no deep water on land
-    b.underwater, b._cache = True, None
+    b.underwater = True
+    b.forget_options()
     cast(b, "control-water", (8, 6))
     z = b.zones[0]
     assert spell_zones.inside(b, z, near) and not spell_zones.inside(b, z, far)

@@ -209,7 +209,7 @@ def test_blindness_lasts_one_minute_without_concentration():
     ogre = b.creatures["ogre"]
     assert ogre.conditions["blinded"]["until_round"] == b.round + 10 and c.concentration is None
     b.round += 10
-    b._start_turn(ogre)
+    b.start_turn(ogre)
     assert "blinded" not in ogre.conditions
 
 
@@ -367,9 +367,9 @@ def test_cloudkill_hurts_who_starts_a_turn_in_it_and_drifts_away_from_the_caster
     ogre = b.creatures["ogre"]
     assert ogre.hp == 57 and c.resources["zone"]["at"] == [10, 6]
     script(b, *[2] * 5, 1)   # its turn starts inside: fails, 10 poison
-    b._start_turn(ogre)
+    b.start_turn(ogre)
     assert ogre.hp == 47
-    b._start_turn(c)   # the caster's turn: the cloud moves 10 ft away from it
+    b.start_turn(c)   # the caster's turn: the cloud moves 10 ft away from it
     assert c.resources["zone"]["at"] == [12, 8]
 
 
@@ -381,7 +381,7 @@ def test_a_zone_ends_with_concentration():
     b.end_concentration(c)
     ogre = b.creatures["ogre"]
     hp = ogre.hp
-    b._start_turn(ogre)
+    b.start_turn(ogre)
     assert ogre.hp == hp and "zone" not in c.resources
 
 
@@ -616,7 +616,7 @@ def test_conjure_animals_brings_bears_that_act_after_the_caster_and_vanish_with_
     assert len(bears) == 4 and all(o.side == "party" for o in bears)
     assert b.order[1:5] == [o.cid for o in bears]
     b.end_concentration(c)
-    b._start_turn(bears[0])
+    b.start_turn(bears[0])
     assert bears[0].dead and events(b, "vanish")
 
 
@@ -631,10 +631,10 @@ def test_wall_of_fire_is_placed_by_a_point_then_a_direction_and_burns_who_starts
     orc = b.creatures["orc"]
     assert orc.hp == 13 and c.resources["zone"]["dir"] == [0, 1, 0]
     script(b, *[2] * 5, 1)   # its turn starts in the wall: 10 fire
-    b._start_turn(orc)
+    b.start_turn(orc)
     assert orc.hp == 3
     ogre = b.creatures["ogre"]
-    b._start_turn(ogre)   # not in the wall: nothing rolled
+    b.start_turn(ogre)   # not in the wall: nothing rolled
     assert ogre.hp == 59
 
 
@@ -645,7 +645,7 @@ def test_heroism_gives_temp_hp_each_turn_and_ends_fear():
     assert c.temp_hp == 4   # Int +4
     c.temp_hp = 0
     c.conditions["frightened"] = {"by": "orc"}
-    b._start_turn(c)
+    b.start_turn(c)
     assert c.temp_hp == 4 and "frightened" not in c.conditions
 
 
@@ -829,7 +829,7 @@ def test_fly_gives_60_ft_of_flight_per_target_and_its_end_drops_them():
     b.end_concentration(c)
     assert not b.flying(f) and b.speed(f) == 30
     script(b, 3, 4)   # a 20-ft fall: 2d6 bludgeoning, landing prone
-    b._falls()
+    b.falls()
     assert f.pos[2] == 0 and f.hp == f.max_hp - 7 and "prone" in f.conditions
 
 
@@ -926,7 +926,7 @@ def test_the_heuristic_values_spellbook_spells_from_their_mechanics():
     b = arena(wiz, mon("orc", (9, 5), "o1"), mon("ogre", (11, 5)), layout=WIDE, first="caster")
     assert b.decision.options[heuristic.choose(b)].data[0] == "giant-insect"   # 3 spiders beat a dagger
     wiz.concentration = "giant-insect"
-    b._cache = None
+    b.forget_options()
     assert b.decision.options[heuristic.choose(b)].kind != "spell"   # feeblemind's 4d6 does not pay an 8th slot
 
 

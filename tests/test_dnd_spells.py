@@ -442,7 +442,7 @@ def test_interact_objective_is_a_free_object_interaction_within_5_ft():
     turn(b, "fighter")
     assert not any(o.kind == "interact" for o in b.decision.options)   # too far
     f.pos = (16, 4, 0)
-    b._cache = None
+    b.forget_options()
     assert "Use the lever (free object interaction)" in labels(b)
     pick(b, "interact")
     assert b.outcome == "win" and f.economy.actions == 1   # no action spent

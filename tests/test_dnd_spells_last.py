@@ -101,7 +101,7 @@ def test_mass_suggestion_takes_up_to_twelve_targets_without_concentration():
 # ================================================================ Stone Shape
 def _shape(b, d):
     c = b.creatures["caster"]
-    b._open_menu(c)
+    b.open_menu(c)
     for kind, want in (("spell", "stone-shape"), ("point_x", c.pos[0]), ("point_y", c.pos[1]), ("direction", d)):
         b.choose(next(i for i, o in enumerate(b.decision.options) if o.kind == kind and o.data[0] == want))
 
@@ -137,7 +137,7 @@ def _melded(seed=0):
     c = b.creatures["caster"]
     c.pos = (1, 6, 0)
     b.creatures["orc_0"].pos = (2, 6, 0)
-    b._open_menu(c)
+    b.open_menu(c)
     assert any(o.kind == "spell" and o.data[0] == "meld-into-stone" for o in b.decision.options)
     b.choose(next(i for i, o in enumerate(b.decision.options) if o.kind == "spell" and o.data[0] == "meld-into-stone"))
     return b, c

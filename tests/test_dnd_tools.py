@@ -74,7 +74,7 @@ def test_tool_results_equal_the_lookup_functions(wyrmling):
 def test_area_targets_matches_the_engine_and_exact_expected_damage(wyrmling):
     env, b = wyrmling, wyrmling.unwrapped.battle
     b.creatures["kobold_2"].pos = (2, 1, 0)        # set up before any look-up: east of the wizard
-    b._cache = None
+    b.forget_options()
     got = tools_for(env).call("area_targets", {"what": "burning-hands", "direction": "E"}, env)
     engine_hits = [o.cid for o in b.area_hits(b.creatures["wizard"], ("spell", "burning-hands", 1), (1, 0, 0))]
     assert [h["id"] for h in got["hits"]] == engine_hits and "kobold_2" in engine_hits

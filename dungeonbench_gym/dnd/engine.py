@@ -125,6 +125,14 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
         self.next_turn()
 
     # ================================================================ bookkeeping
+    def forget_options(self) -> None:
+        """List the pending decision's options afresh: a rule changed what is legal mid-decision."""
+        self._cache = None
+
+    def forget_reach(self) -> None:
+        """Work out the squares creatures can reach afresh: a creature, a zone or the map changed."""
+        self._reach_cache = None
+
     def event(self, kind: str, text: str, **data) -> None:
         self.log.append({"event": kind, "text": text, **data})
 
@@ -241,7 +249,7 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
                 self.pending = dict(self.pending, span=(opt.data[1], opt.data[2]))
             return
         self._apply(self.pending, opt)
-        self._falls()
+        self.falls()
         if self.outcome is None:
             self.check_outcome()
 

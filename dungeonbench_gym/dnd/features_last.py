@@ -161,7 +161,7 @@ def after_attack(b: BattleAPI, c: Combatant, t: Combatant, a: AttackProfile, mel
             b.pending = {"kind": "reaction", "actor": actor.cid, "reaction": stage, "attacker": c.cid,
                          "target": t.cid, "then": then, "st": st, "stage": STAGES.index(stage),
                          "prompt": _prompt(stage, c, t)}
-            b._cache = None
+            b.forget_options()
             return True
     return False
 
@@ -230,7 +230,7 @@ def _later(b: BattleAPI, c: Combatant, t: Combatant, then: str, st: dict, start:
             b.pending = {"kind": "reaction", "actor": (c if stage == "hurl_through_hell" else t).cid,
                          "reaction": stage, "attacker": c.cid, "target": t.cid, "then": then, "st": st,
                          "stage": STAGES.index(stage), "prompt": _prompt(stage, c, t)}
-            b._cache = None
+            b.forget_options()
             return True
     return False
 
@@ -248,7 +248,7 @@ def _hurl(b: BattleAPI, c: Combatant, t: Combatant) -> None:
     t.conditions["removed"] = {"by": c.cid, "spell": "hurl-through-hell", "returns": True, "hurl": True,
                                "until_round": until}
     spell_control._on(b)
-    b._reach_cache = None
+    b.forget_reach()
     b.event("removed", f"{c.cid} hurls {t.cid} through the lower planes", creature=t.cid,
             spell="hurl-through-hell", by=c.cid)
 

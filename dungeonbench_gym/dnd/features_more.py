@@ -420,7 +420,7 @@ def apply(b: BattleAPI, c: Combatant, opt) -> None:
         _x(c)["armed"] = opt.data[1]
         b.event("metamagic", f"{c.cid} readies {opt.data[1].title()}"
                 + ("" if opt.data[1] == "overchannel" else " Spell"), creature=c.cid)
-        b._cache = None
+        b.forget_options()
     elif key in ("to_slot", "to_points"):
         e.bonus = False
         lv = opt.data[1]

@@ -276,7 +276,7 @@ def _support_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict
 def _area_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict, spells: list) -> int | None:
     """Area attacks: Turn Undead, a save action (a breath weapon) that is worth it, an area spell
     that catches two foes."""
-    if _first(by_kind, "turn_undead") is not None and len(battle._turnable(c)) >= 2:   # Channel Divinity
+    if _first(by_kind, "turn_undead") is not None and len(battle.turnable(c)) >= 2:   # Channel Divinity
         return _first(by_kind, "turn_undead")
     for i in by_kind.get("save_action", []):
         if _save_action_value(battle, c, opts[i].data[0]) >= 1:
@@ -556,9 +556,9 @@ def _save_action_value(battle: Battle, c: Combatant, key: str) -> int:
     spec = monster_action(c, key)
     use = ("save_action", key)
     if spec.area is None:
-        hits = battle._save_targets(c, spec)
+        hits = battle.save_targets(c, spec)
     elif spec.area.shape in ("emanation", "own_space"):
-        hits = [o for o in battle.area_hits(c, use, None) if not battle._save_exempt(c, spec, o)]
+        hits = [o for o in battle.area_hits(c, use, None) if not battle.save_exempt(c, spec, o)]
         if spec.chosen_creatures:
             hits = [o for o in hits if o.side != c.side]
     elif spec.area.shape in ("sphere", "cylinder"):

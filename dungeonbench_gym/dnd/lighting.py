@@ -112,7 +112,8 @@ def setup(b, ambient: str) -> None:
     b.lighting = {"ambient": ambient, "sources": []}
     if not any(z.get("spell") == MARKER for z in b.zones):   # the engine's zone guards now fire
         b.zones.append({"spell": MARKER, "by": "", "level": 0, "dc": 0, "cells": frozenset(), "unlit": True})
-    b._reach_cache = b._cache = None
+    b.forget_reach()
+    b.forget_options()
 
 
 def active(b) -> dict | None:
@@ -526,7 +527,7 @@ def apply(b, c, p: dict, opt) -> None:
     """The menu's "Move the dancing lights" (then where to), or the chosen point."""
     if p["kind"] == "action":
         b.pending = {"kind": "destination", "actor": c.cid, "use": ("lights", "dancing-lights")}
-        b._cache = None
+        b.forget_options()
         return
     s = _my_lights(b, c)
     x, y = opt.data[0][:2]

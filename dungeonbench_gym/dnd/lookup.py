@@ -26,7 +26,7 @@ def attack_odds(battle: Battle, attacker: str, attack: str, target: str) -> dict
     attack-roll spell the attacker knows (its damage at the attacker's level)."""
     c, t = battle.creatures[attacker], battle.creatures[target]
     a = attack_profile(c, attack)
-    how = battle._attack_range(c, a, t)
+    how = battle.attack_range(c, a, t)
     melee = how == "melee" if how else a.melee
     adv, dis, reasons = battle.attack_modifiers(c, t, melee, a)
     cover = battle.cover(c, t)

@@ -352,7 +352,7 @@ def _own_start(b, c, ms) -> None:
                 and b.roller.roll("1d6", what=f"berserk {c.cid}") == 6:
             c.conditions["berserk"] = {"side": c.side}
             c.side = "berserk"   # it attacks the nearest creature, whatever its side
-            b._reach_cache = None
+            b.forget_reach()
             b.event("berserk", f"{c.cid} goes berserk", creature=c.cid)
     if ms.get("enlarged") and "enlarged" not in c.conditions:   # Enlarge's minute is over
         _shrink(b, c)
@@ -370,7 +370,7 @@ def _own_start(b, c, ms) -> None:
 
 def _calm(b, c) -> None:
     c.side = c.conditions.pop("berserk")["side"]
-    b._reach_cache = None
+    b.forget_reach()
     b.event("condition_end", f"{c.cid} is no longer berserk", creature=c.cid, condition="berserk")
 
 
@@ -970,7 +970,7 @@ def _enlarge(b, c) -> None:
                       for x in c.attacks)
     ms["enlarged"] = True
     c.conditions["enlarged"] = {"by": c.cid, "until_round": b.round + 10, "save_adv": ("str",)}
-    b._reach_cache = None
+    b.forget_reach()
     b.event("enlarge", f"{c.cid} grows{' to Large' if c.size == 'large' else ''}", creature=c.cid)
 
 
@@ -980,7 +980,7 @@ def _shrink(b, c) -> None:
     if "small_size" in ms:
         c.size = ms.pop("small_size")
     ms["enlarged"] = False
-    b._reach_cache = None
+    b.forget_reach()
     b.event("condition_end", f"{c.cid} shrinks back", creature=c.cid, condition="enlarged")
 
 
@@ -1031,7 +1031,7 @@ def _lured_walk(b, harpy, c) -> None:
         return
     c.economy.movement -= r.costs[best]
     c.pos = tuple(best)
-    b._reach_cache = None
+    b.forget_reach()
     b.event("move", f"{c.cid} walks toward {harpy.cid} ({best[0]}, {best[1]})", creature=c.cid, pos=list(best))
 
 
@@ -1078,7 +1078,7 @@ def _random_walk(b, c) -> None:
         x, y, left, moved = nx, ny, left - SQUARE_FT, True
     if moved:
         c.pos = (x, y, b.map.standing_z(x, y, c.squares))
-        b._reach_cache = None
+        b.forget_reach()
         b.event("move", f"{c.cid} stumbles to ({x}, {y})", creature=c.cid, pos=list(c.pos))
 
 
@@ -1151,7 +1151,7 @@ def _engulf(b, c, t) -> None:
     if "restrained" not in t.condition_immunities:
         t.conditions["restrained"] = {"by": c.cid, "swallowed": True}
     t.pos = tuple(c.pos)
-    b._reach_cache = None
+    b.forget_reach()
     b.event("engulf", f"{c.cid} engulfs {t.cid}", creature=c.cid, target=t.cid)
 
 
@@ -1162,7 +1162,7 @@ def _leave_cube(b, cube, t) -> None:
     spot = b.free_spot_beside(cube, t.squares, exclude=t)
     if spot:
         t.pos = spot
-    b._reach_cache = None
+    b.forget_reach()
     b.event("spit_out", f"{t.cid} gets out of {cube.cid}", creature=t.cid, source=cube.cid)
 
 
@@ -1208,7 +1208,7 @@ def _fling(b, c, t) -> None:
             break
         x, y, ft = nx, ny, ft + SQUARE_FT
     t.pos = (x, y, b.map.standing_z(x, y, t.squares))
-    b._reach_cache = None
+    b.forget_reach()
     b.event("fling", f"{c.cid} flings {t.cid} {ft} ft", creature=c.cid, target=t.cid, feet=ft)
     n = ft // 10
     if stopped and n:
@@ -1292,7 +1292,7 @@ def _reel(b, c, feet: int) -> None:
                 break
             t.pos, moved = best[1], moved + SQUARE_FT
         if moved:
-            b._reach_cache = None
+            b.forget_reach()
             b.event("reel", f"{c.cid} reels {t.cid} in {moved} ft", creature=c.cid, target=t.cid, feet=moved)
 
 
@@ -1375,7 +1375,7 @@ def _start_legendary_cast(b, c, top: int) -> None:
     c.economy = _cast_economy(c)
     b.turn_index = b.order.index(c.cid)
     b.pending = {"kind": "action", "actor": c.cid}
-    b._cache = None
+    b.forget_options()
 
 
 def _end_legendary_cast(b, c) -> None:
@@ -1383,7 +1383,7 @@ def _end_legendary_cast(b, c) -> None:
     c.economy = st["economy"]
     b.turn_index = st["turn_index"]
     b.pending = {}
-    b._cache = None
+    b.forget_options()
     if not b.check_outcome():
         b.next_turn()
 

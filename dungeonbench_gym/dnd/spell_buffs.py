@@ -253,7 +253,7 @@ def offer_rebuke(b, c, t, then: str, before: int) -> bool:
         return False
     b.pending = {"kind": "reaction", "actor": t.cid, "reaction": "hellish_rebuke", "attacker": c.cid,
                  "then": then, "prompt": f"{t.cid}: {c.cid} damaged you; cast Hellish Rebuke?"}
-    b._cache = None
+    b.forget_options()
     return True
 
 

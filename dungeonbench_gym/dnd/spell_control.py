@@ -321,7 +321,7 @@ def _one(b, c, key: str, level: int, t) -> None:
     elif k == "eyebite":
         c.resources["eyebite"] = {"level": level}
         b.pending = {"kind": "target", "actor": c.cid, "use": ("control", key, level, "eyebite", t.cid)}
-        b._cache = None
+        b.forget_options()
 
 
 def _leave(b, t) -> None:
@@ -342,7 +342,7 @@ def remove(b, c, t, key: str, level: int) -> None:
                                "native_away": t.creature_type in OTHER_PLANES and m.get("native_away", False),
                                "until_round": b.round + (sp.duration_rounds or 10), "escape_dc": m.get("escape_dc")}
     _on(b)
-    b._reach_cache = None
+    b.forget_reach()
     b.event("removed", f"{t.cid} is removed from the battle ({key})", creature=t.cid, spell=key, by=c.cid)
 
 
@@ -370,7 +370,7 @@ def meld(b, c, key: str) -> None:
     b.release_grapples_by(c)
     c.conditions["enclosed"] = {"by": c.cid, "spell": key, "meld": True, "from": list(c.pos), "cell": list(cell)}
     c.pos = (cell[0], cell[1], c.pos[2])
-    b._reach_cache = None
+    b.forget_reach()
     b.event("meld", f"{c.cid} melds into the stone at ({cell[0]}, {cell[1]})", creature=c.cid, spell=key)
 
 
@@ -401,7 +401,7 @@ def step_out(b, c, why: str) -> None:
         spot = _nearest_free(b, c)
         x, y, z = spot if spot is not None else (x, y, z)
     c.pos = (x, y, z)
-    b._reach_cache = None
+    b.forget_reach()
     b.event("meld_end", f"{c.cid} steps out of the stone to ({x}, {y}) ({why})", creature=c.cid)
 
 
@@ -410,7 +410,7 @@ def dominate(b, c, t, key: str) -> None:
     t.side = c.side
     b.end_concentration(t)
     _on(b)
-    b._reach_cache = None
+    b.forget_reach()
     b.event("condition", f"{t.cid} is dominated by {c.cid} ({key})", creature=t.cid, condition="dominated", spell=key)
 
 
@@ -421,7 +421,7 @@ def _levitate(b, c, t, key: str) -> None:
     t.hover = True
     t.pos = (t.pos[0], t.pos[1], ground + up)
     _on(b)
-    b._reach_cache = None
+    b.forget_reach()
     b.event("condition", f"{t.cid} floats {up} ft up ({key})", creature=t.cid, condition="levitated", spell=key)
 
 
@@ -458,7 +458,7 @@ def apply(b, c, p: dict, opt) -> None:
     if p["kind"] == "action":   # Eyebite on a later turn: the action, then the effect
         c.economy.actions -= 1
         b.pending = {"kind": "target", "actor": c.cid, "use": ("control", "eyebite", 0, "eyebite", opt.data[1])}
-        b._cache = None
+        b.forget_options()
         return
     use = p["use"]
     if use[3] == "eyebite":
@@ -473,7 +473,7 @@ def apply(b, c, p: dict, opt) -> None:
     b.event("wish", f"{c.cid} casts wish to duplicate {key}", creature=c.cid, spell="wish", duplicate=key)
     _on(b)
     b.begin_spell(c, key, lv)
-    b._cache = None
+    b.forget_options()
 
 
 def _wishable(b, c) -> list:
@@ -544,7 +544,7 @@ def _escape(b, c, key: str, level: int) -> None:
         t.conditions["removed"] = {"by": c.cid, "spell": key, "returns": False, "escaped": True}
         b.event("escape", f"{t.cid} leaves the battle ({key})", creature=t.cid, spell=key, by=c.cid)
     _on(b)
-    b._reach_cache = None
+    b.forget_reach()
 
 
 def _back(b, t, why: str) -> None:
@@ -555,7 +555,7 @@ def _back(b, t, why: str) -> None:
         spot = b.free_spot_beside(t, t.squares) or t.pos
         t.pos = spot
     t.dead = False
-    b._reach_cache = None
+    b.forget_reach()
     b.event("return", f"{t.cid} returns to the battle at ({t.pos[0]}, {t.pos[1]}) ({why})", creature=t.cid,
             spell=v.get("spell"))
 
@@ -585,7 +585,7 @@ def concentration_ends(b, c) -> None:
 def _free(b, t) -> None:
     d = t.conditions.pop("dominated")
     t.side = d["side"]
-    b._reach_cache = None
+    b.forget_reach()
     b.event("condition_end", f"{t.cid} is no longer dominated", creature=t.cid, condition="dominated")
 
 
@@ -678,7 +678,7 @@ def _drift(b, c, d, feet: int) -> int:
         b.enter_hazards(c, c.pos)
         if c.dead:
             break
-    b._reach_cache = None
+    b.forget_reach()
     return moved
 
 
@@ -692,7 +692,7 @@ def end_of_turn(b, c) -> None:
         if roll >= 11:
             c.dead = True
             c.conditions["removed"] = {"by": c.cid, "spell": "blink", "returns": True, "blink": True}
-            b._reach_cache = None
+            b.forget_reach()
             b.event("removed", f"{c.cid} blinks away ({roll})", creature=c.cid, spell="blink")
     ts = c.resources.get("time_stop")
     if ts and not c.dead:

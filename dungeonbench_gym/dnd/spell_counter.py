@@ -56,7 +56,7 @@ def offer(b, c, key: str, level: int) -> bool:
         return False
     b.pending = {"kind": "reaction", "actor": o.cid, "reaction": "counterspell", "stack": stack,
                  "declined": (), "prompt": f"{o.cid}: {c.cid} casts {key}" + (f" at level {level}" if level else "")}
-    b._cache = None
+    b.forget_options()
     return True
 
 
@@ -89,7 +89,7 @@ def answer(b, o, p: dict, data: tuple) -> None:
         top = stack[-1]
         b.pending = {"kind": "reaction", "actor": nxt.cid, "reaction": "counterspell", "stack": stack,
                      "declined": declined, "prompt": f"{nxt.cid}: {top[0]} casts {top[1]} at level {top[2]}"}
-        b._cache = None
+        b.forget_options()
         return
     _resolve(b, stack)
 
@@ -126,11 +126,11 @@ def _resolve(b, stack: list) -> None:
             c.concentration = None
         b.event("countered", f"{c.cid}'s {key} is countered", creature=c.cid, spell=key)
         b.pending = {"kind": "action", "actor": c.cid}
-        b._cache = None
+        b.forget_options()
         b.back_to_menu(c)
         return
     b.__dict__["_counter_cleared"] = (cid, key, level)
-    b._cache = None
+    b.forget_options()
     b.begin_spell(c, key, level)
 
 

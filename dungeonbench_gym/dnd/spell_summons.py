@@ -177,7 +177,7 @@ def summary(c, key: str, level: int) -> str:
 def cast_at(b, c, key: str, level: int, t):
     """Polymorph / True Polymorph: the target is chosen; now the form."""
     b.pending = {"kind": "target", "actor": c.cid, "use": ("form", key, level, t.cid)}
-    b._cache = None
+    b.forget_options()
 
 
 def resolve_self(b, c, key: str, level: int) -> None:
@@ -188,7 +188,7 @@ def resolve_self(b, c, key: str, level: int) -> None:
         _conjure_weapon(b, c, key, level)
         return
     b.pending = {"kind": "target", "actor": c.cid, "use": ("form", key, level, None)}
-    b._cache = None
+    b.forget_options()
 
 
 def form_options(b, c, use: tuple) -> list:
@@ -250,7 +250,7 @@ def summon(b, c, key: str, level: int) -> None:
     m = _mech(key)
     if "choice" in m:
         b.pending = {"kind": "target", "actor": c.cid, "use": ("form", key, level, None)}
-        b._cache = None
+        b.forget_options()
         return
     _summon(b, c, key, level, m["creature"], m.get("count", 1))
 
@@ -284,7 +284,7 @@ def _summon(b, c, key: str, level: int, ckey: str, count: int) -> None:
             reg["auras"].append(s.cid)
         reg.setdefault("mine", []).append(s.cid)
         b.event("summon", f"{c.cid} conjures {s.cid} at ({x}, {y})", creature=s.cid, by=c.cid, spell=key)
-    b._reach_cache = None
+    b.forget_reach()
     b.back_to_menu(c)
 
 
@@ -495,7 +495,7 @@ def transform(b, caster, t, form_key: str, key: str) -> None:
     t.recharge = dict(form.recharge)
     t.conditions["shaped"] = {"by": caster.cid, "spell": key}
     _registry(b)["shaped"] = True
-    b._reach_cache = None
+    b.forget_reach()
     b.event("shape", f"{t.cid} becomes a {form.name} ({key})", creature=t.cid, form=form_key, spell=key)
 
 
@@ -511,7 +511,7 @@ def revert(b, t, why: str = "") -> None:
     if b is None:   # between fights
         return
     t.pos = _spot_for(b, t, t.size, far=True) or t.pos
-    b._reach_cache = None
+    b.forget_reach()
     b.event("shape_end", f"{t.cid} returns to its own form ({t.hp}/{t.max_hp} HP){why}", creature=t.cid)
 
 

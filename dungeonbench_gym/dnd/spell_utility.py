@@ -321,7 +321,7 @@ def effect(b, c, key: str, level: int, t) -> bool:
         give_water_breathing(b, c, t, key)
         return True
     t.conditions["water_walk"] = {"by": c.cid, "spell": key}
-    b._reach_cache = None   # its moves through water cost less from now on
+    b.forget_reach()   # its moves through water cost less from now on
     b.event("condition", f"{t.cid} walks on water ({key})", creature=t.cid, condition="water_walk")
     return True
 
@@ -344,7 +344,7 @@ def resolve_self(b, c, key: str, level: int) -> None:
             reg["servants"][s.cid] = c.cid
             b.event("summon", f"{c.cid}'s unseen servant appears at ({spot[0]}, {spot[1]})", creature=s.cid,
                     by=c.cid, spell=key)
-    b._reach_cache = None
+    b.forget_reach()
     b.back_to_menu(c)
 
 
@@ -496,7 +496,7 @@ def apply(b, c, opt) -> None:
         s = b.creatures[sid]
         c.economy.bonus = False
         s.pos = tuple(dest)
-        b._reach_cache = None
+        b.forget_reach()
         b.event("servant", f"{c.cid} commands its unseen servant to ({dest[0]}, {dest[1]})", creature=sid, by=c.cid)
         if uses and at is not None:
             b.objective["done"] = True
@@ -620,7 +620,8 @@ def day_battle(run, b) -> None:
         b.event("summon", f"{pc.cid}'s unseen servant stands at ({spot[0]}, {spot[1]})", creature=s.cid, by=pc.cid,
                 spell="unseen-servant")
     if "_utility" in b.__dict__:
-        b._cache = b._reach_cache = None
+        b.forget_options()
+        b.forget_reach()
 
 
 # ================================================================ the item probe's room
@@ -635,7 +636,7 @@ def scroll_arena(b, spell: str) -> None:
         b.replace_map(BattleMap.from_dict({"layout": rows}))
     else:
         b.objective = {"type": "interact", "object": [0, 4], "name": "lever"}
-    b._cache = None
+    b.forget_options()
 
 
 # ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)

@@ -527,7 +527,7 @@ def apply(b, c, opt) -> None:
     """An option of :data:`KINDS` was chosen."""
     if opt.kind == "monster_wall":
         b.pending = {"kind": "point_x", "actor": c.cid, "use": ("spell", opt.data[0], 0)}
-        b._cache = None
+        b.forget_options()
         return
     wid, i = opt.data
     w = next((w for w in live(b) if w["id"] == wid), None)

@@ -349,8 +349,8 @@ def lay(run, b) -> None:
     if not keep:
         return
     b.wards = keep
-    b._reach_cache = None
-    b._cache = None
+    b.forget_reach()
+    b.forget_options()
     for w in keep:
         b.event("ward", f"{w['by']}'s {w['spell']} ({_kind_text(w)}) is on the map at ({w['point'][0]}, "
                         f"{w['point'][1]})", creature=w["by"], spell=w["spell"])
@@ -366,8 +366,8 @@ def inscribe(b, spell: str, by, point, kind, level: int | None = None) -> dict:
          "level": level or _spell(spell).level, "dc": by.resources.get("spell_dc", 10),
          "kind": list(kind) if isinstance(kind, tuple) else kind, "point": (px, py), "cells": cells, "state": "set"}
     b.wards = list(b.wards) + [w]
-    b._reach_cache = None
-    b._cache = None
+    b.forget_reach()
+    b.forget_options()
     return w
 
 
@@ -477,7 +477,7 @@ def _stagger(b, c, d, feet: int) -> int:
         on_step(b, c)
         if not c.conscious:
             break
-    b._reach_cache = None
+    b.forget_reach()
     return moved
 
 

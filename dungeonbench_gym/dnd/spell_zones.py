@@ -110,7 +110,7 @@ def live(b) -> list:
     out = [z for z in b.zones if _up(b, z)]
     if len(out) != len(b.zones):
         b.zones[:] = out
-        b._reach_cache = None
+        b.forget_reach()
     return out
 
 
@@ -188,13 +188,13 @@ def resolve(b, c, use: tuple, where) -> None:
 def add(b, z: dict) -> None:
     """Record a zone (the movement cache depends on zones)."""
     b.zones.append(z)
-    b._reach_cache = None
-    b._cache = None
+    b.forget_reach()
+    b.forget_options()
 
 
 def _end_zone(b, z, why: str) -> None:
     b.zones[:] = [o for o in b.zones if o is not z]
-    b._reach_cache = None
+    b.forget_reach()
     by = b.creatures.get(z["by"])
     if z.get("conc") and by is not None and by.concentration == z["spell"]:
         b.end_concentration(by)
@@ -423,7 +423,7 @@ def _whirl(b, z, c) -> None:
             c.pos = (x, y, b.map.standing_z(x, y, n))
             b.release(c)
         b.event("zone", f"{c.cid} is pulled toward {z['by']}'s whirlpool", creature=c.cid, source=z["by"])
-        b._reach_cache = None
+        b.forget_reach()
     if inside(b, z, c) and "whirled" not in c.conditions:
         ok = b.saving_throw(c, "str", z["dc"], magic=True)
         amount = b.roller.roll_damage("2d8", what=f"whirlpool {c.cid}")
@@ -481,7 +481,7 @@ def _lift(b, c, z, hits) -> None:
         if n:
             b.damage(o, b.roller.roll_damage(f"{n}d6", what=f"fall {o.cid}"), "bludgeoning", source="fall")
         b.release_grapples_by(o)
-    b._reach_cache = None
+    b.forget_reach()
 
 
 def aloft(c) -> bool:
@@ -508,7 +508,7 @@ def _storm(b, c, z) -> None:
         return
     if stage >= 5:
         z["obscure"] = "heavy"
-        b._reach_cache = None
+        b.forget_reach()
     dice_, dtype, save, half, deaf = _STORM.get(stage, ("1d6", "cold", None, False, False))
     hits = [o for o in b.creatures.values() if not o.dead and inside(b, z, o)]
     if stage == 3:

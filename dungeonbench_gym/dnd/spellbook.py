@@ -799,7 +799,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
         return
     if m.get("wall") and len(use) == 3:   # the anchor point is chosen: now the wall's direction
         b.pending = {"kind": "direction", "actor": c.cid, "use": use + (tuple(where[:2]),)}
-        b._cache = None
+        b.forget_options()
         return
     anchor = use[3] if len(use) > 3 else None
     if m.get("barrier"):   # a wall the map gains (Wall of Force, Stone, Ice, Prismatic; Passwall)
@@ -926,7 +926,7 @@ def recall(b, c) -> None:
     r = c.resources["recall"]
     c.resources["recalling"] = True
     b.pending = {"kind": "point_x", "actor": c.cid, "use": ("spell", r["spell"], r["level"])}
-    b._cache = None
+    b.forget_options()
 
 
 # ================================================================ summons
@@ -972,7 +972,7 @@ def summon(b, c, key: str, level: int) -> None:
         b.creatures[s.cid] = s
         b.order.insert(idx + 1 + i, s.cid)
         b.event("summon", f"{c.cid} conjures {s.cid} at ({x}, {y})", creature=s.cid, by=c.cid, spell=key)
-    b._reach_cache = None
+    b.forget_reach()
     b.back_to_menu(c)
 
 

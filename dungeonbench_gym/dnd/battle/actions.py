@@ -38,7 +38,7 @@ class ActionsMixin:
         return aura + self._skill(c, "stealth", "dex")
 
     @staticmethod
-    def _passive_perception(o: Combatant) -> int:
+    def passive_perception(o: Combatant) -> int:
         if o.is_pc:
             return 10 + o.mod("wis")
         return content.monster(o.monster).senses.get("passive_perception", 10 + o.mod("wis"))
@@ -83,7 +83,7 @@ def _hide(b, c: Combatant, p: dict, opt: Opt) -> None:
     roll = b.roller.roll_d20(features_more.stealth_advantage(c), b.check_dis(c), bonus=b.stealth(c),
                              what=f"stealth {c.cid}")   # (Supreme Sneak)
     roll = roll._replace(total=features_more.check_total(c, "dex", roll.natural, roll.total, True))
-    need = max((b._passive_perception(o) - (lighting.perception_penalty(b, o, c)   # dim light, Enthrall
+    need = max((b.passive_perception(o) - (lighting.perception_penalty(b, o, c)   # dim light, Enthrall
                                             if o.conditions or b.zones else 0)
                 for o in b.enemies_of(c) if o.conscious), default=0)
     roll = roll._replace(total=features_more.peerless(b, c, roll.total, need))   # (Peerless Skill)

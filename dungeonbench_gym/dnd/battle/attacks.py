@@ -153,7 +153,7 @@ class AttacksMixin:
         the target gets a reaction decision first (Shield): the attack then finishes in
         :meth:`_resolve_reaction` and continues with ``then`` ("menu", "move" or "none")."""
         if melee is None:
-            melee = self._attack_range(c, a, t) == "melee"
+            melee = self.attack_range(c, a, t) == "melee"
         a = spellbook.weapon_form(c, a)   # Shillelagh
         c.conditions.pop("sanctuary", None)   # the ward ends when the warded creature attacks
         vanished = [k for k, v in c.conditions.items() if v.get("ends_on_attack")]   # Invisibility
@@ -707,7 +707,7 @@ def _attack_targets(b, c: Combatant, use: tuple) -> list[Opt]:
     for t in targets:
         if use[2] == "pounce" and t.cid != c.resources.get("pounce_on"):
             continue   # Pounce: the bonus attack is against the creature knocked prone
-        how = b._attack_range(c, a, t)
+        how = b.attack_range(c, a, t)
         adv, dis, _ = b.attack_modifiers(c, t, how == "melee", a)
         mode = " with advantage" if adv and not dis else (" with disadvantage" if dis and not adv else "")
         cov = b.cover(c, t)

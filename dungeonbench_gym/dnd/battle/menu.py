@@ -30,7 +30,7 @@ class MenuMixin:
         elif kind == "target":
             opts = self._target_options(c, p)
         elif kind == "destination":
-            opts = self.teleport_options(c, p) if p.get("use") else self._destination_options(c)
+            opts = self.teleport_options(c, p) if p.get("use") else self.destination_options(c)
         elif kind == "route":
             opts = [Opt(_route_label(i, r), "route", (i,)) for i, r in enumerate(p["routes"])]
         elif kind == "point_x":
@@ -205,7 +205,7 @@ class MenuMixin:
         Dodge, Hide, Ready, Help, escaping)."""
         e = c.economy
         out.extend(self._save_action_options(c))
-        undead = self._turnable(c)
+        undead = self.turnable(c)
         if undead and c.resources.get("channel_divinity", 0) > 0:
             cr = c.resources.get("destroy_undead_cr")
             extra = f"; Destroy Undead: CR {cr} or lower" if cr else ""

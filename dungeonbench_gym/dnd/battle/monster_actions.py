@@ -30,7 +30,7 @@ class MonsterActionsMixin:
             if spec.requires_no_grapple and any(o.conditions.get("grappled", {}).get("by") == c.cid
                                                 for o in self.creatures.values()):
                 continue
-            if spec.area is None and not self._save_targets(c, spec):
+            if spec.area is None and not self.save_targets(c, spec):
                 continue
             sv = spec.save
             what = ", ".join([d.dice + " " + d.type for d in sv.damage] + list(sv.conditions))
@@ -46,16 +46,16 @@ class MonsterActionsMixin:
             out.append(Opt(f"{spec.name} ({where}, DC {sv.dc} {abil}, {what})", "save_action", (key,)))
         return out
 
-    def _save_targets(self, c: Combatant, spec) -> list[Combatant]:
+    def save_targets(self, c: Combatant, spec) -> list[Combatant]:
         """Single-target save actions: a foe in range (or grappled by it), not exempt."""
         if spec.target_filter == "grappled_by_self":
             pool = [o for o in self.enemies_of(c) if o.conditions.get("grappled", {}).get("by") == c.cid]
         else:
             pool = [o for o in self.enemies_of(c) if self.distance(c, o) <= (spec.range or 5)
                     and self.line_of_effect(c, o)]
-        return [o for o in pool if self.may_target(c, o) and not self._save_exempt(c, spec, o)]
+        return [o for o in pool if self.may_target(c, o) and not self.save_exempt(c, spec, o)]
 
-    def _save_exempt(self, c: Combatant, spec, t: Combatant) -> bool:
+    def save_exempt(self, c: Combatant, spec, t: Combatant) -> bool:
         types = set(spec.exempt_types) | set(spec.save.exempt_types)
         sub = content.monster(t.monster).subtype if t.monster else None
         if t.creature_type in types or (sub and any(x in sub for x in types)):
@@ -99,7 +99,7 @@ class MonsterActionsMixin:
         rolled = [(d.type, self.roller.roll_damage(d.dice, what=f"damage {key} {d.type}")) for d in sv.damage]
         dur = (sv.rounds, sv.until, sv.repeat_save, sv.immune_on_success, tuple(sv.exempt_types))
         for t in hits:
-            if t.dead or self._save_exempt(c, spec, t):
+            if t.dead or self.save_exempt(c, spec, t):
                 continue
             ability = max(sv.ability_choices, key=lambda a: t.saves[a]) if sv.ability_choices else sv.ability
             ok = self.saving_throw(t, ability, sv.dc, big=True, adv=self._sure_footed(t, ability, sv.conditions),
@@ -155,7 +155,7 @@ class MonsterActionsMixin:
             self.release_grapples_by(t)
         self.event("condition", f"{t.cid} is {cond}", creature=t.cid, condition=cond)
 
-    def _turnable(self, c: Combatant) -> list[Combatant]:
+    def turnable(self, c: Combatant) -> list[Combatant]:
         """The hostile undead within 30 ft that Turn Undead would affect (they hear the cleric)."""
         return [o for o in self.enemies_of(c) if o.creature_type == "undead" and o.conscious
                 and "turned" not in o.conditions and self.distance(c, o) <= TURN_UNDEAD_FT]
@@ -169,7 +169,7 @@ class MonsterActionsMixin:
         c.conditions.pop("hidden", None)
         self.event("channel_divinity", f"{c.cid} presents a holy symbol: Turn Undead", creature=c.cid)
         cap = c.resources.get("destroy_undead_cr")
-        for t in self._turnable(c):
+        for t in self.turnable(c):
             defiance = any("turn_defiance" in o.features and (o is t or (t.monster == "ghoul" and o.side == t.side
                            and not o.incapacitated and self.distance(o, t) <= 30))
                            for o in self.creatures.values() if not o.dead)   # a ghast and ghouls near it
@@ -577,14 +577,14 @@ def _save_action_targets(b, c: Combatant, use: tuple) -> list[Opt]:
     sv = spec.save
     return [Opt(f"{use[1]} on {t.cid} [{t.hp}/{t.max_hp} HP, {sv.ability.upper()} save "
                 f"{t.saves[sv.ability]:+d} vs DC {sv.dc}, {b.distance(c, t)} ft]", "target", (t.cid,))
-            for t in b._save_targets(c, spec)]
+            for t in b.save_targets(c, spec)]
 
 
 def _save_action_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
     spec = monster_action(c, use[1])
     hits = [t]
     if spec.target_filter and spec.targets is None:   # every qualifying creature
-        hits = b._save_targets(c, spec)
+        hits = b.save_targets(c, spec)
     b._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",), queued=use[2:3] == ("queue",))
 
 

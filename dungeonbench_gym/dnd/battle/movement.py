@@ -106,7 +106,7 @@ class MovementMixin:
         self._reach_cache = (key, r)
         return len(r) > 1 if step_only else r
 
-    def _destination_options(self, c: Combatant) -> list[Opt]:
+    def destination_options(self, c: Combatant) -> list[Opt]:
         # asked up to three times a move (the menu, the planner's full list, the chosen row): the
         # list is kept while the cached reach is the same object, nothing else it reads changed
         # and nothing happened (no new event in the log)
@@ -197,7 +197,7 @@ class MovementMixin:
         return spellbook.fly_speed(c) > 0 and c.conscious and "prone" not in c.conditions and \
             not any(k in c.conditions for k in ZERO_SPEED) and c.exhaustion < 5
 
-    def _falls(self) -> None:
+    def falls(self) -> None:
         """SRD: a flyer knocked prone, with its speed reduced to 0 or unable to move falls, unless
         it can hover: 1d6 bludgeoning per 10 ft fallen, and it lands prone."""
         if self.move_state is not None:

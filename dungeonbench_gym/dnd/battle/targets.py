@@ -23,7 +23,7 @@ class TargetingMixin:
     """Legal targets, teleport destinations, area points and directions."""
 
     # ---------------------------------------------------------------- targets
-    def _attack_range(self, c: Combatant, a: AttackProfile, t: Combatant) -> str | None:
+    def attack_range(self, c: Combatant, a: AttackProfile, t: Combatant) -> str | None:
         """"melee", "ranged" or None: how this attack can reach this target now."""
         d = self.distance(c, t)
         if a.melee and d <= a.reach:
@@ -41,7 +41,7 @@ class TargetingMixin:
             return []   # SRD ammunition: none left, no attack with this weapon
         out = []
         for t in self.enemies_of(c):
-            if self._attack_range(c, a, t) and self.may_target(c, t) and self.line_of_effect(c, t):
+            if self.attack_range(c, a, t) and self.may_target(c, t) and self.line_of_effect(c, t):
                 out.append(t)
         if ("swallow",) in a.on_hit:   # Swallow: only a creature it grapples and has room for
             out = [t for t in out if self._can_swallow(c, t)]
@@ -49,7 +49,7 @@ class TargetingMixin:
             busy = any(o.conditions.get("smothered", {}).get("by") == c.cid for o in self.creatures.values())
             out = [] if busy else [t for t in out if SIZES.index(t.size) <= SIZES.index("medium")]
         if self.zones and a.melee:   # no reaching through an Antilife Shell (dnd/spell_zones.py)
-            out = [t for t in out if self._attack_range(c, a, t) != "melee" or spell_zones.reach_through(self, c, t)]
+            out = [t for t in out if self.attack_range(c, a, t) != "melee" or spell_zones.reach_through(self, c, t)]
         return out
 
     def spell_targets(self, c: Combatant, key: str, first: bool = False) -> list[Combatant]:

@@ -52,18 +52,18 @@ class TurnsMixin:
             c = self.active
             if c.dead and not (self.controls and spell_control.removed_turn(self, c)):   # Maze, Blink
                 continue
-            self._start_turn(c)
+            self.start_turn(c)
             if self.check_outcome():
                 return
             if c.conscious and not c.incapacitated:
-                self._open_menu(c)
+                self.open_menu(c)
                 return
             # an unconscious or incapacitated creature's turn passes (its repeat saves still come)
             self._end_of_turn_effects(c)
             if self.check_outcome():
                 return
 
-    def _start_turn(self, c: Combatant) -> None:
+    def start_turn(self, c: Combatant) -> None:
         c.economy = Economy(movement=self.speed(c))
         features.start_turn(self, c)   # class features: rage's minute, Reckless Attack ends, Survivor
         if "barriers" in self.__dict__ or "monster_wall" in c.resources:   # walls end; a wall action recharges
@@ -306,7 +306,7 @@ class TurnsMixin:
                                "legendary", (key,)))
             elif kind == "save":
                 spec = monster_action(c, payload)
-                if spec.area is not None or self._save_targets(c, spec):
+                if spec.area is not None or self.save_targets(c, spec):
                     out.append(Opt(f"Legendary action: {key} ({spec.name}, DC {spec.save.dc} "
                                    f"{spec.save.ability.upper()}; costs {cost} of {left})", "legendary", (key,)))
             elif kind == "ms" and monster_specials.legendary_ok(self, c, key):   # dnd/monster_specials.py
@@ -348,7 +348,7 @@ class TurnsMixin:
         self.heal(c, self.roller.roll(payload, what=f"heal {key}"), key)
         self.next_turn()
 
-    def _open_menu(self, c: Combatant) -> None:
+    def open_menu(self, c: Combatant) -> None:
         self.pending = {"kind": "action", "actor": c.cid}
         self._cache = None
 

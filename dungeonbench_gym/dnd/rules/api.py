@@ -7,9 +7,8 @@ import the engine (which imports them), and this protocol is what their annotati
 declared here and that the engine's ``Battle`` has each one, so widening the surface is a
 deliberate edit of this file.
 
-The last three members are engine state the mechanics still touch directly: the decision and
-reach caches they clear after changing the battle, and the registry of Mage Hand and Unseen
-Servant (dnd/spell_utility.py).
+A mechanic that changes what is legal mid-decision, or where creatures can go, says so with
+:meth:`forget_options` and :meth:`forget_reach` instead of clearing the engine's caches itself.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:   # pragma: no cover  (annotations only: these modules sit below or beside this one)
     from ..dice import Roller
     from ..grid import BattleMap, Cover
-    from ..model.options import Decision, Opt
+    from ..model.options import Opt
     from ..state import AttackProfile, Combatant
 
 
@@ -77,6 +76,8 @@ class BattleAPI(Protocol):
     def event(self, kind: str, text: str, **data) -> None: ...
     def fall_unconscious(self, t: Combatant) -> None: ...
     def flying(self, c: Combatant) -> bool: ...
+    def forget_options(self) -> None: ...
+    def forget_reach(self) -> None: ...
     def free_spot_beside(self, s: Combatant, n: int, exclude: Combatant | None = None) -> tuple | None: ...
     def heal(self, t: Combatant, amount: int, source: str) -> int: ...
     def inside_apart(self, a: Combatant, b: Combatant) -> bool: ...
@@ -110,7 +111,5 @@ class BattleAPI(Protocol):
     def teleport_options(self, c: Combatant, p: dict, first: bool = False) -> list[Opt]: ...
     def unseen(self, c: Combatant) -> bool: ...
 
-    # ---- engine state the mechanics still touch directly (caches and a mechanic's own record)
-    _cache: Decision | None
-    _reach_cache: Any
+    # ---- a mechanic's own record kept on the battle (Mage Hand and Unseen Servant: dnd/spell_utility.py)
     _utility: Any

@@ -309,10 +309,10 @@ def _probe_turn(key: str, kind: str, action: str | None, event: str) -> None:
         foe = b.creatures["a"]
         foe.size = "small"   # small enough for a frog
         foe.conditions["grappled"] = {"by": "m", "dc": 10}
-        b._open_menu(m)
+        b.open_menu(m)
     if action and kind == "save_action" and monster_action(m, action).target_filter == "grappled_by_self":
         b.creatures["a"].conditions["grappled"] = {"by": "m", "dc": 10}   # its tentacles need a held victim
-        b._open_menu(m)
+        b.open_menu(m)
     choose(b, lambda o: o.kind == kind and (action is None or o.data[0] == action),   # a long menu: its groups
             f"{key}: {kind} {action}")
     play_out(b, "m")
@@ -357,7 +357,7 @@ def _probe_spell(key: str, spell: str) -> None:
         ally.conditions["prone"] = {}
         b.creatures["ally"] = ally
         b.order.append("ally")
-    b._open_menu(m)
+    b.open_menu(m)
     choose(b, lambda o: o.kind == "spell" and o.data[0] == spell, f"{key}: spell {spell}")
     play_out(b, "m")
     assert any(e.get("event") == "cast" and e.get("spell") == spell and e.get("creature") == "m" for e in b.log), \
@@ -371,7 +371,7 @@ def _probe_heal(key: str) -> None:
     ally.cid, ally.pos, ally.hp = "ally", (2, 2 + m.squares, 0), 1
     b.creatures["ally"] = ally
     b.order.append("ally")
-    b._open_menu(m)
+    b.open_menu(m)
     choose(b, lambda o: o.kind == "monster_heal", f"{key}: healing touch")
     choose(b, lambda o: o.data and o.data[0] == "ally", f"{key}: healing touch target")
     assert ally.hp > 1, f"{key}: healing touch healed nothing"
@@ -394,7 +394,8 @@ def _probe_reaction_spell(key: str, spell: str) -> None:
             b.choose(next(i for i, o in enumerate(b.decision.options) if o.data[0] is True))
             assert any(e.get("event") == "cast" and e.get("spell") == spell for e in b.log)
             return
-        b.pending, b._cache = {"kind": "action", "actor": "a"}, None
+        b.pending = {"kind": "action", "actor": "a"}
+        b.forget_options()
     raise AssertionError(f"{key}: reaction spell {spell} never offered")
 
 
@@ -418,7 +419,7 @@ def _probe_consume_life(key: str) -> None:
     f = b.creatures["a"]
     f.hp = 0
     f.conditions["unconscious"] = {}
-    b._open_menu(m)
+    b.open_menu(m)
     choose(b, lambda o: o.kind == "consume_life", f"{key}: consume life")
     assert any(e.get("event") == "consume_life" for e in b.log)
 
@@ -429,7 +430,7 @@ def _probe_children(key: str) -> None:
     choose(b, lambda o: o.kind == "children_of_the_night", f"{key}: children of the night")
     for _ in range(5):
         b.round += 1
-        b._start_turn(m)
+        b.start_turn(m)
     came = [e["creature"] for e in b.log if e.get("event") == "summon" and e.get("by") == "m"]
     assert came and all(b.creatures[x].side == m.side for x in came), f"{key}: nobody came"
 
@@ -438,7 +439,7 @@ def _probe_create_specter(key: str) -> None:
     """Create Specter: the fighter beside it has just died; its spirit rises on the wraith's side."""
     b, m = duel(key, "m")
     b.die(b.creatures["a"], "probe")
-    b._open_menu(m)
+    b.open_menu(m)
     choose(b, lambda o: o.kind == "create_specter", f"{key}: create specter")
     new = [e["new"] for e in b.log if e.get("event") == "create_specter"]
     assert new and b.creatures[new[0]].side == m.side and b.creatures[new[0]].monster == "specter"

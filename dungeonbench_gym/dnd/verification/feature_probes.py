@@ -54,7 +54,7 @@ def _spellcasting(arch: str, level: int, text: str):
         c = _pc(arch, level)
         b = _battle(c, _mon("ogre", (4, 2)), first="p")
         c.hp -= 1   # a wounded caster can heal itself
-        b._cache = None
+        b.forget_options()
         _dice(b, 15)
         _pick(b, "spell", text)
         if b.decision.actor == "p" and b.decision.kind == "target":
@@ -129,7 +129,7 @@ def _p_frenzy():
     _attack(b, "Greataxe", 1)
     c.conditions["frenzied"]["round"] = b.round - 1   # as on a later turn of the rage
     c.economy.bonus = True
-    b._cache = None
+    b.forget_options()
     _attack(b, "Frenzy: attack with Greataxe", 15, 5)
     assert not c.economy.bonus and o.hp < 59
     end_rage(b, c, "probe")
@@ -300,7 +300,7 @@ def _p_second_wind():
     c = _pc("fighter", 1)
     b = _battle(c, _mon("ogre", (8, 2)), first="p")
     c.hp = 1
-    b._cache = None
+    b.forget_options()
     _dice(b, 5)
     _pick(b, "second_wind")
     assert c.hp == 1 + 5 + 1
@@ -436,7 +436,7 @@ def _p_wholeness():
     c = _pc("monk", 6)
     b = _battle(c, _mon("ogre", (8, 2)), first="p")
     c.hp = 1
-    b._cache = None
+    b.forget_options()
     _pick(b, "feature", "Wholeness of Body")
     assert c.hp == 19
 
@@ -445,7 +445,7 @@ def _p_stillness():
     c = _pc("monk", 7)
     b = _battle(c, _mon("ogre", (8, 2)), first="p")
     c.conditions["charmed"] = {"by": "m"}
-    b._cache = None
+    b.forget_options()
     _pick(b, "feature", "Stillness of Mind")
     assert "charmed" not in c.conditions
 
@@ -483,7 +483,7 @@ def _p_lay_on_hands():
     c, f = _pc("paladin", 1), _pc("fighter", 1, "f", (3, 2))
     b = _battle(c, f, _mon("ogre", (10, 8)), first="p")
     f.hp = 2
-    b._cache = None
+    b.forget_options()
     _pick(b, "feature", "Lay on Hands")
     _pick(b, "target", "on f")
     assert f.hp == 7 and c.resources["lay_on_hands"] == 0
@@ -900,7 +900,7 @@ def _p_preserve_life():
     c, f = _pc("cleric", 2), _pc("fighter", 1, "f", (2, 4))
     b = _battle(c, f, _mon("ogre", (12, 2)), first="p")
     c.hp, f.hp = 3, 1
-    b._cache = None
+    b.forget_options()
     _pick(b, "feature", "Preserve Life")   # 10 HP: the fighter (1/12) up to 6, then the cleric up to 8
     assert (f.hp, c.hp) == (6, 8) and c.resources["channel_divinity"] == 0
 
@@ -989,7 +989,7 @@ def _p_remarkable():
         c = _pc("fighter", level)
         b = _battle(c, _mon("ogre", (9, 2)), first="p")
         c.conditions["restrained"] = {"by": "m", "escape": ("str", 12)}
-        b._cache = None
+        b.forget_options()
         _dice(b, 5)
         _pick(b, "escape_web")
         assert ("restrained" not in c.conditions) == free, level

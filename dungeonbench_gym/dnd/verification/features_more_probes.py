@@ -406,7 +406,7 @@ def _life_domain_probes() -> dict:
             c, f = pc("cleric", level), pc("fighter", 5, "f", (3, 2))
             b = _battle(c, f, mon("ogre", (12, 8)), first="p")
             f.hp, c.hp = 1, c.max_hp - 20
-            b._cache = None
+            b.forget_options()
             dice(b, 3)
             pick(b, "spell", "Cast Cure Wounds at level 1")
             _target(b, "f")
@@ -434,7 +434,7 @@ def _always_prepared_spell_probes() -> dict:
             b = _battle(c, f, o, mon("orc", (12, 8), "o2"), first="p")
             if setup:
                 setup(b, c, f, o)
-            b._cache = None
+            b.forget_options()
             dice(b, 3, rest=4)
             pick(b, "spell", f"Cast {name}")
             _finish(b)
@@ -537,7 +537,7 @@ def _martial_probes() -> dict:
             b = _battle(c, mon("ogre", (12, 8)), first="p")
             c.pos = (2, 2, 30)
             dice(b, 6, 6, 6, rest=6)
-            b._falls()
+            b.falls()
             assert c.hp == max(0, c.max_hp - max(0, 18 - cut)), (level, c.hp)
 
     def reliable():
@@ -546,7 +546,7 @@ def _martial_probes() -> dict:
             c = pc("rogue", level)
             b = Battle(BattleMap.from_dict({"layout": layout}), [c, mon("scout", (11, 2))], seed=0, max_options=10 ** 6)
             again(b, "p")
-            need = b._passive_perception(b.creatures["m"])
+            need = b.passive_perception(b.creatures["m"])
             assert 1 + b.stealth(c) < need <= 10 + b.stealth(c), (need, b.stealth(c))
             dice(b, 1, 1)   # (Supreme Sneak's advantage: both d20s 1)
             pick(b, "cunning_hide")
@@ -565,7 +565,7 @@ def _martial_probes() -> dict:
         c = pc("rogue", 3)
         b = _battle(c, mon("ogre", (12, 8)), first="p")
         c.hp = 1
-        b._cache = None
+        b.forget_options()
         dice(b, 2, 2)
         pick(b, "feature", "Fast Hands")
         assert c.hp == 7 and not c.economy.bonus and c.economy.actions == 1
@@ -654,7 +654,7 @@ def _thief_probes() -> dict:
             b = Battle(BattleMap.from_dict({"layout": layout}), [c, mon("scout", (11, 2))], seed=0,
                        max_options=10 ** 6)
             again(b, "p")
-            need = b._passive_perception(b.creatures["m"])
+            need = b.passive_perception(b.creatures["m"])
             assert 2 + b.stealth(c) < need <= 19 + b.stealth(c), need
             dice(b, 2, 19)   # with advantage the 19 counts
             pick(b, "cunning_hide")

@@ -144,7 +144,7 @@ def probe(key: str) -> None:
     if wear.get("fly"):
         b, _ = _arena(pc)
         choose(b, lambda o: o.kind == "move", "Move")
-        assert any("ft up" in o.label for o in b._destination_options(pc)), "no destination in the air"
+        assert any("ft up" in o.label for o in b.destination_options(pc)), "no destination in the air"
         seen = True
     if wear.get("spell_attack"):
         b, _ = _arena(pc)
@@ -185,7 +185,8 @@ def _probe_use(rec: dict) -> None:
         if needs_dark(spell):
             darken(b)
     if kind == "water_breathing":   # drunk under water (dnd/spell_utility.py)
-        b.underwater, b._cache = True, None
+        b.underwater = True
+        b.forget_options()
     if spell and spellbook.mech(spell).get("mech") == "utility":   # water, or an object to use (dnd/spell_utility.py)
         scroll_arena(b, spell)
     if spell and spellbook.mech(spell).get("mech") == "plants":   # a room with trees and undergrowth (dnd/spell_plants.py)

@@ -74,7 +74,7 @@ def probe_monster_spell(monster: str, spell: str) -> None:
     m.conditions.pop("invisible", None)
     if needs_dark(spell):
         darken(b)
-    b._open_menu(m)
+    b.open_menu(m)
     choose(b, lambda o: o.kind == "spell" and o.data[0] == spell, f"{monster}: {spell}")   # a long menu: its groups
     play_out(b, "m")
     assert any(e.get("event") == "cast" and e.get("spell") == spell and e.get("creature") == "m" for e in b.log), \

@@ -40,7 +40,7 @@ def _probe_option(key: str, kind: str, event: str, prep=None, target=None) -> No
     b, m = duel(key, "m")
     if prep:
         prep(b, m)
-        b._open_menu(m)
+        b.open_menu(m)
     choose(b, lambda o: o.kind == kind, f"{key}: {kind}")
     if b.decision is not None and b.decision.kind == "target" and b.decision.actor == "m":
         choose(b, (lambda o: o.data[:1] == (target,)) if target else (lambda o: o.kind == "target"),
@@ -107,7 +107,7 @@ def _probe_trait_turn(key: str) -> None:
     f = b.creatures["a"]
     f.saves = {k: -30 for k in f.saves}
     b.round += 1
-    b._start_turn(f)
+    b.start_turn(f)
     want = {"gibbering-mouther": ("gibbering", "aberrant_ground"), "sea-hag": ("horrific_appearance",)}[key]
     for ev in want:
         assert any(e.get("event") == ev and e.get("creature") == "a" for e in b.log), f"{key}: no {ev}"
@@ -121,7 +121,7 @@ def _probe_berserk(key: str) -> None:
     b, m = duel(key, "m")
     m.hp = _ms(m)["berserk"]
     for _ in range(60):
-        b._start_turn(m)
+        b.start_turn(m)
         if "berserk" in m.conditions:
             return
     raise AssertionError(f"{key}: never went berserk")
@@ -207,7 +207,7 @@ def _probe_free(key) -> None:
     m.conditions["grappled"] = {"by": "a", "dc": 10}
     m.conditions["slowed"] = {"by": "a", "spell": "ray-of-frost"}
     b.round += 1
-    b._start_turn(m)
+    b.start_turn(m)
     assert not {"grappled", "slowed"} & set(m.conditions) and m.economy.movement == b.speed(m) - SQUARE_FT
 
 
@@ -217,7 +217,7 @@ def _probe_tendrils(key) -> None:
     f = b.creatures["a"]
     f.conditions["grappled"] = {"by": "m", "dc": 15}
     f.conditions["restrained"] = {"by": "m", "dc": 15}
-    b._open_menu(f)
+    b.open_menu(f)
     choose(b, lambda o: o.kind == "ms_break_tendril", f"{key}: break the tendril")
     assert any(e.get("event") == "check" and e.get("creature") == "a" for e in b.log)
 

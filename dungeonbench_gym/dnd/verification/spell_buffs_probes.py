@@ -50,7 +50,7 @@ def _probe_feather_fall() -> None:
     ally = b.creatures["ally"]
     ally.pos = (ally.pos[0], ally.pos[1], 30)   # no fly speed: it falls
     hp = ally.hp
-    b._falls()
+    b.falls()
     caster = b.creatures["caster"]
     assert ally.pos[2] == 0 and ally.hp == hp and "prone" not in ally.conditions, "feather-fall: the fall still hurt"
     assert not caster.economy.reaction and sum(caster.resources["slots"]) == 35, "feather-fall: nothing spent"
@@ -96,7 +96,7 @@ def probe_monster_spell(key: str, spell: str) -> None:
     b, m = duel(key, "a" if spell == "hellish-rebuke" else "m")
     m.conditions.pop("invisible", None)
     if _mech(spell)["mech"] == "day":
-        b._open_menu(m)
+        b.open_menu(m)
         assert not any(o.kind == "spell" and o.data[0] == spell for o in b.action_options(m)), \
             f"{key}: {spell} offered in a battle"
         probe(spell)
@@ -105,7 +105,7 @@ def probe_monster_spell(key: str, spell: str) -> None:
         ally = build_pc("fighter", 5, "ally", (m.pos[0], m.pos[1] + m.squares, 30))
         ally.side = m.side
         b.creatures["ally"] = ally
-        b._falls()
+        b.falls()
         assert ally.pos[2] == 0 and ally.hp == ally.max_hp and any(
             e.get("event") == "cast" and e.get("spell") == spell and e.get("creature") == "m" for e in b.log), \
             f"{key}: feather-fall not cast"
@@ -115,7 +115,8 @@ def probe_monster_spell(key: str, spell: str) -> None:
     weapon = next(a for a in f.attacks if a.melee)
     for _ in range(100):
         m.economy.reaction = True
-        b.pending, b._cache = {"kind": "action", "actor": "a"}, None
+        b.pending = {"kind": "action", "actor": "a"}
+        b.forget_options()
         f.economy.actions, f.economy.attacks_left = 1, 0
         b.choose(next(i for i, o in enumerate(b.decision.options) if o.kind == "attack" and o.data[0] == weapon.key))
         if b.decision.kind == "target":

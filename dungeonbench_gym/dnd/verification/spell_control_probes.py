@@ -61,7 +61,7 @@ def _probe_meld(key: str) -> None:
     c = b.creatures["caster"]
     c.pos = (1, 6, 0)
     b.creatures["orc_0"].pos = (2, 6, 0)
-    b._open_menu(c)
+    b.open_menu(c)
     choose(b, lambda o: o.kind == "spell" and o.data[0] == key)
     assert c.conditions.get("enclosed", {}).get("meld") and b.map.is_wall(c.pos[0], c.pos[1]), f"{key}: not melded"
     orc = b.creatures["orc_0"]

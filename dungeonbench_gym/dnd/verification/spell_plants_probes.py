@@ -32,7 +32,7 @@ def probe(key: str) -> None:
     undergrowth cost 20 ft a square."""
     b = battle(key)
     b.replace_map(BattleMap.from_dict({"name": "grove", "layout": _PROBE_MAP}))
-    b._open_menu(b.creatures["caster"])
+    b.open_menu(b.creatures["caster"])
     c = b.creatures["caster"]
     slots = sum(c.resources["slots"])
     _pick(b, lambda o: o.kind == "spell" and o.data[0] == key)

@@ -13,18 +13,18 @@ def probe(key: str) -> None:
     c = b.creatures["caster"]
     if key == "stone-shape":   # touch: open the north wall beside the caster, then seal a square
         c.pos = (4, 1, 0)
-        b._open_menu(c)
+        b.open_menu(c)
         _cast(b, key, (4, 1), (0, -1, 0))
         assert not b.map.is_wall(4, 0), "stone-shape: the wall beside the caster is still solid"
         assert b.map.fits(4, 0, 1), "stone-shape: the opened square cannot be entered"
         c.economy.actions += 1
-        b._open_menu(c)
+        b.open_menu(c)
         _cast(b, key, (4, 1), (1, 0, 0))
         assert b.map.is_wall(5, 1), "stone-shape: no stone raised on the empty square"
         return
     if key == "passwall":   # the arena's north wall: stand beside it and open it northward
         c.pos = (4, 1, 0)
-        b._open_menu(c)
+        b.open_menu(c)
         point, d = (4, 1), (0, -1, 0)
     else:   # a wall north-south through the adjacent orc's square, toward the south
         point, d = (7, 2), (0, 1, 0)

@@ -99,11 +99,11 @@ def probe(key: str) -> None:
         w = b.wards[0]
         inside = _circle_cells(b, w)
         s.pos = (3, 4, 0)   # beside the circle
-        b._reach_cache = None
+        b.forget_reach()
         dests = {tuple(p[:2]) for p in b.reach(s).destinations}
         assert not dests & inside and len(dests) > 1, f"{key}: the skeleton may still walk in"
         b.wards = []
-        b._reach_cache = None
+        b.forget_reach()
         assert {tuple(p[:2]) for p in b.reach(s).destinations} & inside, f"{key}: the circle changed nothing"
         return
     s.pos = (x, y, 0)

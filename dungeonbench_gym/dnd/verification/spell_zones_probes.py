@@ -29,7 +29,8 @@ def probe(key: str) -> None:
                     "cells": _clip(b, areas.sphere((8, 7), 15, b.map)), "size": 15}
             add(b, dark)
         if s.get("whirlpool"):   # deep water: an underwater battle
-            b.underwater, b._cache = True, None
+            b.underwater = True
+            b.forget_options()
         opts = [i for i, o in enumerate(b.decision.options) if o.kind == "spell" and o.data[0] == key]
         if not opts:
             seen.append("not offered")

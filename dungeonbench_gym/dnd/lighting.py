@@ -610,3 +610,6 @@ def _light_of(key: str):
 # ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
 hooks.OPTION_KINDS.register("lights", apply)   # move the dancing lights: where to
 hooks.DESTINATION_USES.register("lights", apply)   # ... and their new point
+hooks.SPELL_MECHANISMS.register("sight", hooks.SpellMechanism(   # Light, Dancing Lights, Darkvision, Enthrall
+    placement=placement, targets=targets, available=available, summary=summary, cast_at=cast_at,
+    resolve_area=resolve_area))

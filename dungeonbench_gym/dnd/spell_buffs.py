@@ -613,3 +613,4 @@ for _name in REACTIONS:   # Hellish Rebuke
 @hooks.OPTION_KINDS.handles("reheat")   # Heat Metal's bonus action
 def _choose_reheat(b, c, p, opt) -> None:
     reheat(b, c)
+hooks.SPELL_MECHANISMS.register("heat", hooks.SpellMechanism(effect=heat))   # Heat Metal

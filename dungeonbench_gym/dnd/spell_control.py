@@ -756,3 +756,6 @@ def at_finish(b) -> None:
 # ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
 hooks.OPTION_KINDS.register("control", apply)   # Eyebite, Wish
 hooks.TARGET_USES.register("control", hooks.TargetUse(target_options))   # Eyebite's effect, the spell Wish duplicates
+hooks.SPELL_MECHANISMS.register("control", hooks.SpellMechanism(
+    placement=placement, area=area, targets=targets, available=available, begin=begin, summary=summary,
+    cast_at=cast_at, more=more, resolve_area=resolve_area))

@@ -45,7 +45,7 @@ ground; Land's Stride ignores the overgrowth (it is instantaneous, so nonmagical
 
 from __future__ import annotations
 
-from . import areas, content
+from . import areas, content, spellbook
 from .grid import OVERGROWN, PLANTS, SQUARE_FT, BattleMap, footprint
 from .model.options import Opt
 from .rules import hooks
@@ -352,7 +352,6 @@ def _grown(m, cells):
 
 def resolve_area(b, c, use: tuple, where) -> None:
     """Plant Growth's point is chosen: the plants there become thick and overgrown."""
-    from . import spellbook
     key, level = use[1], use[2]
     cells = growth_cells(b, c, spellbook.area(b, c, key, where))
     b.pay_spell(c, key, level)
@@ -383,3 +382,12 @@ def _arrive_by_plants(b, c, p, opt) -> None:
 @hooks.OPTION_KINDS.handles("plants")   # Tree Stride, a Transport via Plants link: the square next
 def _choose_plants(b, c, p, opt) -> None:
     apply(b, c, opt)
+
+
+def _begin_taken(b, c, key: str, level: int) -> bool:
+    begin(b, c, key, level)
+    return True   # every plant spell asks its own questions or takes effect at once
+
+
+hooks.SPELL_MECHANISMS.register("plants", hooks.SpellMechanism(
+    placement=placement, available=available, begin=_begin_taken, summary=summary, resolve_area=resolve_area))

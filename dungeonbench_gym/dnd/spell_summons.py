@@ -770,3 +770,14 @@ def _make_simulacrum(run, c, lv: int, t) -> None:
 def _choose_form(b, c, p, opt) -> None:
     apply_form(b, c, p["use"], opt.data[0])
 hooks.TARGET_USES.register("form", hooks.TargetUse(form_options))   # Polymorph's form, Animate Objects' size
+
+
+def _resolve_on_self(b, c, use: tuple, where) -> None:
+    resolve_self(b, c, use[1], use[2])
+
+
+hooks.SPELL_MECHANISMS.register("shape", hooks.SpellMechanism(   # the Polymorph family
+    placement=placement, targets=targets, available=available, summary=summary, cast_at=cast_at,
+    resolve_area=_resolve_on_self))
+hooks.SPELL_MECHANISMS.register("weapon", hooks.SpellMechanism(   # Flame Blade, Alter Self
+    placement=placement, available=available, summary=summary, resolve_area=_resolve_on_self))

@@ -643,3 +643,12 @@ def scroll_arena(b, spell: str) -> None:
 @hooks.OPTION_KINDS.handles(*KINDS)   # Mage Hand's use of the object, the servant's command
 def _choose_utility(b, c, p, opt) -> None:
     apply(b, c, opt)
+
+
+def _resolve_on_self(b, c, use: tuple, where) -> None:
+    resolve_self(b, c, use[1], use[2])
+
+
+hooks.SPELL_MECHANISMS.register("utility", hooks.SpellMechanism(   # water and objects
+    placement=placement, targets=targets, available=available, summary=summary, effect=effect,
+    resolve_area=_resolve_on_self))

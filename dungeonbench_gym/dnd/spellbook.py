@@ -44,30 +44,28 @@ from pathlib import Path
 
 from . import areas, content, features_more, spell_buffs
 from . import features_last   # Land's Stride's advantage against Entangle
-from . import spell_summons   # authored summons, the Polymorph family, conjured weapons
-from . import spell_control   # removal, domination, confusion, long teleports, Wish
-from . import spell_utility   # water and objects: Water Walk, Water Breathing, Mage Hand, Unseen Servant
-from . import spell_plants   # Tree Stride, Transport via Plants, Plant Growth
+from . import spell_summons   # authored summons (the "summon" mechanism's creatures)
 from . import spell_wards   # Magic Circle's guard against charm and fear
-from . import lighting   # light and darkness: Light, Dancing Lights, Darkvision, Enthrall
 from .grid import SIZE_SQUARES, SQUARE_FT, footprint
 from .model.factories import build_monster
 from .model.options import Opt
 from .rules import hooks
+from .rules.hooks import SPELL_MECHANISMS
 from .state import AttackProfile, DamagePart
 
 _DATA = Path(__file__).parent / "content" / "data" / "spell_mechanics.json"
 
+# The mechanisms this module runs itself. Others are registered by their own modules in
+# rules/hooks.py's SPELL_MECHANISMS (the engine imports them all): "utility" (water and objects:
+# dnd/spell_utility.py), "sight" (light, darkvision, Enthrall: dnd/lighting.py), "plants"
+# (dnd/spell_plants.py), "control" (removal, domination, confusion, teleports, Wish:
+# dnd/spell_control.py), "shape" and "weapon" (the Polymorph family, Flame Blade, Alter Self:
+# dnd/spell_summons.py), "heat" (Heat Metal: dnd/spell_buffs.py).
 GENERIC = ("attack", "save", "word", "area", "pool", "heal", "temp_hp", "max_hp", "stabilize", "cure", "buff",
-           "dispel", "summon", "revive", "tiers", "mark", "day", "reaction", "shape", "weapon", "control",
-           "prepare", "wall", "pool_heal", "heat", "zone", "plants", "ward", "sight", "utility")
-# "utility": water and objects: Water Walk, Water Breathing, Mage Hand, Unseen Servant (dnd/spell_utility.py)
-# "sight": light, darkvision and Enthrall's distraction (dnd/lighting.py)
+           "dispel", "summon", "revive", "tiers", "mark", "day", "reaction", "prepare", "wall", "pool_heal",
+           "zone", "ward")
 # "ward": Glyph of Warding, Symbol, Magic Circle laid between fights on the next map (dnd/spell_wards.py)
-# "plants": trees and plants on the map (Tree Stride, Transport via Plants, Plant Growth: dnd/spell_plants.py)
 # "wall": walls the map gains, Passwall (dnd/spell_walls.py)
-# "control": removal, domination, confusion, teleports, Wish (dnd/spell_control.py)
-# "shape" (Polymorph family), "weapon" (Flame Blade, Alter Self), summons of authored creatures: dnd/spell_summons.py
 # "prepare": a long summoning cast between fights (Animate Dead, Conjure Elemental...): dnd/spell_summons.py
 # "day": cast only between fights (dnd/spell_buffs.py, the Day track); "reaction": offered as a reaction
 OUT_REASONS = {
@@ -90,8 +88,17 @@ def mech(key: str) -> dict:
 
 
 def handles(key: str) -> bool:
-    """Whether this module (not bespoke engine code) runs the spell."""
-    return mech(key).get("mech") in GENERIC
+    """Whether this module (not bespoke engine code) runs the spell: one of its generic
+    mechanisms, or one a mechanics module registered (rules/hooks.py SPELL_MECHANISMS)."""
+    kind = mech(key).get("mech")
+    return kind in GENERIC or kind in SPELL_MECHANISMS
+
+
+def _mechanism(kind: str):
+    """The registered mechanism ``kind`` (None: the spellbook's own)."""
+    if not SPELL_MECHANISMS.frozen:
+        raise RuntimeError("the spell mechanisms are not registered yet: import dungeonbench_gym.dnd.engine")
+    return SPELL_MECHANISMS.entries.get(kind)
 
 
 def _spell(key: str):
@@ -134,16 +141,9 @@ def placement(key: str) -> str:
         return m["place"]
     if m["mech"] in ("summon", "tiers", "pool_heal"):
         return "self"
-    if m["mech"] in ("shape", "weapon"):
-        return spell_summons.placement(key)
-    if m["mech"] == "control":
-        return spell_control.placement(key)
-    if m["mech"] == "utility":   # dnd/spell_utility.py
-        return spell_utility.placement(key)
-    if m["mech"] == "plants":
-        return spell_plants.placement(key)
-    if m["mech"] == "sight":   # Light, Dancing Lights, Enthrall (dnd/lighting.py)
-        return lighting.placement(key)
+    own = _mechanism(m["mech"])   # a mechanism of its own module (polymorph, control, light, ...)
+    if own is not None and own.placement is not None:
+        return own.placement(key)
     if m["mech"] not in ("area", "zone"):   # zone: a lasting area without a save (dnd/spell_zones.py)
         return "target"
     shape = m.get("shape") or sp.area.shape
@@ -163,8 +163,9 @@ def area(b, c, key: str, where, anchor=None) -> areas.Area:
     """The area a placement covers: a sphere/cylinder (as a sphere of its radius) on a point, a
     placed cube from a point (its corner), a cone/line/cube from the caster in a direction, a wall
     (a line) from its anchor point in a direction."""
-    if mech(key)["mech"] == "control":
-        return spell_control.area(b, c, key, where)
+    own = _mechanism(mech(key)["mech"])   # a control spell's own shape
+    if own is not None and own.area is not None:
+        return own.area(b, c, key, where)
     if mech(key).get("barrier"):   # a wall the map gains: its cells (dnd/spell_walls.py)
         from . import spell_walls
         return spell_walls.area(b, c, key, where, anchor)
@@ -212,14 +213,9 @@ def targets(b, c, key: str, first: bool = False) -> list:
     ``first``: at most the first of them (is there anyone?)."""
     m, sp = mech(key), _spell(key)
     kind = m["mech"]
-    if kind == "shape":   # Polymorph, True Polymorph: allies or foes (dnd/spell_summons.py)
-        return spell_summons.targets(b, c, key)
-    if kind == "control":
-        return spell_control.targets(b, c, key)
-    if kind == "utility":   # Water Walk, Water Breathing: willing creatures (dnd/spell_utility.py)
-        return spell_utility.targets(b, c, key)
-    if kind == "sight":   # touched creatures: Light, Continual Flame, Darkvision (dnd/lighting.py)
-        return lighting.targets(b, c, key)
+    own = _mechanism(kind)   # Polymorph's allies or foes, Water Walk's willing creatures, Light's touch
+    if own is not None and own.targets is not None:
+        return own.targets(b, c, key)
     rng = m.get("range") or (SQUARE_FT if sp.range_kind == "touch" else (sp.range_feet or 0))
     rng = features_more.spell_range(c, key, rng)   # Eldritch Spear, Distant Spell
     if kind == "revive":   # Revivify: a PC ally dead for at most a minute (10 rounds)
@@ -290,16 +286,9 @@ def available(b, c, key: str, level: int) -> bool:
         return False
     if mech(key)["mech"] == "pool_heal":   # Mass Heal: someone of the caster's side to heal
         return bool(spell_buffs.pool_heal_targets(b, c, key))
-    if mech(key)["mech"] in ("shape", "weapon"):
-        return spell_summons.available(b, c, key, level)
-    if mech(key)["mech"] == "control":
-        return spell_control.available(b, c, key, level)
-    if mech(key)["mech"] == "utility":   # water to cross or breathe, an object to use (dnd/spell_utility.py)
-        return spell_utility.available(b, c, key, level)
-    if mech(key)["mech"] == "plants":   # trees or plants to use on this map (dnd/spell_plants.py)
-        return spell_plants.available(b, c, key, level)
-    if mech(key)["mech"] == "sight":   # only in a battle that is not bright (dnd/lighting.py)
-        return lighting.available(b, c, key, level)
+    own = _mechanism(mech(key)["mech"])   # water to cross, trees on the map, a battle not bright, ...
+    if own is not None and own.available is not None:
+        return own.available(b, c, key, level)
     if mech(key)["mech"] == "summon":
         return bool(_free_squares(b, c, 1, 2))
     if mech(key)["mech"] == "tiers":
@@ -319,11 +308,9 @@ def available(b, c, key: str, level: int) -> bool:
 def begin(b, c, key: str, level: int) -> None:
     """The cast option was chosen: ask for the target or the placement, or resolve at once."""
     use = ("spell", key, level)
-    if mech(key)["mech"] == "control" and spell_control.begin(b, c, key, level):
-        return
-    if mech(key)["mech"] == "plants":
-        spell_plants.begin(b, c, key, level)
-        return
+    own = _mechanism(mech(key)["mech"])
+    if own is not None and own.begin is not None and own.begin(b, c, key, level):
+        return   # the mechanism asks its own questions (Banishment's plane, Tree Stride's trees)
     where = placement(key)
     if where == "target":
         b.pending = {"kind": "target", "actor": c.cid, "use": use}
@@ -337,16 +324,11 @@ def begin(b, c, key: str, level: int) -> None:
 
 def summary(c, key: str, level: int) -> str:
     m, sp = mech(key), _spell(key)
-    if m["mech"] in ("shape", "weapon") or "creature" in m or "choice" in m:
+    if "creature" in m or "choice" in m:   # an authored summons (dnd/spell_summons.py)
         return spell_summons.summary(c, key, level)
-    if m["mech"] == "control":
-        return spell_control.summary(c, key, level)
-    if m["mech"] == "utility":
-        return spell_utility.summary(c, key, level)
-    if m["mech"] == "plants":
-        return spell_plants.summary(c, key, level)
-    if m["mech"] == "sight":
-        return lighting.summary(c, key, level)
+    own = _mechanism(m["mech"])
+    if own is not None and own.summary is not None:
+        return own.summary(c, key, level)
     if m.get("barrier"):   # dnd/spell_walls.py
         from . import spell_walls
         return spell_walls.summary(c, key, level)
@@ -550,12 +532,9 @@ def beams(key: str, character_level: int) -> int:
 def cast_at(b, c, key: str, level: int, t):
     """The first target was chosen: pay, resolve, and ask for further targets if any. Returns
     like the engine's ``_cast_at``: True when done, None when a further decision is pending."""
-    if mech(key)["mech"] == "shape":   # Polymorph: the form is the next decision
-        return spell_summons.cast_at(b, c, key, level, t)
-    if mech(key)["mech"] == "control":
-        return spell_control.cast_at(b, c, key, level, t)
-    if mech(key)["mech"] == "sight":   # Light, Continual Flame, Darkvision (dnd/lighting.py)
-        return lighting.cast_at(b, c, key, level, t)
+    own = _mechanism(mech(key)["mech"])   # Polymorph's form is the next decision; Light, Darkvision
+    if own is not None and own.cast_at is not None:
+        return own.cast_at(b, c, key, level, t)
     b.pay_spell(c, key, level)
     _reveal(c)
     m = mech(key)
@@ -572,8 +551,9 @@ def cast_at(b, c, key: str, level: int, t):
 def more(b, c, use: tuple, t) -> None:
     """A further target (the engine's "more" decision)."""
     _, key, level, left, chosen = use
-    if mech(key)["mech"] == "control":
-        spell_control.more(b, c, use, t)
+    own = _mechanism(mech(key)["mech"])
+    if own is not None and own.more is not None:
+        own.more(b, c, use, t)
         return
     if effect(b, c, key, level, t) is None:
         return
@@ -676,10 +656,9 @@ def effect(b, c, key: str, level: int, t):
         t.conditions.pop("unconscious", None)
         b.event("revive", f"{t.cid} returns to life with 1 HP ({key})", creature=t.cid)
         return True
-    if kind == "heat":   # Heat Metal (dnd/spell_buffs.py)
-        return spell_buffs.heat(b, c, key, level, t)
-    if kind == "utility":   # Water Walk, Water Breathing (dnd/spell_utility.py)
-        return spell_utility.effect(b, c, key, level, t)
+    own = _mechanism(kind)   # Heat Metal, Water Walk, Water Breathing
+    if own is not None and own.effect is not None:
+        return own.effect(b, c, key, level, t)
     raise ValueError(f"{key}: mechanism {kind!r} has no single-target effect")
 
 
@@ -769,23 +748,12 @@ def resolve_area(b, c, use: tuple, where) -> None:
     condition on a failure; a zone is recorded on the caster; Color Spray's HP pool."""
     key, level = use[1], use[2]
     m, _sp = mech(key), _spell(key)
-    if m["mech"] == "control":
-        spell_control.resolve_area(b, c, use, where)
-        return
-    if m["mech"] == "utility":   # Mage Hand, Unseen Servant (dnd/spell_utility.py)
-        spell_utility.resolve_self(b, c, key, level)
-        return
-    if m["mech"] == "plants":   # Plant Growth's point (dnd/spell_plants.py)
-        spell_plants.resolve_area(b, c, use, where)
-        return
-    if m["mech"] == "sight":   # Dancing Lights' point, Enthrall (dnd/lighting.py)
-        lighting.resolve_area(b, c, use, where)
+    own = _mechanism(m["mech"])   # Mage Hand, Plant Growth's point, Dancing Lights, Shapechange, ...
+    if own is not None and own.resolve_area is not None:
+        own.resolve_area(b, c, use, where)
         return
     if m["mech"] == "summon":
         summon(b, c, key, level)
-        return
-    if m["mech"] in ("shape", "weapon"):   # Shapechange, Animal Shapes, Flame Blade, Alter Self
-        spell_summons.resolve_self(b, c, key, level)
         return
     if m["mech"] == "tiers":
         _tiers(b, c, key, level)

@@ -14,7 +14,9 @@ Tables:
 * :data:`DESTINATION_USES`: a destination decision's use (``pending["use"][0]``) -> the handler
   that places the creature, where a use does not teleport it the plain way;
 * :data:`TARGET_USES`: a target decision's use (``pending["use"][0]``: an attack, a spell, a
-  shove, ...) -> :class:`TargetUse`, the creatures it offers and what choosing one does.
+  shove, ...) -> :class:`TargetUse`, the creatures it offers and what choosing one does;
+* :data:`SPELL_MECHANISMS`: a spell mechanism's name (the spell data's ``"mech"``) ->
+  :class:`SpellMechanism`, the steps its module runs instead of the spellbook's generic ones.
 """
 
 from __future__ import annotations
@@ -30,6 +32,22 @@ class Reaction(NamedTuple):
 class TargetUse(NamedTuple):
     options: Callable   # (battle, actor, use) -> list[Opt]: the creatures it may pick
     resolve: Callable | None = None   # (battle, actor, use, creature) -> None; None: its options carry it out
+
+
+class SpellMechanism(NamedTuple):
+    """What a spell mechanism's module answers for the spells whose data row names it
+    (``content/data/spell_mechanics.json``: ``"mech"``); a None field leaves that step to the
+    spellbook's generic rules."""
+    placement: Callable | None = None      # (key) -> "target", "point", "direction" or "self"
+    area: Callable | None = None           # (battle, caster, key, where) -> the Area a placement covers
+    targets: Callable | None = None        # (battle, caster, key) -> creatures it may target now
+    available: Callable | None = None      # (battle, caster, key, level) -> bool
+    begin: Callable | None = None          # (battle, caster, key, level) -> True when it took the casting over
+    summary: Callable | None = None        # (caster, key, level) -> the option's note
+    cast_at: Callable | None = None        # (battle, caster, key, level, target) -> True, or None while pending
+    more: Callable | None = None           # (battle, caster, use, target): a further target
+    effect: Callable | None = None         # (battle, caster, key, level, target): one target's effect
+    resolve_area: Callable | None = None   # (battle, caster, use, where): placed, or cast on itself
 
 
 class Table:
@@ -87,8 +105,9 @@ OPTION_KINDS = Table("option kind")
 REACTIONS = Table("reaction")
 DESTINATION_USES = Table("destination use")
 TARGET_USES = Table("target use")
+SPELL_MECHANISMS = Table("spell mechanism")
 
 
 def freeze_all() -> None:
-    for table in (OPTION_KINDS, REACTIONS, DESTINATION_USES, TARGET_USES):
+    for table in (OPTION_KINDS, REACTIONS, DESTINATION_USES, TARGET_USES, SPELL_MECHANISMS):
         table.freeze()

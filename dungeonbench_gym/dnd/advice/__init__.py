@@ -7,7 +7,7 @@ and the advice both use (the planner's score of standing on a square), below bot
 rules imports this package.
 """
 
-from . import common, features_more, lighting, monster_specials, spell_control, spell_plants, spell_utility
+from . import class_features, common, lighting, monster_specials, spell_control, spell_plants, spell_utility
 
-__all__ = ["common", "features_more", "lighting", "monster_specials", "spell_control", "spell_plants",
+__all__ = ["class_features", "common", "lighting", "monster_specials", "spell_control", "spell_plants",
            "spell_utility"]

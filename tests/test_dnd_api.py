@@ -15,8 +15,9 @@ from dungeonbench_gym.dnd.rules.api import BattleAPI
 from dungeonbench_gym.dnd.scenario import load_encounter
 
 PACKAGE = Path(__file__).resolve().parent.parent / "dungeonbench_gym" / "dnd"
-MECHANICS = ("features", "features_more", "features_last", "spellbook", "spell_buffs", "spell_control",
-             "spell_counter", "spell_plants", "spell_summons", "spell_utility", "spell_walls", "spell_wards",
+# file paths under dnd/ without ".py": every module of the classes/ package, then the others
+MECHANICS = (*(f"classes/{p.stem}" for p in sorted((PACKAGE / "classes").glob("*.py")) if p.stem != "__init__"),
+             "spellbook", "spell_buffs", "spell_control", "spell_counter", "spell_plants", "spell_summons", "spell_utility", "spell_walls", "spell_wards",
              "spell_zones", "monster_specials", "items", "lighting")
 BATTLE_PARAMS = ("b", "battle")
 

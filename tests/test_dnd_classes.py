@@ -4,7 +4,8 @@ that matter in combat, through the engine's real options with scripted dice (tes
 import pytest
 from dnd_helpers import WIDE, arena, events, labels, mon, pick, script, turn
 
-from dungeonbench_gym.dnd import content, features, heuristic
+from dungeonbench_gym.dnd import content, heuristic
+from dungeonbench_gym.dnd.classes import dispatch, druid
 from dungeonbench_gym.dnd.builders.pcs import (
     ARCHETYPES,
     build_pc,
@@ -150,9 +151,9 @@ def test_evasion_no_damage_on_a_dex_success_half_on_a_failure(arch, level):
 
 
 def test_without_evasion_a_dex_success_still_takes_half():
-    assert features.area_damage(build_pc("rogue", 6, "r", (1, 1, 0)), "dex", True, True, 20) == 10
-    assert features.area_damage(build_pc("rogue", 7, "r", (1, 1, 0)), "dex", True, True, 20) == 0
-    assert features.area_damage(build_pc("rogue", 7, "r", (1, 1, 0)), "con", True, True, 20) == 10
+    assert dispatch.area_damage(build_pc("rogue", 6, "r", (1, 1, 0)), "dex", True, True, 20) == 10
+    assert dispatch.area_damage(build_pc("rogue", 7, "r", (1, 1, 0)), "dex", True, True, 20) == 0
+    assert dispatch.area_damage(build_pc("rogue", 7, "r", (1, 1, 0)), "con", True, True, 20) == 10
 
 
 # ------------------------------------------------------------------ Barbarian
@@ -270,7 +271,7 @@ def test_frenzy_adds_a_bonus_action_attack_on_later_turns_and_exhaustion_at_the_
     pick(b, "attack", "Frenzy: attack with Greataxe")
     pick(b, "target")
     assert not bb.economy.bonus
-    features.end_rage(b, bb, "test")
+    dispatch.end_rage(b, bb, "test")
     assert bb.exhaustion == 1
 
 
@@ -304,15 +305,15 @@ def test_danger_sense_gives_advantage_on_dex_saves():
 
 def test_fast_movement_and_feral_instinct():
     assert _barb(4).speed == 30 and _barb(5).speed == 40
-    assert features.initiative_advantage(_barb(7)) and not features.initiative_advantage(_barb(6))
+    assert dispatch.initiative_advantage(_barb(7)) and not dispatch.initiative_advantage(_barb(6))
 
 
 def test_mindless_rage_blocks_charm_and_fear_while_raging():
     bb = _barb(6)
     b = arena(bb, mon("ogre", (8, 2), "o"), layout=WIDE)
-    assert not features.blocks_condition(b, bb, "frightened")
+    assert not dispatch.blocks_condition(b, bb, "frightened")
     bb.conditions["raging"] = {"ends": 10, "kept": True}
-    assert features.blocks_condition(b, bb, "frightened") and features.blocks_condition(b, bb, "charmed")
+    assert dispatch.blocks_condition(b, bb, "frightened") and dispatch.blocks_condition(b, bb, "charmed")
 
 
 # ------------------------------------------------------------------ Paladin
@@ -376,13 +377,13 @@ def test_aura_of_protection_adds_the_paladins_cha_to_allies_saves_within_10_ft()
     near, far = build_pc("wizard", 3, "near", (3, 2, 0)), build_pc("wizard", 3, "far", (8, 8, 0))
     b = arena(p, near, far, mon("goblin", (12, 9), "g"), layout=WIDE)
     cha = max(1, _mod(p, "cha"))
-    assert features.save_bonus(b, near, "wis") == cha and features.save_bonus(b, far, "wis") == 0
-    assert features.save_bonus(b, p, "con") == cha
+    assert dispatch.save_bonus(b, near, "wis") == cha and dispatch.save_bonus(b, far, "wis") == 0
+    assert dispatch.save_bonus(b, p, "con") == cha
     script(b, 10)   # 10 + Wis save +... + aura reaches the DC only with the aura
     need = 10 + near.saves["wis"] + cha
     assert b.saving_throw(near, "wis", need) is True
     p.hp = 0
-    assert features.save_bonus(b, near, "wis") == 0   # an unconscious paladin has no aura
+    assert dispatch.save_bonus(b, near, "wis") == 0   # an unconscious paladin has no aura
 
 
 def test_sacred_weapon_adds_cha_to_weapon_attack_rolls_for_a_minute():
@@ -391,7 +392,7 @@ def test_sacred_weapon_adds_cha_to_weapon_attack_rolls_for_a_minute():
     pick(b, "feature", "Sacred Weapon")
     assert p.resources["channel_divinity"] == 0 and p.economy.actions == 0
     assert "sacred_weapon" in p.conditions and p.conditions["sacred_weapon"]["until_round"] == b.round + 10
-    assert features.attack_bonus(b, p, o, p.attack("longsword")) == max(1, _mod(p, "cha"))
+    assert dispatch.attack_bonus(b, p, o, p.attack("longsword")) == max(1, _mod(p, "cha"))
 
 
 def test_improved_divine_smite_adds_1d8_radiant_to_every_melee_weapon_hit():
@@ -408,10 +409,10 @@ def test_improved_divine_smite_adds_1d8_radiant_to_every_melee_weapon_hit():
 def test_aura_of_courage_and_devotion_block_fear_and_charm_nearby():
     p, w = _pal(10), build_pc("wizard", 3, "w", (3, 2, 0))
     b = arena(p, w, mon("goblin", (12, 9), "g"), layout=WIDE)
-    assert features.blocks_condition(b, w, "frightened") and features.blocks_condition(b, w, "charmed")
-    assert not features.blocks_condition(b, w, "paralyzed")
+    assert dispatch.blocks_condition(b, w, "frightened") and dispatch.blocks_condition(b, w, "charmed")
+    assert not dispatch.blocks_condition(b, w, "paralyzed")
     w.pos = (9, 9, 0)   # beyond 10 ft
-    assert not features.blocks_condition(b, w, "frightened")
+    assert not dispatch.blocks_condition(b, w, "frightened")
 
 
 def test_divine_health_makes_the_paladin_immune_to_disease():
@@ -755,13 +756,13 @@ def test_wild_shape_takes_the_beasts_hp_ac_and_attacks_keeps_wis_and_reverts_wit
 
 
 def test_wild_shape_forms_follow_the_cr_and_speed_limits():
-    two = dict(features.beast_forms(0.25, 2))
+    two = dict(druid.beast_forms(0.25, 2))
     assert "wolf" in two and "ape" not in two and "giant-eagle" not in two
-    assert "crocodile" not in dict(features.beast_forms(0.5, 2))   # no swim speed before 4
-    four = dict(features.beast_forms(0.5, 4))
+    assert "crocodile" not in dict(druid.beast_forms(0.5, 2))   # no swim speed before 4
+    four = dict(druid.beast_forms(0.5, 4))
     assert "ape" in four and "crocodile" in four and "giant-eagle" not in four
     assert "reef-shark" not in four   # no walking speed: not a form for our land battles
-    assert "giant-eagle" in dict(features.beast_forms(1, 8))
+    assert "giant-eagle" in dict(druid.beast_forms(1, 8))
 
 
 def test_revert_is_a_bonus_action_and_wild_shape_returns_on_a_short_rest_long_rest_reverts():
@@ -773,7 +774,7 @@ def test_revert_is_a_bonus_action_and_wild_shape_returns_on_a_short_rest_long_re
     assert d.creature_type == "humanoid" and not d.economy.bonus and d.hp == d.max_hp
     short_rest(d)
     assert d.resources["wild_shape"] == 2
-    features.wild_shape(b, d, "wolf")
+    druid.wild_shape(b, d, "wolf")
     long_rest(d)
     assert "wild_shape_saved" not in d.resources and d.attacks[0].key == "scimitar"
 
@@ -847,7 +848,7 @@ def test_cutting_words_is_the_bards_reaction_that_can_turn_a_hit_on_an_ally_into
     assert f.hp == f.max_hp and bard.resources["bardic_inspiration"] == max(1, _mod(bard, "cha")) - 1
     assert not bard.economy.reaction
     f.ac = 25
-    assert not features.cutting_words(b, o, f, {"total": 30, "ac": 25})   # a d6 cannot turn a 30
+    assert not dispatch.cutting_words(b, o, f, {"total": 30, "ac": 25})   # a d6 cannot turn a 30
 
 
 def test_cutting_words_is_not_offered_for_a_hit_the_die_cannot_undo():
@@ -863,8 +864,8 @@ def test_cutting_words_is_not_offered_for_a_hit_the_die_cannot_undo():
 def test_jack_of_all_trades_and_remarkable_athlete_add_half_proficiency_to_initiative():
     bard = build_pc("bard", 5, "bard", (2, 2, 0))   # proficiency +3: +1 (rounded down)
     champ = build_pc("fighter", 7, "champ", (4, 4, 0))   # +3: +2 (rounded up)
-    assert features.initiative_bonus(bard) == 1 and features.initiative_bonus(champ) == 2
-    assert features.initiative_bonus(build_pc("bard", 1, "b", (1, 1, 0))) == 0
+    assert dispatch.initiative_bonus(bard) == 1 and dispatch.initiative_bonus(champ) == 2
+    assert dispatch.initiative_bonus(build_pc("bard", 1, "b", (1, 1, 0))) == 0
     b = arena(bard, champ, mon("ogre", (9, 9), "o"), layout=WIDE)
     assert bard.initiative - _mod(bard, "dex") - 1 == next(
         e["natural"] for e in b.log if e.get("what") == "initiative bard")
@@ -1183,7 +1184,7 @@ def test_jack_of_all_trades_and_remarkable_athlete_add_to_untrained_checks():
     assert b.stealth(bard) == _mod(bard, "dex") + 1
     assert b.athletics(champ) == _mod(champ, "str") + 3          # trained: the full bonus, nothing more
     assert b.stealth(champ) == _mod(champ, "dex") + 2            # Remarkable Athlete: half rounded up
-    assert features.check_bonus(champ, "wis") == 0 and features.check_bonus(bard, "wis") == 1
+    assert dispatch.check_bonus(champ, "wis") == 0 and dispatch.check_bonus(bard, "wis") == 1
 
 
 def test_careful_spell_spares_allies_only_and_comes_at_17():
@@ -1194,6 +1195,6 @@ def test_careful_spell_spares_allies_only_and_comes_at_17():
     pick(b, "point_x", "x = 9")
     script(b, *([1] * 8), 20)   # 8d6 = 8; only the ogre rolls its save (a 20: half)
     pick(b, "point_y", "(9, 6) (hits")
-    fire = 8 + s.mod("cha")   # + Cha: the red sorcerer's Elemental Affinity (dnd/features_more.py)
+    fire = 8 + s.mod("cha")   # + Cha: the red sorcerer's Elemental Affinity (dnd/classes/sorcerer.py)
     assert f.hp == f.max_hp - fire // 2 and g.hp == 59 - fire // 2
     assert any("Careful Spell" in e.get("text", "") for e in events(b, "save"))

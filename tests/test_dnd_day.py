@@ -456,7 +456,7 @@ def test_wild_shape_between_fights_lasts_into_the_next_fight_and_ends_at_a_short
 
 
 def test_a_shape_taken_in_a_fight_ends_with_it_and_an_all_day_shape_outlasts_a_rest():
-    from dungeonbench_gym.dnd.features import wild_shape
+    from dungeonbench_gym.dnd.classes.druid import wild_shape
     assert [wild_shape_duration(n) for n in (2, 15, 16, 20)] == \
         ["until_short_rest", "until_short_rest", "all_day", "all_day"]
     data = copy.deepcopy(_base())

@@ -10,7 +10,7 @@ from dnd_helpers import WIDE, arena, cast, events, pick
 from dungeonbench_gym.dnd import heuristic, items, spellbook
 from dungeonbench_gym.dnd.builders.monsters import monster_combatant
 from dungeonbench_gym.dnd.builders.pcs import build_pc
-from dungeonbench_gym.dnd.features_last import stride_map
+from dungeonbench_gym.dnd.classes.druid import stride_map
 from dungeonbench_gym.dnd.grid import OVERGROWN, PLANTS, TREE, BattleMap, Cover, MapError
 from dungeonbench_gym.dnd.scenario import load_encounter
 from dungeonbench_gym.dnd.verification import items_probes, spell_probe

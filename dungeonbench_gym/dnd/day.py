@@ -54,8 +54,10 @@ from .builders.monsters import monster_combatant
 from .builders.pcs import arcane_recovery, build_pc, natural_recovery, short_rest
 from .dice import Roller
 from .engine import Battle
-from .features import _class_level, beast_forms, end_rage, revert, take_wild_shape
-from .features_more import song_of_rest
+from .classes.barbarian import end_rage
+from .classes.bard import song_of_rest
+from .classes.common import class_level
+from .classes.druid import beast_forms, revert, take_wild_shape
 from .grid import size_squares
 from .items import equip, item, settle, use_out_of_combat
 from .model.archetypes import ARCHETYPES
@@ -549,7 +551,7 @@ class DayRun:
                         "wild_shape_end", (c.cid,))]
         if r.get("wild_shape", 0) <= 0:
             return []
-        level = _class_level(c, "druid")
+        level = class_level(c, "druid")
         how = DURATION_TEXT[wild_shape_duration(level)]
         uses = "unlimited uses" if r["wild_shape"] >= 99 else f"{r['wild_shape']} use(s) left"
         out = []
@@ -638,7 +640,7 @@ class DayRun:
         elif k == "wild_shape":
             c = self.party[d[0]]
             take_wild_shape(None, c, d[1])
-            c.resources["wild_shape_day"] = wild_shape_duration(_class_level(c, "druid"))
+            c.resources["wild_shape_day"] = wild_shape_duration(class_level(c, "druid"))
             self.event("wild_shape", f"{c.cid} takes the shape of a {content.monster(d[1]).name} "
                                      f"({DURATION_TEXT[c.resources['wild_shape_day']]})")
         elif k == "wild_shape_end":

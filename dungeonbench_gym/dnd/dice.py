@@ -147,7 +147,7 @@ class Roller:
         self.log = [] if log is None else log
         self.record = record
         self._int = self.rng.integers
-        self.mods: dict = {}   # a casting's changes to its next roll, by "what" prefix (features_more)
+        self.mods: dict = {}   # a casting's changes to its next roll, by "what" prefix (dnd/classes/dispatch.py before_spell)
 
     def _dice(self, count: int, sides: int) -> list[int]:
         # Scalar draws are ~5x cheaper than a size= call for the few dice a roll usually has.
@@ -164,7 +164,7 @@ class Roller:
 
     def roll(self, expr: str | int | DiceExpr, what: str = "roll", critical: bool = False) -> int:
         """Roll an expression; with ``critical`` the dice (not the constant) are doubled."""
-        if self.mods:   # Overchannel, Empowered Evocation, Supreme Healing, ... (dnd/features_more.py)
+        if self.mods:   # Overchannel, Empowered Evocation, Supreme Healing, ... (dnd/classes/)
             for prefix in self.mods:
                 if what.startswith(prefix):
                     change = self.mods[prefix] if self.mods[prefix].get("max") else self.mods.pop(prefix)

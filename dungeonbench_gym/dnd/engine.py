@@ -31,9 +31,6 @@ from __future__ import annotations
 from typing import Any
 
 from . import (
-    features,
-    features_last,   # Retaliation, Giant Killer, Stand Against the Tide, Hurl Through Hell
-    features_more,   # subclass and late class features
     items,
     lighting,   # dark battles: light sources, darkvision, Dancing Lights, Enthrall
     monster_specials,
@@ -58,6 +55,7 @@ from .battle.movement import MovementMixin
 from .battle.targets import TargetingMixin, _teleport_there
 from .battle.turns import TurnsMixin
 from .builders import monsters, pcs
+from .classes import dispatch as class_features   # the class features (one module per class)
 from .dice import Roller
 from .grid import BattleMap, Cover, box_distance_ft
 from .model.options import Decision, Opt
@@ -68,9 +66,8 @@ from .state import Combatant
 # The mechanics: each registers the option kinds and reactions it answers into rules/hooks.py's
 # tables as it is imported (the battle parts above register the engine's own). Once all are
 # in, the tables are frozen, so a late registration cannot change how a running battle plays.
-MECHANICS = (features, features_last, features_more, items, lighting, monster_specials, spell_buffs,
-             spell_control, spell_counter, spell_plants, spell_summons, spell_utility, spell_walls,
-             spell_wards, spell_zones, spellbook)
+MECHANICS = (class_features, items, lighting, monster_specials, spell_buffs, spell_control, spell_counter,
+             spell_plants, spell_summons, spell_utility, spell_walls, spell_wards, spell_zones, spellbook)
 # The builders register into model/factories.py as they are imported (a summons, Wild Shape and
 # Simulacrum build creatures through it), so any battle can build them.
 BUILDERS = (monsters, pcs)

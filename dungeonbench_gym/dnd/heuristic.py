@@ -34,7 +34,6 @@ import numpy as np
 from . import (
     content,
     fastpaths,
-    features,
     lighting,
     spellbook,
 )
@@ -44,11 +43,11 @@ from .advice.common import _box_extents, _fight_scorer, _foes, _goal_boxes, _ran
 from .advice.spell_control import worth
 from .areas import DIRECTIONS_8
 from .builders.monsters import monster_combatant
+from .classes import bard, cleric, paladin
 from .dice import parse
 from .engine import Battle
 from .rules.core_spells import BUFFS
 from .state import Combatant, expected_damage, monster_action
-from .features import _smite_dice
 from .grid import SQUARE_FT
 from .model.options import Opt
 
@@ -76,8 +75,8 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
         i = _action(battle, c, opts)
         if i is None:   # a split menu's span without End turn, and nothing in it worth doing
             i = 0
-        # a metamagic or Overchannel variant of the chosen spell when it pays (dnd/advice/features_more.py)
-        return advice.features_more.upgrade(battle, c, opts, i) if PARTY_FEATURES and c.is_pc else i
+        # a metamagic or Overchannel variant of the chosen spell when it pays (dnd/advice/class_features.py)
+        return advice.class_features.upgrade(battle, c, opts, i) if PARTY_FEATURES and c.is_pc else i
     if kind == "target":
         use = battle.pending["use"]
         if use[:2] == ("feature", "wild_shape") and PARTY_FEATURES:
@@ -665,7 +664,7 @@ def _feature_choice(battle: Battle, c: Combatant, opts: list[Opt], phase: str):
     Bardic Inspiration, Patient Defense)."""
     if not PARTY_FEATURES or not c.is_pc:
         return None
-    more = advice.features_more.heuristic_choice(battle, c, opts, phase)   # Step of the Wind, Fiendish Vigor, ...
+    more = advice.class_features.heuristic_choice(battle, c, opts, phase)   # Step of the Wind, Fiendish Vigor, ...
     if more is not None:
         return more
     feats: dict = {}
@@ -677,15 +676,15 @@ def _feature_choice(battle: Battle, c: Combatant, opts: list[Opt], phase: str):
     e = c.economy
     foes = [o for o in battle.enemies_of(c) if o.conscious]
     if phase == "urgent":
-        if "preserve_life" in feats and sum(1 for o in features._preserve_targets(battle, c) if _badly_hurt(o)) >= 2:
+        if "preserve_life" in feats and sum(1 for o in cleric.preserve_targets(battle, c) if _badly_hurt(o)) >= 2:
             return feats["preserve_life"]
-        if "lay_on_hands" in feats and any(o.hp == 0 for o in features._lay_targets(battle, c)):
+        if "lay_on_hands" in feats and any(o.hp == 0 for o in paladin.lay_targets(battle, c)):
             return feats["lay_on_hands"]
         return None
     if phase == "early":
         if "stillness" in feats:
             return feats["stillness"]
-        if "lay_on_hands" in feats and any(_badly_hurt(o) for o in features._lay_targets(battle, c)):
+        if "lay_on_hands" in feats and any(_badly_hurt(o) for o in paladin.lay_targets(battle, c)):
             return feats["lay_on_hands"]
         if "wholeness" in feats and c.hp <= 0.35 * c.max_hp:
             return feats["wholeness"]
@@ -722,7 +721,7 @@ def _feature_choice(battle: Battle, c: Combatant, opts: list[Opt], phase: str):
 def _next_ally(battle: Battle, c: Combatant):
     """The next ally in the turn order this planner would inspire: conscious, not inspired yet,
     within 60 ft, with a foe in its reach or a ranged attack (it is about to attack)."""
-    pool = {o.cid for o in features._inspire_targets(battle, c)}
+    pool = {o.cid for o in bard.inspire_targets(battle, c)}
     n = len(battle.order)
     start = battle.order.index(c.cid) if c.cid in battle.order else 0
     for k in range(1, n + 1):
@@ -786,10 +785,10 @@ def _rider_choice(battle: Battle, c: Combatant, opts: list[Opt]) -> int:
     if smites:
         per_die = 4.5 * (2 if crit else 1)
         for lv in sorted(smites):   # the lowest slot that finishes it
-            if hit + per_die * _smite_dice(lv, t) >= t.hp:
+            if hit + per_die * paladin.smite_dice(lv, t) >= t.hp:
                 return smites[lv]
         if crit or t.creature_type in ("undead", "fiend"):   # the highest slot that still adds a die
-            useful = [lv for lv in smites if _smite_dice(lv, t) > _smite_dice(lv - 1, t) or lv == 1]
+            useful = [lv for lv in smites if paladin.smite_dice(lv, t) > paladin.smite_dice(lv - 1, t) or lv == 1]
             return smites[max(useful)]
         if t.hp >= 2 * hit and sum(c.resources.get("slots", ())) > 1:   # a sturdy foe: the lowest slot
             return smites[min(smites)]

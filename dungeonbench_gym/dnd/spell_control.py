@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from . import areas, content
 from .areas import DIRECTIONS_8
+from .classes import warlock
 from .grid import SQUARE_FT, footprint
 from .model.options import Opt
 from .rules import hooks
@@ -605,9 +606,8 @@ def removed_turn(b, c) -> bool:
     v = c.conditions.get("removed")
     if not v:
         return False
-    if v.get("hurl"):   # Hurl Through Hell (dnd/features_last.py): back now if its warlock is down
-        from . import features_last
-        features_last.removed_turn(b, c)
+    if v.get("hurl"):   # Hurl Through Hell (dnd/classes/warlock.py): back now if its warlock is down
+        warlock.removed_turn(b, c)
         return not c.dead
     if v.get("blink"):
         _back(b, c, "blink")
@@ -684,9 +684,8 @@ def _drift(b, c, d, feet: int) -> int:
 
 def end_of_turn(b, c) -> None:
     """Hook at the end of each turn: Blink's d20, Time Stop's next turn."""
-    if "hurl_through_hell" in c.features:   # those it hurled come back (dnd/features_last.py)
-        from . import features_last
-        features_last.end_of_turn(b, c)
+    if "hurl_through_hell" in c.features:   # those it hurled come back (dnd/classes/warlock.py)
+        warlock.end_of_turn(b, c)
     if "blink" in c.conditions and not c.dead and c.conscious:
         roll = b.roller.roll("1d20", what=f"blink {c.cid}")
         if roll >= 11:

@@ -47,7 +47,7 @@ def offer(b, c, key: str, level: int) -> bool:
     react; True when the engine must wait for it."""
     cleared = b.__dict__.pop("_counter_cleared", None)
     if c.is_pc and c.economy.extra.get("metamagic") == "subtle":
-        return False   # Subtle Spell: nothing to see, nothing to counter (dnd/features_more.py)
+        return False   # Subtle Spell: nothing to see, nothing to counter (dnd/classes/sorcerer.py)
     if cleared == (c.cid, key, level):
         return False   # this casting already survived its counterspells
     stack = [(c.cid, key, level)]

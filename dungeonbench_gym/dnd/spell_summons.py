@@ -44,6 +44,7 @@ import json
 from pathlib import Path
 
 from . import content
+from .classes import warlock
 from .grid import SIZE_SQUARES, Cover, box_distance_ft, footprint
 from .model.durations import drop_concentration
 from .model.factories import build_monster, build_pc
@@ -580,7 +581,7 @@ def _conjure_weapon(b, c, key: str, level: int) -> None:
 
 
 # ================================================================ cast before a fight (the Day track)
-DAY_KINDS = ("prepare_summon", "chain_familiar")   # chain_familiar: Pact of the Chain (dnd/features_last.py)
+DAY_KINDS = ("prepare_summon", "chain_familiar")   # chain_familiar: Pact of the Chain (dnd/classes/warlock.py)
 _LASTS_TEXT = {"all_day": "all day", "concentration": "next fight, concentration", "next_encounter": "next fight"}
 
 
@@ -611,10 +612,9 @@ def prep_choices(c, key: str) -> list:
 def day_options(run, c, living) -> list:
     """Between fights: a member casts a long summoning (Animate Dead, Conjure Elemental, Find
     Familiar...); the creatures join the party in the next fight (or every fight that day)."""
-    from . import features_last
-    out = features_last.chain_day_options(run, c)   # Pact of the Chain: Find Familiar as a ritual
+    out = warlock.chain_day_options(run, c)   # Pact of the Chain: Find Familiar as a ritual
     for key in c.spells:
-        if _mech(key).get("mech") != "prepare" or not features_last.minions_ready(c, key):   # Minions of Chaos
+        if _mech(key).get("mech") != "prepare" or not warlock.minions_ready(c, key):   # Minions of Chaos
             continue
         if key == "simulacrum":
             out.extend(_simulacrum_options(run, c))
@@ -635,12 +635,11 @@ def _prepared(run) -> list:
 
 def day_apply(run, opt) -> None:
     """The long casting happens: the slot (and any cost) is paid and the creatures wait for the fight."""
-    from . import features_last
     if opt.kind == "chain_familiar":   # Pact of the Chain's ritual familiar
-        features_last.chain_day_apply(run, opt)
+        warlock.chain_day_apply(run, opt)
         return
     cid, key, lv, monster, count = opt.data
-    features_last.minions_cast(run.party[cid], key)   # Minions of Chaos: once a long rest
+    warlock.minions_cast(run.party[cid], key)   # Minions of Chaos: once a long rest
     if key == "simulacrum":
         _make_simulacrum(run, run.party[cid], lv, run.party[monster])
         return

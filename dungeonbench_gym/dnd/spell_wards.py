@@ -77,6 +77,7 @@ from __future__ import annotations
 
 from . import areas, content
 from .areas import DIRECTIONS_8, ground_z_at_point
+from .classes import dispatch as class_features
 from .grid import SQUARE_FT, box_distance_ft, footprint, size_squares
 from .model.options import Decision, Opt
 from .model.slots import spend_slot
@@ -502,13 +503,12 @@ def _trigger(b, w, c) -> None:
 
 
 def _explode(b, w, hits) -> None:
-    from . import features
     amount = b.roller.roll_damage(glyph_dice(w["level"]), what=f"damage glyph-of-warding {w['kind']}")
     for t in hits:
         if t.dead:
             continue
         ok = b.saving_throw(t, "dex", w["dc"], magic=True, big=True)
-        dealt = features.area_damage(t, "dex", ok, True, amount)   # (Evasion)
+        dealt = class_features.area_damage(t, "dex", ok, True, amount)   # (Evasion)
         if dealt:
             b.damage(t, dealt, w["kind"], magical=True, source=w["by"])
 
@@ -538,10 +538,10 @@ def _symbol_effect(b, w, targets) -> None:
 
 
 def _put(b, t, cond: str, entry: dict, what: str) -> None:
-    from . import features, spell_buffs
+    from . import spell_buffs
     if t.dead or cond in t.condition_immunities or cond in t.conditions:
         return
-    if features.blocks_condition(b, t, cond) or (t.conditions and spell_buffs.wards(t, cond)):
+    if class_features.blocks_condition(b, t, cond) or (t.conditions and spell_buffs.wards(t, cond)):
         return
     t.conditions[cond] = entry
     if cond == "unconscious" and "prone" not in t.condition_immunities:

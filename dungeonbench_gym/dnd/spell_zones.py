@@ -87,7 +87,7 @@ def _senses(monster: str | None) -> tuple:
 def senses(c) -> tuple:
     """(blindsight, truesight, devil's sight) of a creature (a spell's flag may add truesight)."""
     b, t, d = _senses(c.monster)
-    if c.is_pc and "devils_sight" in c.features:   # the invocation (dnd/features_more.py)
+    if c.is_pc and "devils_sight" in c.features:   # the invocation (dnd/classes/warlock.py)
         d = 120
     for v in c.conditions.values():
         if v.get("truesight"):

@@ -42,8 +42,8 @@ import functools
 import json
 from pathlib import Path
 
-from . import areas, content, features_more, spell_buffs
-from . import features_last   # Land's Stride's advantage against Entangle
+from . import areas, content, spell_buffs
+from .classes import dispatch
 from . import spell_summons   # authored summons (the "summon" mechanism's creatures)
 from . import spell_wards   # Magic Circle's guard against charm and fear
 from .grid import SIZE_SQUARES, SQUARE_FT, footprint
@@ -217,7 +217,7 @@ def targets(b, c, key: str, first: bool = False) -> list:
     if own is not None and own.targets is not None:
         return own.targets(b, c, key)
     rng = m.get("range") or (SQUARE_FT if sp.range_kind == "touch" else (sp.range_feet or 0))
-    rng = features_more.spell_range(c, key, rng)   # Eldritch Spear, Distant Spell
+    rng = dispatch.spell_range(c, key, rng)   # Eldritch Spear, Distant Spell
     if kind == "revive":   # Revivify: a PC ally dead for at most a minute (10 rounds)
         pool = [o for o in b.creatures.values() if o.side == c.side and o.dead and o.is_pc
                 and o.creature_type not in ("undead", "construct") and b.round - _died_round(b, o) <= 10]
@@ -573,7 +573,7 @@ def effect(b, c, key: str, level: int, t):
     kind = m["mech"]
     dmg = dice(c, key, level)
     if kind == "attack":
-        rng = features_more.spell_range(c, key, m.get("range") or sp.range_feet or 0)   # (Eldritch Spear)
+        rng = dispatch.spell_range(c, key, m.get("range") or sp.range_feet or 0)   # (Eldritch Spear)
         profile = AttackProfile(key, sp.name, c.resources["spell_attack"],
                                 (DamagePart(dmg, sp.damage_type),) if dmg else (),   # Ray of Enfeeblement: none
                                 sp.attack_type == "melee", SQUARE_FT, rng, rng,
@@ -590,7 +590,7 @@ def effect(b, c, key: str, level: int, t):
         if dmg and not m.get("repeat_damage"):
             amount = b.roller.roll_damage(dmg, what=f"damage {key} {sp.damage_type}")
             if ok and not m.get("damage_always"):   # Feeblemind: the damage comes before its save
-                amount = amount // 2 if sp.save_success == "half" or features_more.potent(c, sp) else 0
+                amount = amount // 2 if sp.save_success == "half" or dispatch.potent(c, sp) else 0
             if m.get("leave_at_least") and amount:   # Harm can't reduce it below 1 HP
                 amount = min(amount, max(0, t.hp - m["leave_at_least"]) + t.temp_hp)
             if amount:
@@ -819,7 +819,7 @@ def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
         if t.dead:
             continue
         ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True,
-                            adv=features_last.save_adv(t, key))   # Land's Stride against Entangle
+                            adv=dispatch.lands_stride_adv(t, key))   # Land's Stride against Entangle
         if amount and not m.get("repeat_damage"):
             dealt = (amount // 2 if sp.save_success == "half" or m.get("half") else 0) if ok else amount
             if dealt:

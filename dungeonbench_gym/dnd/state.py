@@ -84,7 +84,7 @@ class Economy:
     levelled_action_spell: bool = False  # a levelled action spell was cast: no bonus-action spell
     light_attack: str | None = None      # the light melee weapon attacked with (two-weapon fighting)
     loading_fired: bool = False          # a loading weapon was fired in the current Attack action
-    extra: dict = field(default_factory=dict)   # class features' per-turn state (features.py)
+    extra: dict = field(default_factory=dict)   # class features' per-turn state (dnd/classes/)
 
 
 @dataclass

@@ -1,5 +1,5 @@
 """The planner's per-mechanic advice: what the baseline heuristic (:mod:`..heuristic`) asks each
-mechanic (light, plants, utility spells, monsters' own options, the later class features, control
+mechanic (light, plants, utility spells, monsters' own options, class features, control
 spells), and the Day track's baseline between fights (:mod:`.intermission`, with each mechanic's
 part in its module here), kept out of the rules so that the rules run without the planner.
 
@@ -9,9 +9,9 @@ rules imports this package.
 """
 
 from . import (
-    common, features_more, intermission, lighting, monster_specials, spell_buffs, spell_control, spell_plants,
+    class_features, common, intermission, lighting, monster_specials, spell_buffs, spell_control, spell_plants,
     spell_utility, spell_wards,
 )
 
-__all__ = ["common", "features_more", "intermission", "lighting", "monster_specials", "spell_buffs",
+__all__ = ["class_features", "common", "intermission", "lighting", "monster_specials", "spell_buffs",
            "spell_control", "spell_plants", "spell_utility", "spell_wards"]

@@ -7,7 +7,8 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 
 from __future__ import annotations
 
-from .. import content, features, features_more, lighting, spell_buffs, spell_control, spell_zones
+from .. import content, lighting, spell_buffs, spell_control, spell_zones
+from ..classes import dispatch
 from ..grid import SQUARE_FT, box_distance_ft
 from ..model.options import Opt
 from ..rules.hooks import OPTION_KINDS
@@ -34,7 +35,7 @@ class ActionsMixin:
     def stealth(self, c: Combatant) -> int:
         aura = spell_control.stealth_aura(self, c) if self.controls else 0   # Pass without Trace
         if c.is_pc:   # our builds: rogues are trained in Stealth
-            return aura + c.mod("dex") + (c.prof if c.pc_class == "rogue" else features.check_bonus(c, "dex"))
+            return aura + c.mod("dex") + (c.prof if c.pc_class == "rogue" else dispatch.check_bonus(c, "dex"))
         return aura + self._skill(c, "stealth", "dex")
 
     @staticmethod
@@ -80,13 +81,13 @@ def _disengage(b, c: Combatant, p: dict, opt: Opt) -> None:
 @OPTION_KINDS.handles("hide", "cunning_hide")
 def _hide(b, c: Combatant, p: dict, opt: Opt) -> None:
     b.spend(c, bonus=opt.kind == "cunning_hide")
-    roll = b.roller.roll_d20(features_more.stealth_advantage(c), b.check_dis(c), bonus=b.stealth(c),
+    roll = b.roller.roll_d20(dispatch.stealth_advantage(c), b.check_dis(c), bonus=b.stealth(c),
                              what=f"stealth {c.cid}")   # (Supreme Sneak)
-    roll = roll._replace(total=features_more.check_total(c, "dex", roll.natural, roll.total, True))
+    roll = roll._replace(total=dispatch.check_total(c, "dex", roll.natural, roll.total, True))
     need = max((b.passive_perception(o) - (lighting.perception_penalty(b, o, c)   # dim light, Enthrall
                                             if o.conditions or b.zones else 0)
                 for o in b.enemies_of(c) if o.conscious), default=0)
-    roll = roll._replace(total=features_more.peerless(b, c, roll.total, need))   # (Peerless Skill)
+    roll = roll._replace(total=dispatch.peerless(b, c, roll.total, need))   # (Peerless Skill)
     ok = roll.total >= need   # SRD: Stealth against the passive Perception of those looking
     if ok:
         c.conditions["hidden"] = {"stealth": roll.total}
@@ -122,10 +123,10 @@ def _help(b, c: Combatant, p: dict, opt: Opt) -> None:
 def _escape_web(b, c: Combatant, p: dict, opt: Opt) -> None:
     b.spend(c)
     ability, dc = c.conditions["restrained"]["escape"]
-    roll = b.roller.roll_d20(False, b.check_dis(c), bonus=c.mod(ability) + features.check_bonus(c, ability),
+    roll = b.roller.roll_d20(False, b.check_dis(c), bonus=c.mod(ability) + dispatch.check_bonus(c, ability),
                              what=f"break free {c.cid}")
-    roll = roll._replace(total=features_more.check_total(c, ability, roll.natural, roll.total, False))
-    roll = roll._replace(total=features_more.peerless(b, c, roll.total, dc))   # (Peerless Skill)
+    roll = roll._replace(total=dispatch.check_total(c, ability, roll.natural, roll.total, False))
+    roll = roll._replace(total=dispatch.peerless(b, c, roll.total, dc))   # (Peerless Skill)
     if roll.total >= dc:
         del c.conditions["restrained"]
     b.event("escape", f"{c.cid} {'bursts' if roll.total >= dc else 'fails to burst'} the webbing "

@@ -7,9 +7,10 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 from __future__ import annotations
 
 from .. import (
-    content, features, features_last, features_more, items as _items, monster_specials, spell_buffs,
+    content, items as _items, monster_specials, spell_buffs,
     spell_wards, spell_zones, spellbook,
 )
+from ..classes import dispatch
 from ..grid import SQUARE_FT, footprint
 from ..model.options import Opt
 from ..model.slots import spend_slot
@@ -138,7 +139,7 @@ class AttacksMixin:
             if any(o.conscious and not o.incapacitated and self.distance(c, o) <= SQUARE_FT
                    for o in self.enemies_of(c)):
                 dis.append("hostile within 5 ft")
-        features.attack_modifiers(self, c, t, melee, a, adv, dis)   # Reckless Attack, Elusive
+        dispatch.attack_modifiers(self, c, t, melee, a, adv, dis)   # Reckless Attack, Elusive
         if self.zones:   # Darkness, Fog Cloud...: unseen attackers and targets (dnd/spell_zones.py)
             spell_zones.sight_modifiers(self, c, t, adv, dis)
         if self.wards:   # a target inside a Magic Circle against the attacker's type (dnd/spell_wards.py)
@@ -160,7 +161,7 @@ class AttacksMixin:
         for k in vanished:
             del c.conditions[k]
         hidden = c.conditions.pop("hidden", None)   # attacking reveals the attacker (after this roll)
-        if t.is_pc and "natures_sanctuary" in t.features and features_more.sanctuary_turns(self, c, t, a):
+        if t.is_pc and "natures_sanctuary" in t.features and dispatch.sanctuary_turns(self, c, t, a):
             return False   # Nature's Sanctuary: a beast or plant that fails its save loses the attack
         ward = t.conditions.get("sanctuary")
         if ward and not self.saving_throw(c, "wis", ward["dc"], magic=True):
@@ -177,7 +178,7 @@ class AttacksMixin:
         if spellbook.images_take(self, c, t, a):   # Mirror Image: a duplicate takes the attack
             return False
         adv, dis, reasons = self.attack_modifiers(c, t, melee, a)
-        if t.is_pc and features_more.defend(self, c, t, melee, then, reasons):   # Protection, Escape the Horde
+        if t.is_pc and dispatch.defend(self, c, t, melee, then, reasons):   # Protection, Escape the Horde
             dis = True
         if "invisible" in vanished:   # the attack that ends invisibility is still made unseen
             adv, reasons = True, [*reasons, "attacker invisible"]
@@ -191,7 +192,7 @@ class AttacksMixin:
         ac = self.armour_class(t) + (cover.bonus or 0)
         if "amulet_of" in t.resources:   # a shield guardian's Shield reaction for its amulet's wearer
             ac += monster_specials.guardian_shield(self, c, t)
-        bonus = a.to_hit + features.attack_bonus(self, c, t, a)   # Sacred Weapon; notes the attack (Rage)
+        bonus = a.to_hit + dispatch.attack_bonus(self, c, t, a)   # Sacred Weapon; notes the attack (Rage)
         bonus += spellbook.attack_bonus(c, a)   # Magic Weapon
         bonus -= spell_buffs.attack_penalty(c)   # Raise Dead's -4
         if "blessed" in c.conditions:   # Bless +1d4, Bane -1d4 on attack rolls
@@ -200,11 +201,11 @@ class AttacksMixin:
         if "baned" in c.conditions:
             bonus -= self.roller.roll("1d4", what=f"bane {c.cid}")
         roll = self.roller.roll_d20(adv, dis, bonus=bonus, what=f"attack {c.cid}->{t.cid} {a.key}")
-        crit = roll.natural >= features.crit_min(c)   # 20, or 19-20 / 18-20 (Champion)
+        crit = roll.natural >= dispatch.crit_min(c)   # 20, or 19-20 / 18-20 (Champion)
         hit = crit or (roll.natural != 1 and roll.total >= ac)
         total = roll.total
         if not hit and c.is_pc:   # Bardic Inspiration, Stroke of Luck
-            total, hit = features.rescue_attack(self, c, total, ac, roll.natural)
+            total, hit = dispatch.rescue_attack(self, c, total, ac, roll.natural)
         # SRD: a melee hit on an unconscious or paralyzed creature within 5 ft is a critical hit
         if hit and melee and (not t.conscious or "unconscious" in t.conditions or "paralyzed" in t.conditions) \
                 and self.distance(c, t) <= SQUARE_FT:
@@ -220,9 +221,9 @@ class AttacksMixin:
                 and roll.total < ac + t.resources["parry"] and "blinded" not in t.conditions \
                 and "invisible" not in c.conditions:   # SRD Parry: it must see the attacker
             reaction = "parry"
-        elif hit and features.can_deflect(self, t, a, melee):
+        elif hit and dispatch.can_deflect(self, t, a, melee):
             reaction = "deflect_missiles"
-        elif hit and not crit and features.cutting_words(self, c, t, state):   # a bard ally's reaction
+        elif hit and not crit and dispatch.cutting_words(self, c, t, state):   # a bard ally's reaction
             reaction = "cutting_words"
         if reaction:
             self.attack_state = state
@@ -243,7 +244,7 @@ class AttacksMixin:
         out = self.land(state)
         if out and "hellish-rebuke" in t.spells and spell_buffs.offer_rebuke(self, c, t, then, before):
             return None   # the damaged creature decides on Hellish Rebuke first
-        if (c.is_pc or t.is_pc) and features_last.after_attack(self, c, t, a, melee, out, then, before):
+        if (c.is_pc or t.is_pc) and dispatch.after_attack(self, c, t, a, melee, out, then, before):
             return None   # Retaliation, Giant Killer, Stand Against the Tide, Hurl Through Hell
         return out
 
@@ -270,7 +271,7 @@ class AttacksMixin:
                        critical=crit)
         if not hit:
             return False
-        if not st.get("rider_done") and features.rider_options(self, c, t, st):
+        if not st.get("rider_done") and dispatch.rider_options(self, c, t, st):
             # Divine Smite / Stunning Strike / Open Hand: the attacker decides before the damage
             self.attack_state = st
             self.pending = {"kind": "reaction", "actor": c.cid, "reaction": "rider", "attacker": c.cid,
@@ -304,12 +305,12 @@ class AttacksMixin:
         if charge:   # a monster's Charge: the trait's extra dice (of the attack's type when unnamed)
             parts += [DamagePart(d["dice"], d["type"] or parts[0].type) for d in charge.get("extra_damage", ())]
         # class features: rage, smite, Colossus Slayer, Brutal Critical (not doubled), ...
-        for part, doubles in features.damage_parts(self, c, t, a, st, parts):
-            amount = features.roll_damage(self, c, a, part.dice, crit and doubles,
+        for part, doubles in dispatch.damage_parts(self, c, t, a, st, parts):
+            amount = dispatch.roll_damage(self, c, a, part.dice, crit and doubles,
                                           f"damage {a.key} {part.type}")   # Great Weapon Fighting
             if st.get("halve"):   # Uncanny Dodge
                 amount //= 2
-            amount = features.reduce_damage(st, amount)   # Deflect Missiles
+            amount = dispatch.reduce_damage(st, amount)   # Deflect Missiles
             if c.conditions:   # Ray of Enfeeblement
                 amount = spell_buffs.weakened(c, a, melee, amount)
             self.damage(t, amount, part.type, magical=a.spell, critical=crit, source=c.cid)
@@ -328,7 +329,7 @@ class AttacksMixin:
             spellbook.retort(self, c, t)   # Fire Shield
         if "ms" in t.resources or "ms" in c.resources:   # Rust Metal, Corrosive Form, a burning touch
             monster_specials.after_hit(self, c, t, a, melee)
-        features.after_hit(self, c, t, st)   # Stunning Strike's save, Open Hand
+        dispatch.after_hit(self, c, t, st)   # Stunning Strike's save, Open Hand
         return True
 
     def _touch_heal_targets(self, c: Combatant) -> list[Combatant]:
@@ -480,7 +481,7 @@ class AttacksMixin:
     # ---------------------------------------------------------------- shoving and grappling
     def athletics(self, c: Combatant) -> int:
         if c.is_pc:   # our builds: fighters are trained in Athletics
-            return c.mod("str") + (c.prof if c.pc_class == "fighter" else features.check_bonus(c, "str"))
+            return c.mod("str") + (c.prof if c.pc_class == "fighter" else dispatch.check_bonus(c, "str"))
         return self._skill(c, "athletics", "str")
 
     @staticmethod
@@ -492,7 +493,7 @@ class AttacksMixin:
         """The better of Athletics and Acrobatics (resisting a shove, escaping a grapple)."""
         if t.is_pc:
             return max(self.athletics(t), t.mod("dex") + (t.prof if t.pc_class == "rogue" else
-                                                           features.check_bonus(t, "dex")))
+                                                           dispatch.check_bonus(t, "dex")))
         return max(self._skill(t, "athletics", "str"), self._skill(t, "acrobatics", "dex"))
 
     @staticmethod
@@ -543,11 +544,11 @@ class AttacksMixin:
     def _shove(self, c: Combatant, t: Combatant, mode: str) -> None:
         mine = self.roller.roll_d20(False, self.check_dis(c), bonus=self.athletics(c) + spell_buffs.check_die(self, c),
                                     what=f"shove {c.cid}")   # Guidance
-        mine = mine._replace(total=features_more.check_total(c, "str", mine.natural, mine.total,
+        mine = mine._replace(total=dispatch.check_total(c, "str", mine.natural, mine.total,
                                                              c.pc_class == "fighter"))   # (Reliable Talent)
         theirs = self.roller.roll_d20(False, self.check_dis(t), bonus=self._escape_bonus(t) + spell_buffs.check_die(self, t),
                                       what=f"resist shove {t.cid}")
-        mine = mine._replace(total=features_more.peerless(self, c, mine.total, theirs.total + 1))   # (Peerless Skill)
+        mine = mine._replace(total=dispatch.peerless(self, c, mine.total, theirs.total + 1))   # (Peerless Skill)
         won = mine.total > theirs.total   # a tie leaves things as they were
         verb = ("grapples" if won else "fails to grapple") if mode == "grapple" else \
             ("shoves" if won else "fails to shove")
@@ -702,7 +703,7 @@ def _attack_targets(b, c: Combatant, use: tuple) -> list[Opt]:
         a = a._replace(damage=a.offhand, range_normal=0, range_long=0)
     targets = b.targets_for_attack(c, a)
     if use[2] == "horde":   # Horde Breaker: a creature near the first target
-        targets = features_more.horde_targets(b, c, targets)
+        targets = dispatch.horde_targets(b, c, targets)
     out = []
     for t in targets:
         if use[2] == "pounce" and t.cid != c.resources.get("pounce_on"):
@@ -727,7 +728,7 @@ def _attack_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
     elif use[2] == "offhand":
         e.bonus = False
         a = a._replace(damage=a.offhand, range_normal=0, range_long=0)
-    elif use[2] in features.BONUS_ATTACKS:   # Martial Arts, Flurry of Blows, Frenzy: paid there
+    elif use[2] in dispatch.BONUS_ATTACKS:   # Martial Arts, Flurry of Blows, Frenzy: paid there
         pass
     elif use[2] == "pounce":   # a monster's Pounce / Trampling Charge: a bonus action
         e.bonus = False
@@ -749,7 +750,7 @@ def _attack_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
     if a.key in c.recharge:   # a recharge attack (Web) is spent until it recharges
         c.recharge[a.key] = False
     if c.is_pc:
-        features.begin_attack(b, c, a, use[2])
+        dispatch.begin_attack(b, c, a, use[2])
     if use[2] == "legendary":
         if b.make_attack(c, a, t, then="next_turn") is not None and b.outcome is None:
             b.next_turn()

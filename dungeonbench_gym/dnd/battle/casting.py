@@ -6,9 +6,10 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 from __future__ import annotations
 
 from .. import (
-    content, features, features_more, monster_specials, spell_buffs, spell_control, spell_counter,
+    content, monster_specials, spell_buffs, spell_control, spell_counter,
     spell_summons, spell_walls, spellbook,
 )
+from ..classes import dispatch
 from ..model.options import Opt
 from ..model.slots import spend_slot
 from ..rules.core_spells import BUFFS, DEBUFFS, MULTI, SPELL_RIDERS
@@ -52,7 +53,7 @@ class CastingMixin:
     def pay_spell(self, c: Combatant, key: str, level: int) -> None:
         sp = content.spell(key)
         e = c.economy
-        if sp.casting_time == "bonus_action" or features.casting_as_bonus(c):   # (Quickened Spell)
+        if sp.casting_time == "bonus_action" or dispatch.casting_as_bonus(c):   # (Quickened Spell)
             e.bonus = False
             e.bonus_spell = True
         else:
@@ -60,7 +61,7 @@ class CastingMixin:
             e.levelled_action_spell |= level > 0
         innate = c.resources.get("innate", {})
         slots = c.resources.get("slots", ())
-        if level and features_more.free_cast(c, key, level):   # Spell Mastery, Signature Spell
+        if level and dispatch.free_cast(c, key, level):   # Spell Mastery, Signature Spell
             pass
         elif level and innate.get(key, 0) != 0 and (len(slots) < level or not slots[level - 1]):
             if innate[key] > 0:   # "n/day" (at will: -1, never spent)
@@ -74,7 +75,7 @@ class CastingMixin:
             self.end_concentration(c)
             c.concentration = key
             c.resources["concentration_until"] = self.round + (sp.duration_rounds or 10) * \
-                (2 if features_more.extended(c) else 1)   # Extended Spell
+                (2 if dispatch.extended(c) else 1)   # Extended Spell
 
     def end_concentration(self, c: Combatant) -> None:
         """Concentration ends: the effects this creature keeps up end with it."""
@@ -137,7 +138,7 @@ class CastingMixin:
                 amount = self.roller.roll_damage(dice, what=f"damage {key} {sp.damage_type}")
                 self.damage(t, amount, sp.damage_type, magical=True, source=c.cid)
             return True
-        rng = features_more.spell_range(c, key, sp.range_feet or 0)   # (Distant Spell)
+        rng = dispatch.spell_range(c, key, sp.range_feet or 0)   # (Distant Spell)
         profile = AttackProfile(key, sp.name, c.resources["spell_attack"], (DamagePart(dice, sp.damage_type),),
                                 sp.attack_type == "melee", 5, rng, rng, spell=True,
                                 on_hit=SPELL_RIDERS.get(key, ()))
@@ -216,7 +217,7 @@ class CastingMixin:
         for t in hits:
             ok = self.saving_throw(t, ability, dc, magic=use[0] == "spell", big=True)
             for dtype, amount in rolled:
-                self.damage(t, features.area_damage(t, ability, ok, half, amount), dtype, magical=magical,
+                self.damage(t, dispatch.area_damage(t, ability, ok, half, amount), dtype, magical=magical,
                             source=c.cid)   # (Evasion)
             if not ok and use[1] == "thunderwave" and not t.dead:
                 self.push(c, t, 10)   # pushed 10 ft away from the caster (forced movement)
@@ -260,7 +261,7 @@ class CastingMixin:
 
 @OPTION_KINDS.handles("spell")
 def _spell(b, c: Combatant, p: dict, opt: Opt) -> None:
-    features.before_spell(b, c, opt.data)   # metamagic (Quickened Spell)
+    dispatch.before_spell(b, c, opt.data)   # metamagic (Quickened Spell)
     b.begin_spell(c, opt.data[0], opt.data[1])
 
 

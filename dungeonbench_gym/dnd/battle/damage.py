@@ -7,9 +7,10 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 from __future__ import annotations
 
 from .. import (
-    features, features_more, monster_specials, spell_buffs, spell_control, spell_summons, spell_zones,
+    monster_specials, spell_buffs, spell_control, spell_summons, spell_zones,
     spellbook,
 )
+from ..classes import dispatch
 from ..rules.conditions import AUTO_FAIL
 from ..state import Combatant
 
@@ -22,7 +23,7 @@ class DamageMixin:
         """A save with the conditions' effects (SRD appendix A), Bless/Bane, Magic Resistance, and
         Legendary Resistance (spent on a failed save against a big effect: ``big``). ``condition``
         (a name or several) is what a failure imposes: traits like Brave give advantage against it."""
-        if features.careful_success(self, t):   # Careful Spell: the sorcerer's allies succeed
+        if dispatch.careful_success(self, t):   # Careful Spell: the sorcerer's allies succeed
             return True
         against = (condition,) if isinstance(condition, str) else tuple(condition or ())
         adv = adv or (any(x in t.resources.get("save_adv_vs", ()) for x in against)
@@ -32,16 +33,16 @@ class DamageMixin:
             self.event("save", f"{t.cid} fails the {ability.upper()} save automatically",
                        creature=t.cid, success=False)
             return False
-        adv = adv or (magic and "magic_resistance" in t.features) or features.save_advantage(self, t, ability) \
+        adv = adv or (magic and "magic_resistance" in t.features) or dispatch.save_advantage(self, t, ability) \
             or (magic and "gnome_cunning" in t.features and ability in ("int", "wis", "cha"))
         dis = ("restrained" in t.conditions and ability == "dex") or t.exhaustion >= 3 \
             or ("breath_weakened" in t.conditions and ability == "str") \
-            or features.save_disadvantage(self, t)   # a gold dragon's Weakening Breath; Heightened Spell
+            or dispatch.save_disadvantage(self, t)   # a gold dragon's Weakening Breath; Heightened Spell
         adv = adv or spellbook.save_mode(t, ability, "save_adv", against)   # Holy Aura, Protection from Poison
         dis = dis or spellbook.save_mode(t, ability, "save_dis")   # Irresistible Dance
-        adv = adv or (against and features_more.save_adv(self, t, against))   # Countercharm
+        adv = adv or (against and dispatch.countercharm_adv(self, t, against))   # Countercharm
         bonus = t.saves[ability] + sum(v.get("save", 0) for v in t.conditions.values())   # Warding Bond
-        bonus += features.save_bonus(self, t, ability)   # Aura of Protection
+        bonus += dispatch.save_bonus(self, t, ability)   # Aura of Protection
         bonus += spellbook.save_bonus(self, t)   # Resistance
         if "blessed" in t.conditions:
             bonus += self.roller.roll("1d4", what=f"bless {t.cid}")
@@ -52,7 +53,7 @@ class DamageMixin:
         ok = roll.total >= dc
         self.event("save", f"{t.cid} {'succeeds on' if ok else 'fails'} a DC {dc} {ability.upper()} save "
                    f"({roll.total})", creature=t.cid, success=ok)
-        if not ok and t.is_pc and features.rescue_save(self, t, ability, dc, roll.total, adv, dis):
+        if not ok and t.is_pc and dispatch.rescue_save(self, t, ability, dc, roll.total, adv, dis):
             return True   # Bardic Inspiration, Indomitable, Diamond Soul, Dark One's Own Luck
         if not ok and big and t.resources.get("legendary_resistance", 0) > 0:
             t.resources["legendary_resistance"] -= 1
@@ -80,7 +81,7 @@ class DamageMixin:
         """Apply damage after immunity, resistance, vulnerability and temp HP; returns HP lost."""
         if t.dead:
             return 0
-        if "sculpted" in t.economy.extra and features_more.sculpted(self, t, source):   # Sculpt Spells
+        if "sculpted" in t.economy.extra and dispatch.sculpted(self, t, source):   # Sculpt Spells
             return 0
         held = next((o for o in self.creatures.values() if not o.dead
                      and o.conditions.get("grappled", {}).get("by") == t.cid), None) \
@@ -135,7 +136,7 @@ class DamageMixin:
         if t.hp == 0 and ("shape_saved" in t.resources or "melts" in t.resources):   # Polymorph; Simulacrum
             lost += spell_summons.at_zero(self, t, amount - lost)
         if t.hp == 0 and t.is_pc:   # Wild Shape (the rest carries over to the druid), Relentless Rage
-            lost += features.at_zero(self, t, amount - lost)
+            lost += dispatch.at_zero(self, t, amount - lost)
         self.event("damage", f"{t.cid} takes {amount} {dtype} damage ({t.hp}/{t.max_hp} HP)",
                    creature=t.cid, amount=amount, type=dtype, source=source)
         if source in self.creatures and \
@@ -154,7 +155,7 @@ class DamageMixin:
             self.event("condition", f"{t.cid} partly freezes (speed -20 ft)", creature=t.cid, condition="frozen")
         if "ms" in t.resources and not t.dead:   # Aversion of Fire (dnd/monster_specials.py)
             monster_specials.on_damage(self, t, amount, dtype, source)
-        features.on_damaged(self, t, amount, source)   # rage kept up; Dark One's Blessing
+        dispatch.on_damaged(self, t, amount, source)   # rage kept up; Dark One's Blessing
         if "dominated" in t.conditions:   # a new Wisdom save (dnd/spell_control.py)
             spell_control.hurt(self, t)
         if t.hp == 0:
@@ -183,7 +184,7 @@ class DamageMixin:
         spell_resist = any(dtype in v.get("resist", ()) or (dtype in v.get("resist_nonmagical", ()) and not magical)
                            for v in t.conditions.values())   # spellbook flags: Stoneskin, Warding Bond
         immersed = dtype == "fire" and getattr(self, "underwater", False)   # SRD: fully immersed resist fire
-        if petrified or spell_resist or self._mods(t.resist, dtype, magical) or features.resists(t, dtype) \
+        if petrified or spell_resist or self._mods(t.resist, dtype, magical) or dispatch.resists(t, dtype) \
                 or immersed:
             amount //= 2
         if self._mods(t.vulnerable, dtype, magical):
@@ -203,7 +204,7 @@ class DamageMixin:
         return ok
 
     def fall_unconscious(self, t: Combatant) -> None:
-        features.on_unconscious(self, t)   # a rage ends
+        dispatch.on_unconscious(self, t)   # a rage ends
         t.conditions["prone"] = {}
         self.end_concentration(t)
         t.death_successes = t.death_failures = 0
@@ -246,7 +247,7 @@ class DamageMixin:
         if t.dead or "no_heal" in t.conditions or "swarm" in t.features \
                 or "negative_energy" in t.conditions:   # Chill Touch; a swarm never heals; a mummy lord's
             return 0
-        amount = features_more.heal_bonus(self, t, amount, source)   # Disciple of Life, Blessed Healer
+        amount = dispatch.heal_bonus(self, t, amount, source)   # Disciple of Life, Blessed Healer
         before = t.hp
         t.hp = min(t.max_hp, t.hp + amount)
         if before == 0 and t.hp > 0:   # healing from 0: conscious again, saves reset

@@ -7,9 +7,10 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 from __future__ import annotations
 
 from .. import (
-    areas, content, features, items as _items, lighting, monster_specials, spell_buffs, spell_control,
+    areas, content, items as _items, lighting, monster_specials, spell_buffs, spell_control,
     spell_plants, spell_utility, spell_walls, spell_zones, spellbook,
 )
+from ..classes import dispatch
 from ..grid import SQUARE_FT
 from .movement import _route_label
 from ..model.options import Opt
@@ -116,7 +117,7 @@ class MenuMixin:
             self._menu_common_actions(c, out)
         out.extend(self.spell_options(c))
         self._menu_bonus_and_free(c, out, has_action)
-        out.extend(features.options(self, c))   # Rage, Lay on Hands, Flurry of Blows, Quickened Spell, ...
+        out.extend(dispatch.options(self, c))   # Rage, Lay on Hands, Flurry of Blows, Quickened Spell, ...
         out.append(Opt("End turn", "end_turn"))
         return self._menu_filtered(c, out)
 

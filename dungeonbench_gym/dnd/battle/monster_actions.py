@@ -6,7 +6,8 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 
 from __future__ import annotations
 
-from .. import content, features, spell_buffs, spell_walls, spell_wards
+from .. import content, spell_buffs, spell_walls, spell_wards
+from ..classes import dispatch
 from ..builders.monsters import monster_combatant
 from ..grid import SQUARE_FT, size_squares
 from ..model.options import Opt
@@ -105,7 +106,7 @@ class MonsterActionsMixin:
             ok = self.saving_throw(t, ability, sv.dc, big=True, adv=self._sure_footed(t, ability, sv.conditions),
                                    condition=sv.conditions)
             for dtype, amount in rolled:
-                self.damage(t, features.area_damage(t, ability, ok, sv.half_on_success, amount), dtype,
+                self.damage(t, dispatch.area_damage(t, ability, ok, sv.half_on_success, amount), dtype,
                             magical=True, source=c.cid)   # (Evasion)
             if ok and sv.immune_on_success:
                 t.resources["immune_to"] = tuple(t.resources.get("immune_to", ())) + (f"{c.cid}:{key}",)
@@ -132,7 +133,7 @@ class MonsterActionsMixin:
         rounds, until, repeat = dur[:3] if dur else (None, None, None)
         if cond in t.condition_immunities or t.dead or (cond != "prone" and not t.conscious):
             return
-        if features.blocks_condition(self, t, cond):   # Mindless Rage, Aura of Devotion / Courage
+        if dispatch.blocks_condition(self, t, cond):   # Mindless Rage, Aura of Devotion / Courage
             return
         if self.wards and spell_wards.shields(self, c, t, cond):   # Magic Circle: no charm or fear
             return

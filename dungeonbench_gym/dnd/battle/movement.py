@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 from .. import (
-    features_last, features_more, items as _items, monster_specials, spell_buffs, spell_summons,
+    items as _items, monster_specials, spell_buffs, spell_summons,
     spell_wards, spell_zones, spellbook,
 )
+from ..classes import dispatch
 from ..grid import SQUARE_FT, fall_damage_dice, footprint, nearest_box_ft
 from ..model.options import DestinationOpt, Opt
 from ..rules.conditions import ZERO_SPEED
@@ -99,7 +100,7 @@ class MovementMixin:
                # a water walker: dnd/spell_utility.py) pays no extra in water
                "climb_speed": climb,
                "difficult_extra": spell_zones.difficult_cells(self, c) if self.zones else ()}
-        m = features_last.walk_map(self, c)   # Land's Stride: the map's difficult terrain costs nothing
+        m = dispatch.walk_map(self, c)   # Land's Stride: the map's difficult terrain costs nothing
         if step_only and m.can_step(c.pos, c.size, c.economy.movement, **ask):
             return True   # a free square one step away settles it: no full search
         r = m.reachable(c.pos, c.size, c.economy.movement, **ask)
@@ -224,7 +225,7 @@ class MovementMixin:
             self.event("fall", f"{c.cid} falls {height} ft", creature=c.cid, height=height)
             n = fall_damage_dice(height)
             if n and not c.dead:
-                self.damage(c, features_more.slow_fall(self, c, self.roller.roll_damage(f"{n}d6", what=f"fall {c.cid}")),
+                self.damage(c, dispatch.slow_fall(self, c, self.roller.roll_damage(f"{n}d6", what=f"fall {c.cid}")),
                             "bludgeoning", source="fall")   # (Slow Fall)
             if not c.dead and "prone" not in c.condition_immunities:
                 c.conditions.setdefault("prone", {})
@@ -248,7 +249,7 @@ class MovementMixin:
             self.map.hazard_at(x, y) for p in r.path(dest) for x, y in footprint(p[0], p[1], c.squares))
         if threats and not crosses and not _leaves_a_reach(r.path(dest), threats, fly):
             threats = {}   # the cheapest path provokes nothing: it dominates every other route
-        routes = features_last.walk_map(self, c).routes(c.pos, dest, c.size, c.economy.movement,
+        routes = dispatch.walk_map(self, c).routes(c.pos, dest, c.size, c.economy.movement,
                                                          threat_cells_by_creature=threats,
                                  blocked_by=hostile, pass_through=friends, fly=fly,
                                  max_altitude_ft=alt,

@@ -6,9 +6,10 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 from __future__ import annotations
 
 from .. import (
-    areas, content, features_more, items as _items, lighting, monster_specials, spell_control, spell_plants,
+    areas, content, items as _items, lighting, monster_specials, spell_control, spell_plants,
     spell_walls, spell_wards, spell_zones, spellbook,
 )
+from ..classes import dispatch
 from ..grid import SQUARE_FT, box_distance_ft, footprint
 from ..model.options import Opt
 from ..rules.core_spells import BUFFS
@@ -57,7 +58,7 @@ class TargetingMixin:
         if spellbook.handles(key):
             return spellbook.targets(self, c, key, first)
         sp = content.spell(key)
-        rng = SQUARE_FT if sp.range_kind == "touch" else features_more.spell_range(c, key, sp.range_feet or 0)
+        rng = SQUARE_FT if sp.range_kind == "touch" else dispatch.spell_range(c, key, sp.range_feet or 0)
         if sp.heal_at_slot_level:   # the living, wounded, self included
             pool = [o for o in self.creatures.values()
                     if o.side == c.side and not o.dead and o.hp < o.max_hp and "no_heal" not in o.conditions]

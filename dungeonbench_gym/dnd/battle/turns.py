@@ -7,9 +7,10 @@ battle's own state).
 from __future__ import annotations
 
 from .. import (
-    features, features_last, monster_specials, spell_control, spell_plants, spell_utility, spell_walls,
+    monster_specials, spell_control, spell_plants, spell_utility, spell_walls,
     spell_wards, spell_zones, spellbook,
 )
+from ..classes import dispatch
 from ..grid import SQUARE_FT
 from ..model.options import Opt
 from ..rules.conditions import ZERO_SPEED
@@ -24,8 +25,8 @@ class TurnsMixin:
     # ================================================================ initiative and turns
     def _roll_initiative(self) -> None:
         for c in sorted(self.creatures.values(), key=lambda c: c.cid):
-            c.initiative = self.roller.roll_d20(features.initiative_advantage(c),   # Feral Instinct
-                                                bonus=c.dex_mod + features.initiative_bonus(c),
+            c.initiative = self.roller.roll_d20(dispatch.initiative_advantage(c),   # Feral Instinct
+                                                bonus=c.dex_mod + dispatch.initiative_bonus(c),
                                                 what=f"initiative {c.cid}").total
         # SRD: highest first; ties by Dex score (the DM's call), then the stable id
         self.order = [c.cid for c in sorted(self.creatures.values(),
@@ -42,8 +43,8 @@ class TurnsMixin:
                 if self.round > 0 and self._end_of_round():
                     return
                 self.round += 1
-                if self.round <= 2:   # Thief's Reflexes: a second turn in round 1 (dnd/features_last.py)
-                    features_last.reflex_order(self)
+                if self.round <= 2:   # Thief's Reflexes: a second turn in round 1 (dnd/dispatch.py)
+                    dispatch.reflex_order(self)
                 if self.round > self.round_limit:
                     self.round = self.round_limit
                     self._finish("survive" if self.objective["type"] == "survive" else "round_limit")
@@ -65,7 +66,7 @@ class TurnsMixin:
 
     def start_turn(self, c: Combatant) -> None:
         c.economy = Economy(movement=self.speed(c))
-        features.start_turn(self, c)   # class features: rage's minute, Reckless Attack ends, Survivor
+        dispatch.start_turn(self, c)   # class features: rage's minute, Reckless Attack ends, Survivor
         if "barriers" in self.__dict__ or "monster_wall" in c.resources:   # walls end; a wall action recharges
             spell_walls.start_of_turn(self, c)
         if "plant_magic" in self.__dict__:   # Transport via Plants' links end (dnd/spell_plants.py)
@@ -246,14 +247,14 @@ class TurnsMixin:
                            condition="restrained")
             else:
                 self._petrify(c, self.creatures[stone["by"]])
-        features.end_turn(self, c)   # a rage with no attack and no damage since the last turn ends
+        dispatch.end_turn(self, c)   # a rage with no attack and no damage since the last turn ends
         if self.specials:   # a harpy's song that was not kept up (dnd/monster_specials.py)
             monster_specials.end_turn(self, c)
         for key in sorted(c.conditions):
             cond = c.conditions.get(key)
             if cond and cond.get("repeat") and not c.dead and \
                     self.saving_throw(c, cond["repeat"], cond["dc"], magic=cond.get("magic", True), condition=key,
-                                      adv=features_last.save_adv(c, cond.get("spell"))):   # Land's Stride
+                                      adv=dispatch.lands_stride_adv(c, cond.get("spell"))):   # Land's Stride
                 del c.conditions[key]
                 self.event("condition_end", f"{c.cid} is no longer {key}", creature=c.cid, condition=key)
                 continue

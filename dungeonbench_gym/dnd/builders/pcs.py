@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import content
-from ..features import revert
-from ..features_more import finish_pc, short_rest as _more
+from ..classes.druid import revert
+from ..classes.dispatch import finish_pc, short_rest as _subclass_short_rest
 from ..model.archetypes import ARCHETYPES
 from ..model.factories import register_pc_builder
 from ..model.weapons import PROFICIENT, damage_part, weapon_profile
@@ -94,7 +94,7 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
 
     The build steps, in order: the archetype with its loadout, ability scores, hit points, armour
     class, weapon attacks, the features of each class level, spellcasting, saving throws; then
-    :func:`..features_more.finish_pc` adds the subclass and late features."""
+    :func:`..classes.dispatch.finish_pc` adds the subclass and late features."""
     arch = _archetype_with(archetype, level, loadout)
     split = class_levels(archetype, level)
     lvls = dict(split)
@@ -114,7 +114,7 @@ def build_pc(archetype: str, level: int, cid: str, pos: tuple, name: str | None 
              for ab in ABILITIES}
     if split[0][0] != main:
         raise ValueError(f"{archetype}: the first class taken must be {main}")
-    return finish_pc(Combatant(   # (features_more: subclass and late features, always-prepared spells)
+    return finish_pc(Combatant(   # (classes/dispatch.py: subclass and late features, always-prepared spells)
         cid=cid, name=name or " / ".join(f"{content.class_spec(k).name} {n}" for k, n in split),
         side=side, kind="pc", size="medium", ac=ac,
         max_hp=hp, hp=hp, pos=tuple(pos), speed=pc.speed, abilities=abilities, saves=saves, prof=prof,
@@ -570,8 +570,8 @@ def short_rest(pc: Combatant) -> None:
             r[k] = 1
     if "sorcerous_restoration" in pc.features:
         r["sorcery_points"] = min(r["sorcery_points_max"], r["sorcery_points"] + 4)
-    if "signature" in r:   # Signature Spell (dnd/features_more.py)
-        _more(pc)
+    if "signature" in r:   # Signature Spell (dnd/classes/wizard.py)
+        _subclass_short_rest(pc)
 
 
 def long_rest(pc: Combatant) -> None:

@@ -14,7 +14,8 @@ from .. import content, heuristic
 from ..builders.pcs import arcane_recovery, build_pc, natural_recovery, short_rest
 from ..content import load_json
 from ..engine import Battle
-from ..features import end_rage, save_bonus
+from ..classes.barbarian import end_rage
+from ..classes.paladin import save_bonus
 from .feature_harness import (
     again as _again,
     attack as _attack,
@@ -1016,10 +1017,10 @@ def _p_careful():
 PROBES["metamagic-careful-spell"] = _p_careful
 
 
-# subclass and late features (dnd/features_more.py): their probes live beside their rules
-from .features_more_probes import probes as _more_probes
+# the subclass and later features (dnd/classes/): their probes live in subclass_probes.py
+from .subclass_probes import probes as _subclass_probes
 
-PROBES.update(_more_probes())
+PROBES.update(_subclass_probes())
 
 
 # ================================================================ coverage

@@ -1,4 +1,4 @@
-"""The planner's advice on the later class features (:mod:`..features_more`): which of them the
+"""The planner's advice on the later class features (:mod:`..classes`): which of them the
 baseline heuristic (:mod:`..heuristic`) takes in each of its phases, and a metamagic variant of a
 spell it chose when that pays."""
 
@@ -6,16 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..features_more import (
-    _adjacent_foes,
-    _carceri_targets,
-    _cleanse_targets,
-    _presence_targets,
-    _spell,
-    _unholy,
-    _volley_hits,
-    _volley_weapon,
-)
+from .. import content
+from ..classes.paladin import cleanse_targets, unholy
+from ..classes.ranger import adjacent_foes, volley_hits, volley_weapon
+from ..classes.sorcerer import presence_targets
+from ..classes.warlock import carceri_targets
 
 if TYPE_CHECKING:
     from ..engine import Battle
@@ -35,13 +30,13 @@ def heuristic_choice(b: Battle, c: Combatant, opts: list, phase: str):
     if phase == "urgent":
         if "cleansing_touch" in feats and any(
                 k in ("paralyzed", "stunned", "charmed", "frightened", "restrained", "unconscious")
-                for t in _cleanse_targets(b, c) for k, v in t.conditions.items() if v.get("spell")):
+                for t in cleanse_targets(b, c) for k, v in t.conditions.items() if v.get("spell")):
             return feats["cleansing_touch"]
         return None
     if phase == "early":
         arms = {o.data[1]: i for i, o in enumerate(opts) if o.kind == "feature" and o.data[0] == "arm"}
         if arms:
-            spells = [_spell(o.data[0]) for o in opts if o.kind == "spell"]
+            spells = [content.spell(o.data[0]) for o in opts if o.kind == "spell"]
             if "overchannel" in arms and len(foes) >= 2 and any(sp.area is not None and sp.damage_type
                                                                 and sp.level >= 3 for sp in spells):
                 return arms["overchannel"]
@@ -64,19 +59,19 @@ def heuristic_choice(b: Battle, c: Combatant, opts: list, phase: str):
             return feats["step_dash"]
         return None
     if phase == "before_attack":
-        if "draconic_presence" in feats and len(_presence_targets(b, c)) >= 2:
+        if "draconic_presence" in feats and len(presence_targets(b, c)) >= 2:
             return feats["draconic_presence"]
-        if "turn_unholy" in feats and (len(_unholy(b, c)) >= 2 or any(o.hp >= 30 for o in _unholy(b, c))):
+        if "turn_unholy" in feats and (len(unholy(b, c)) >= 2 or any(o.hp >= 30 for o in unholy(b, c))):
             return feats["turn_unholy"]
-        if "whirlwind" in feats and len(_adjacent_foes(b, c)) >= 2:
+        if "whirlwind" in feats and len(adjacent_foes(b, c)) >= 2:
             return feats["whirlwind"]
-        if "carceri" in feats and c.concentration is None and any(t.hp >= 30 for t in _carceri_targets(b, c)):
+        if "carceri" in feats and c.concentration is None and any(t.hp >= 30 for t in carceri_targets(b, c)):
             return feats["carceri"]
         if "chain" in feats and (c.economy.attacks_left > 0 or not any(o.kind == "spell" for o in opts)):
             return feats["chain"]   # Pact of the Chain: the familiar strikes in place of a weapon attack
         if "volley" in feats:
-            a = _volley_weapon(b, c)
-            if a is not None and any(len(_volley_hits(b, c, a, t)) >= 2 for t in b.targets_for_attack(c, a)):
+            a = volley_weapon(b, c)
+            if a is not None and any(len(volley_hits(b, c, a, t)) >= 2 for t in b.targets_for_attack(c, a)):
                 return feats["volley"]
         return None
     if phase == "bonus":
@@ -98,7 +93,7 @@ def upgrade(b: Battle, c: Combatant, opts: list, i: int) -> int:
                 if p.kind == "spell" and len(p.data) > 2 and p.data[:2] == o.data and isinstance(p.data[2], str)}
     if not variants:
         return i
-    sp = _spell(o.data[0])
+    sp = content.spell(o.data[0])
     pts = c.resources.get("sorcery_points", 0)
     foes = [t for t in b.enemies_of(c) if t.conscious]
     if "heightened" in variants and pts >= 3 and sp.area is None and o.data[1] >= 1:

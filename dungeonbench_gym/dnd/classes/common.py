@@ -1,0 +1,102 @@
+"""Helpers several classes' features share: options, the per-turn state, class levels, the
+spells a subclass always has prepared, a reaction's attack back, a save reroll, and arming a
+choice (Overchannel, a Metamagic) for the next spell it fits."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import content
+from ..model.options import Opt
+
+if TYPE_CHECKING:   # pragma: no cover
+    from ..rules.api import BattleAPI
+    from ..state import AttackProfile, Combatant
+
+
+def option(label, kind, data=()):
+    return Opt(label, kind, tuple(data))
+
+
+def react_option(label, data=()):
+    """An option of a ``reaction`` decision."""
+    return Opt(label, "reaction", tuple(data))
+
+
+def extra(c: Combatant) -> dict:
+    """What lasts one turn (``Economy.extra``)."""
+    return c.economy.extra
+
+
+def class_level(c: Combatant, cls: str) -> int:
+    return c.resources.get("class_levels", {}).get(cls, c.level if c.pc_class == cls else 0)
+
+
+def is_weapon(a: AttackProfile) -> bool:
+    return not a.spell or a.key == "unarmed-strike"
+
+
+def done(b: BattleAPI, c: Combatant, key: str) -> None:
+    """A menu feature was carried out: noted for the turn, back to the menu."""
+    extra(c)["used_" + key] = True
+    b.back_to_menu(c)
+
+
+def prepare(spells: list, table, level: int, max_slot: int) -> None:
+    """A subclass's always-prepared spells (of a level the caster has slots for) into ``spells``."""
+    for lv, keys in table:
+        if level >= lv:
+            spells.extend(k for k in keys if content.spell(k).level <= max_slot)
+
+
+# ================================================================ reactions
+def able(c: Combatant) -> bool:
+    return c.conscious and not c.incapacitated and c.economy.reaction and not c.dead
+
+
+def attack_back(b: BattleAPI, c: Combatant, attacker: Combatant, key: str, stage: str, name: str,
+                then: str) -> bool:
+    """A reaction that buys one weapon attack on the attacker (Retaliation, Giant Killer). False:
+    the attacker reacts in turn (Shield) and the chain carries on from there."""
+    c.economy.reaction = False
+    a = c.attack(key)
+    b.event("reaction", f"{c.cid} uses {name} on {attacker.cid}", creature=c.cid, target=attacker.cid,
+            feature=stage)
+    if not attacker.dead and b.make_attack(c, a, attacker, melee=a.melee, then=then) is None:
+        return False
+    return True
+
+
+def reroll_save(b: BattleAPI, t: Combatant, key: str, cost: str, ability: str, dc: int, adv: bool,
+                dis: bool):
+    """Indomitable, Diamond Soul: a failed save rerolled (None: the feature is not there to spend)."""
+    r = t.resources
+    if key in t.features and r.get(cost, 0) > 0:
+        r[cost] -= 1
+        roll = b.roller.roll_d20(adv, dis, bonus=t.saves[ability], what=f"{key} {t.cid}")
+        b.event(key, f"{t.cid} rerolls the save ({key}: {roll.total})", creature=t.cid)
+        return roll.total >= dc
+    return None
+
+
+# ================================================================ armed for the next spell
+def arm(b: BattleAPI, c: Combatant, opt) -> None:
+    """Overchannel or a Metamagic readied: nothing spent yet, the next spell it fits pays."""
+    extra(c)["armed"] = opt.data[1]
+    b.event("metamagic", f"{c.cid} readies {opt.data[1].title()}"
+            + ("" if opt.data[1] == "overchannel" else " Spell"), creature=c.cid)
+    b.forget_options()
+    b.back_to_menu(c)
+
+
+def fits(tag: str, sp, level: int) -> bool:
+    """Whether an armed Overchannel or Metamagic applies to this casting."""
+    if tag == "overchannel":
+        return bool(sp.damage_type) and 1 <= level <= 5
+    if tag == "subtle":
+        return level >= 1
+    if tag == "empowered":
+        return bool(sp.damage_type)
+    if tag == "extended":
+        return bool(sp.concentration)
+    return sp.area is None and (sp.range_feet or 0) >= 5 and sp.range_kind != "touch"   # distant

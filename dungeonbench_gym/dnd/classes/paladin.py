@@ -1,0 +1,218 @@
+"""Paladin (Oath of Devotion): Lay on Hands, Divine Smite, Sacred Weapon, Turn the Unholy, Aura of
+Protection, Aura of Devotion, Aura of Courage, Improved Divine Smite, Cleansing Touch, Purity of
+Spirit, Holy Nimbus, the oath spells always prepared."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..state import DamagePart, ability_mod
+from .common import done, is_weapon, option, prepare
+
+if TYPE_CHECKING:   # pragma: no cover
+    from ..rules.api import BattleAPI
+    from ..state import AttackProfile, Combatant
+
+# SRD protection from evil and good (Purity of Spirit): the creature types it wards against
+EVIL_TYPES = ("aberration", "celestial", "elemental", "fey", "fiend", "undead")
+OATH_DEVOTION = ((3, ("protection-from-evil-and-good", "sanctuary")), (5, ("lesser-restoration",)),
+                 (9, ("dispel-magic",)), (17, ("flame-strike",)))
+
+
+def finish_pc(pc: Combatant, lvls: dict, f: list, r: dict, spells: list, max_slot: int) -> None:
+    pal = lvls.get("paladin", 0)
+    if pal >= 3:   # Oath of Devotion
+        f.append("turn_the_unholy")
+        prepare(spells, OATH_DEVOTION, pal, max_slot)
+    if pal >= 14:
+        f.append("cleansing_touch")
+        r["cleansing_touch"] = r["cleansing_touch_max"] = max(1, ability_mod(pc.abilities["cha"]))
+
+
+def lay_targets(b: BattleAPI, c: Combatant) -> list:
+    return [o for o in b.creatures.values() if o.side == c.side and not o.dead and o.hp < o.max_hp
+            and o.creature_type not in ("undead", "construct") and (o is c or b.distance(c, o) <= 5)]
+
+
+def unholy(b: BattleAPI, c: Combatant) -> list:
+    return [o for o in b.enemies_of(c) if o.creature_type in ("fiend", "undead") and o.conscious
+            and "turned" not in o.conditions and b.distance(c, o) <= 30]
+
+
+def cleanse_targets(b: BattleAPI, c: Combatant) -> list:
+    return [o for o in b.creatures.values() if o.side == c.side and not o.dead and b.distance(c, o) <= 5
+            and any(v.get("spell") and b.creatures.get(v.get("by")) is not None
+                    and b.creatures[v["by"]].side != c.side for v in o.conditions.values())]
+
+
+# ================================================================ the action menu
+def menu_options(b: BattleAPI, c: Combatant, out: list) -> None:
+    """Lay on Hands, Holy Nimbus, Sacred Weapon."""
+    f, e, r = c.features, c.economy, c.resources
+    if "lay_on_hands" in f and e.actions > 0 and r.get("lay_on_hands", 0) > 0 and lay_targets(b, c):
+        out.append(option(f"Lay on Hands (action: heal from a pool of {r['lay_on_hands']} HP, touch)", "feature",
+                          ("lay_on_hands",)))
+    if "holy_nimbus" in f and e.actions > 0 and r.get("holy_nimbus", 0) > 0:
+        # (its advantage on saves against fiends' and undead spells is not modelled: a save here
+        # does not know who cast the spell)
+        out.append(option("Holy Nimbus (action, once a day: 10 radiant damage to each foe starting its turn within "
+                          "30 ft, 1 minute)", "feature", ("holy_nimbus",)))
+    if "sacred_weapon" in f and e.actions > 0 and r.get("channel_divinity", 0) > 0 \
+            and "sacred_weapon" not in c.conditions:
+        out.append(option(f"Channel Divinity: Sacred Weapon (action: +{max(1, c.mod('cha'))} to weapon attack "
+                          f"rolls for 1 minute)", "feature", ("sacred_weapon",)))
+
+
+def devotion_options(b: BattleAPI, c: Combatant, out: list) -> None:
+    """Actions: Turn the Unholy, Cleansing Touch."""
+    f, r = c.features, c.resources
+    if "turn_the_unholy" in f and r.get("channel_divinity", 0) > 0 and unholy(b, c):
+        out.append(option(f"Channel Divinity: Turn the Unholy (WIS DC {r['spell_dc']}: fiends and undead within "
+                          f"30 ft are turned)", "feature", ("turn_unholy",)))
+    if "cleansing_touch" in f and r.get("cleansing_touch", 0) > 0 and cleanse_targets(b, c):
+        out.append(option(f"Cleansing Touch (action: end a spell on a creature you touch; "
+                          f"{r['cleansing_touch']} left)", "feature", ("cleansing_touch",)))
+
+
+def _pick_target(b: BattleAPI, c: Combatant, opt) -> None:
+    b.pending = {"kind": "target", "actor": c.cid, "use": ("feature", opt.data[0])}
+
+
+def _sacred_weapon(b: BattleAPI, c: Combatant, opt) -> None:
+    c.economy.actions -= 1
+    c.resources["channel_divinity"] -= 1
+    c.conditions["sacred_weapon"] = {"until_round": b.round + 10, "bonus": max(1, c.mod("cha"))}
+    b.event("sacred_weapon", f"{c.cid} channels divinity into its weapon", creature=c.cid)
+    done(b, c, "sacred_weapon")
+
+
+def _holy_nimbus(b: BattleAPI, c: Combatant, opt) -> None:
+    c.economy.actions -= 1
+    c.resources["holy_nimbus"] = 0
+    c.conditions["holy_nimbus"] = {"until_round": b.round + 10}
+    b.event("holy_nimbus", f"{c.cid} shines with a holy nimbus", creature=c.cid)
+    done(b, c, "holy_nimbus")
+
+
+def _turn_unholy(b: BattleAPI, c: Combatant, opt) -> None:
+    r = c.resources
+    c.economy.actions -= 1
+    r["channel_divinity"] -= 1
+    b.event("channel_divinity", f"{c.cid} presents a holy symbol: Turn the Unholy", creature=c.cid)
+    for t in unholy(b, c):
+        if not b.saving_throw(t, "wis", r["spell_dc"], adv="turn_resistance" in t.features):
+            t.conditions["turned"] = {"by": c.cid, "until": b.round + 10}
+            t.economy.reaction = False
+            b.end_concentration(t)
+            b.event("condition", f"{t.cid} is turned", creature=t.cid, condition="turned")
+    b.back_to_menu(c)
+
+
+ACTIONS = {"lay_on_hands": _pick_target, "cleansing_touch": _pick_target, "sacred_weapon": _sacred_weapon,
+           "holy_nimbus": _holy_nimbus, "turn_unholy": _turn_unholy}
+
+
+def lay_options(b: BattleAPI, c: Combatant) -> list:
+    pool = c.resources["lay_on_hands"]
+    return [option(f"Lay on Hands on {t.cid}: heal {min(pool, t.max_hp - t.hp)} [{t.hp}/{t.max_hp} HP]", "target",
+                   (t.cid,)) for t in lay_targets(b, c)]
+
+
+def lay_on_hands(b: BattleAPI, c: Combatant, t: Combatant) -> None:
+    """SRD: as much of the pool as the target is missing."""
+    r = c.resources
+    c.economy.actions -= 1
+    amount = min(r["lay_on_hands"], t.max_hp - t.hp)
+    r["lay_on_hands"] -= amount
+    b.heal(t, amount, "Lay on Hands")
+
+
+def cleanse_options(b: BattleAPI, c: Combatant) -> list:
+    out = []
+    for t in cleanse_targets(b, c):
+        spells = sorted({v["spell"] for v in t.conditions.values() if v.get("spell")})
+        out.append(option(f"Cleansing Touch on {t.cid} (ends {', '.join(spells)})", "target", (t.cid,)))
+    return out
+
+
+def cleansing_touch(b: BattleAPI, c: Combatant, t: Combatant) -> None:
+    c.economy.actions -= 1
+    c.resources["cleansing_touch"] -= 1
+    foes = {o.cid for o in b.enemies_of(c)}
+    ended = set()
+    for k, v in list(t.conditions.items()):
+        if v.get("spell") and v.get("by") in foes:
+            ended.add(v["spell"])
+            del t.conditions[k]
+    b.event("cleansing_touch", f"{c.cid} cleanses {t.cid} of {', '.join(sorted(ended))}", creature=c.cid,
+            target=t.cid)
+
+
+# ================================================================ attacks
+def purity_of_spirit(c: Combatant, t: Combatant, dis: list) -> None:
+    if "purity_of_spirit" in t.features and c.creature_type in EVIL_TYPES:   # protection from evil and good
+        dis.append("purity of spirit")
+
+
+def sacred_weapon(c: Combatant, a: AttackProfile) -> int:
+    sw = c.conditions.get("sacred_weapon")
+    return sw["bonus"] if sw and is_weapon(a) and not a.spell else 0
+
+
+def smite_dice(level: int, t: Combatant) -> int:
+    """SRD: 2d8 with a 1st-level slot, +1d8 per level above, at most 5d8; +1d8 against undead or fiends."""
+    return min(5, 1 + level) + (1 if t.creature_type in ("undead", "fiend") else 0)
+
+
+def smite_riders(c: Combatant, t: Combatant, st: dict, out: list) -> None:
+    """Divine Smite at each slot level the paladin has left."""
+    if "divine_smite" in c.features:
+        slots = c.resources.get("slots", ())
+        for lv, n in enumerate(slots, 1):
+            if n > 0:
+                out.append(option(f"Divine Smite with a level-{lv} slot (+{smite_dice(lv, t)}d8 radiant"
+                                  f"{', doubled: critical' if st['crit'] else ''})", "reaction", (True, ("smite", lv))))
+
+
+def smite_damage(b: BattleAPI, c: Combatant, t: Combatant, st: dict, weapon_hit: bool, parts: list) -> None:
+    """Improved Divine Smite, then a chosen Divine Smite (its slot spent now)."""
+    if st["melee"] and weapon_hit and "improved_divine_smite" in c.features:
+        parts.append(DamagePart("1d8", "radiant"))
+    rider = st.get("rider")
+    if rider and rider[0] == "smite":
+        slots = list(c.resources["slots"])
+        slots[rider[1] - 1] -= 1
+        c.resources["slots"] = tuple(slots)
+        n = smite_dice(rider[1], t)
+        b.event("smite", f"{c.cid} smites {t.cid} (level-{rider[1]} slot, {n}d8 radiant)", creature=c.cid)
+        parts.append(DamagePart(f"{n}d8", "radiant"))
+
+
+# ================================================================ auras, Holy Nimbus
+def save_bonus(b: BattleAPI, t: Combatant, ability: str) -> int:
+    """SRD Aura of Protection: + the paladin's Cha modifier (at least +1) within 10 ft (30 at 18),
+    while the paladin is conscious; the best one counts (auras do not stack)."""
+    best = 0
+    for p in b.creatures.values():
+        if "aura_of_protection" in p.features and p.side == t.side and p.conscious \
+                and (p is t or b.distance(p, t) <= p.resources.get("aura_ft", 10)):
+            best = max(best, max(1, p.mod("cha")))
+    return best
+
+
+def aura_blocks(b: BattleAPI, t: Combatant, cond: str) -> bool:
+    """Aura of Devotion (charmed) and Aura of Courage (frightened) within 10 ft of a conscious
+    paladin (30 ft at 18)."""
+    aura = "aura_of_devotion" if cond == "charmed" else "aura_of_courage" if cond == "frightened" else None
+    return aura is not None and any(
+        aura in p.features and p.side == t.side and p.conscious
+        and (p is t or b.distance(p, t) <= p.resources.get("aura_ft", 10)) for p in b.creatures.values())
+
+
+def holy_nimbus(b: BattleAPI, c: Combatant) -> None:
+    """A foe starting its turn within 30 ft of a paladin's Holy Nimbus takes 10 radiant."""
+    for p in b.creatures.values():
+        if "holy_nimbus" in p.conditions and p.side != c.side and p.conscious and c.conscious \
+                and b.distance(p, c) <= 30:
+            b.event("nimbus", f"{c.cid} is seared by {p.cid}'s holy nimbus", creature=c.cid)
+            b.damage(c, 10, "radiant", magical=True, source=p.cid)

@@ -17,8 +17,8 @@ from dungeonbench_gym.dnd.scenario import load_encounter
 PACKAGE = Path(__file__).resolve().parent.parent / "dungeonbench_gym" / "dnd"
 # file paths under dnd/ without ".py": every module of the classes/ package, then the others
 MECHANICS = (*(f"classes/{p.stem}" for p in sorted((PACKAGE / "classes").glob("*.py")) if p.stem != "__init__"),
-             "spellbook", "spell_buffs", "spell_control", "spell_counter", "spell_plants", "spell_summons", "spell_utility", "spell_walls", "spell_wards",
-             "spell_zones", "monster_specials", "items", "lighting")
+             "spellbook", "spell_buffs", "spell_control", "spell_counter", "spell_plants", "spell_summons",
+             "spell_utility", "spell_walls", "spell_wards", "spell_zones", "monster_specials", "items", "lighting")
 BATTLE_PARAMS = ("b", "battle")
 
 

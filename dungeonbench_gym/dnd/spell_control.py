@@ -55,6 +55,7 @@ from .areas import DIRECTIONS_8
 from .classes import warlock
 from .grid import SQUARE_FT, footprint
 from .model.options import Opt
+from .model.slots import spend_slot
 from .rules import hooks
 from .state import SIZES
 
@@ -467,8 +468,8 @@ def apply(b, c, p: dict, opt) -> None:
         b.back_to_menu(c)
         return
     key, lv = opt.data
-    slots = list(c.resources["slots"])   # Wish's 9th-level slot pays for the duplicate
-    slots[8] -= 1
+    spend_slot(c, 9)   # Wish's 9th-level slot pays for the duplicate, cast from a slot of its own level
+    slots = list(c.resources["slots"])
     slots[lv - 1] += 1
     c.resources["slots"] = tuple(slots)
     b.event("wish", f"{c.cid} casts wish to duplicate {key}", creature=c.cid, spell="wish", duplicate=key)

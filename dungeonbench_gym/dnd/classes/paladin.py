@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..model.slots import spend_slot
 from ..state import DamagePart, ability_mod
 from .common import done, is_weapon, option, prepare
 
@@ -180,9 +181,7 @@ def smite_damage(b: BattleAPI, c: Combatant, t: Combatant, st: dict, weapon_hit:
         parts.append(DamagePart("1d8", "radiant"))
     rider = st.get("rider")
     if rider and rider[0] == "smite":
-        slots = list(c.resources["slots"])
-        slots[rider[1] - 1] -= 1
-        c.resources["slots"] = tuple(slots)
+        spend_slot(c, rider[1])
         n = smite_dice(rider[1], t)
         b.event("smite", f"{c.cid} smites {t.cid} (level-{rider[1]} slot, {n}d8 radiant)", creature=c.cid)
         parts.append(DamagePart(f"{n}d8", "radiant"))

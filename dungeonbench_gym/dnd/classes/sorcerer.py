@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import content
+from ..model.slots import spend_slot
 from ..rules.core_spells import MULTI
 from .common import extra, option
 
@@ -185,14 +186,14 @@ def _twin(b: BattleAPI, c: Combatant, opt) -> None:   # the first of the two tar
 def _flexible_casting(b: BattleAPI, c: Combatant, opt) -> None:
     key, lv, r = opt.data[0], opt.data[1], c.resources
     c.economy.bonus = False
-    slots = list(r["slots"])
-    if key == "to_slot":
+    if key == "to_slot":   # sorcery points into a slot (it may exceed the table's count)
         r["sorcery_points"] -= SLOT_COST[lv]
+        slots = list(r["slots"])
         slots[lv - 1] += 1
+        r["slots"] = tuple(slots)
     else:
-        slots[lv - 1] -= 1
+        spend_slot(c, lv)
         r["sorcery_points"] = min(r["sorcery_points_max"], r["sorcery_points"] + lv)
-    r["slots"] = tuple(slots)
     what = f"creates a level-{lv} slot" if key == "to_slot" else f"turns a level-{lv} slot into sorcery points"
     b.event("flexible_casting", f"{c.cid} {what}", creature=c.cid)
     b.back_to_menu(c)

@@ -10,6 +10,11 @@ change was not a refactor and the script says so.
 
     git worktree add /tmp/before <commit-before>
     python benchmarks/dnd_selfplay_compare.py /tmp/before --seeds 5 --rounds 5 --days
+    python benchmarks/dnd_selfplay_compare.py /tmp/before --only sniper_ridge,day:border_march
+
+``--only`` plays just the named scenarios in each pass: one scenario's figure in the full run
+also carries the state the scenarios before it left in the process, so a single scenario that
+looks slower is re-timed alone before it is read as a regression.
 
 The checkout this script sits in is "after"; the figures are decisions/s (higher is faster)
 and the option enumeration's p99 in ms; targets: after/before >= 0.95 overall, >= 2,000
@@ -31,6 +36,7 @@ HERE = Path(__file__).resolve().parent.parent
 WORKER = r"""
 import json, sys
 root, seeds, days = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+only = set(filter(None, sys.argv[4].split(",")))
 sys.path[:0] = [root, root + "/benchmarks"]
 import dnd_selfplay as sp
 from dungeonbench_gym.dnd.scenario import encounter_names, load_encounter
@@ -44,15 +50,17 @@ if days:
     jobs += [("day:" + d, lambda day=load_day(d): sp._day_selfplay(day, seeds)) for d in day_names()]
 out = {}
 for name, job in jobs:
+    if only and name not in only:
+        continue
     seconds, decisions, wins, _, enum_ms = job()
     out[name] = [seconds, decisions, wins, sp._quantile(enum_ms, 0.99)]
 print(json.dumps(out))
 """
 
 
-def one_pass(root: Path, seeds: int, days: bool) -> dict:
+def one_pass(root: Path, seeds: int, days: bool, only: str = "") -> dict:
     env = {**os.environ, "PYTHONPATH": str(root), "PYTHONHASHSEED": "0"}
-    done = subprocess.run([sys.executable, "-c", WORKER, str(root), str(seeds), "1" if days else "0"],
+    done = subprocess.run([sys.executable, "-c", WORKER, str(root), str(seeds), "1" if days else "0", only],
                           cwd=root, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{root}: the self-play pass failed:\n{done.stderr[-3000:]}")
@@ -65,13 +73,16 @@ def main(argv=None) -> int:
     p.add_argument("--seeds", type=int, default=5)
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--days", action="store_true")
+    p.add_argument("--only", default="", metavar="NAMES",
+                   help="comma-separated scenarios to play alone in each pass (day:<name> for a day), so "
+                        "that one scenario is timed without the others' effect on the process")
     args = p.parse_args(argv)
     trees = {"before": args.before.resolve(), "after": HERE}
     passes: dict[str, list[dict]] = {"before": [], "after": []}
     for r in range(args.rounds):
         order = ("before", "after") if r % 2 == 0 else ("after", "before")
         for side in order:
-            passes[side].append(one_pass(trees[side], args.seeds, args.days))
+            passes[side].append(one_pass(trees[side], args.seeds, args.days, args.only))
         print(f"round {r + 1} of {args.rounds} done", file=sys.stderr, flush=True)
     names = list(passes["after"][0])
     best = {side: {n: min((run[n] for run in runs), key=lambda v: v[0]) for n in names}

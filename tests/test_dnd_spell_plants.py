@@ -7,7 +7,7 @@ import pickle
 import pytest
 from dnd_helpers import WIDE, arena, cast, events, pick
 
-from dungeonbench_gym.dnd import heuristic, items, spellbook
+from dungeonbench_gym.dnd import heuristic, items
 from dungeonbench_gym.dnd.builders.monsters import monster_combatant
 from dungeonbench_gym.dnd.builders.pcs import build_pc
 from dungeonbench_gym.dnd.classes.druid import stride_map
@@ -16,6 +16,7 @@ from dungeonbench_gym.dnd.scenario import load_encounter
 from dungeonbench_gym.dnd.verification import items_probes, spell_probe
 from dungeonbench_gym.dnd.verification.arena import caster
 from dungeonbench_gym.games.dnd import views
+from dungeonbench_gym.dnd.rules import spell_data
 
 # trees at (3, 2), (12, 2), (3, 8), (12, 8); undergrowth at x 6-9, y 4-6
 GROVE = ["################",
@@ -291,7 +292,7 @@ def test_the_glade_has_trees_and_undergrowth_and_the_views_draw_them():
 
 @pytest.mark.parametrize("key", ["tree-stride", "transport-via-plants", "plant-growth"])
 def test_the_probes_pass_for_the_spell_and_its_scroll(key):
-    assert spellbook.mech(key)["mech"] == "plants"
+    assert spell_data.mech(key)["mech"] == "plants"
     spell_probe.run_probe(key)
     assert items.status(f"spell-scroll-{key}") == ("executable", "")
     items_probes.probe(f"spell-scroll-{key}")

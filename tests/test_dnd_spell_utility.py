@@ -16,6 +16,7 @@ from dungeonbench_gym.dnd.state import ability_mod
 from dungeonbench_gym.dnd.verification import items_probes, spell_probe
 from dungeonbench_gym.dnd.verification.arena import caster
 from dungeonbench_gym.dnd.verification.coverage import probe_monster
+from dungeonbench_gym.dnd.rules import spell_data
 
 KEYS = ("water-walk", "water-breathing", "mage-hand", "unseen-servant")
 POOL = ["##########", "#........#", "#..~~~~..#", "#..~~~~..#", "#........#", "##########"]
@@ -47,7 +48,7 @@ def underwater(*fighters, first=None):
 @pytest.mark.parametrize("key", KEYS)
 def test_each_spell_is_executable_and_probed(key):
     row = next(r for r in spellbook.coverage() if r["key"] == key)
-    assert row["status"] == "executable" and spellbook.mech(key)["mech"] == "utility"
+    assert row["status"] == "executable" and spell_data.mech(key)["mech"] == "utility"
     spell_probe.run_probe(key)
 
 

@@ -13,6 +13,7 @@ from dnd_helpers import WIDE, arena, cast, events, labels, mon, pc, pick, script
 from dungeonbench_gym.dnd import content, heuristic, spellbook
 from dungeonbench_gym.dnd.verification import spell_probe
 from dungeonbench_gym.dnd.verification.arena import caster as make_caster
+from dungeonbench_gym.dnd.rules import spell_data
 
 
 def place(b, x, y):
@@ -23,7 +24,7 @@ def place(b, x, y):
 # ================================================================ the table and coverage
 def test_one_row_per_srd_spell_each_with_a_status():
     rows = spellbook.coverage()
-    assert len(rows) == 319 == len(spellbook.table())
+    assert len(rows) == 319 == len(spell_data.table())
     assert {r["status"] for r in rows} == {"executable", "out of scope", "not yet"}
     for r in rows:
         assert (r["reason"] == "") == (r["status"] == "executable"), r
@@ -31,7 +32,7 @@ def test_one_row_per_srd_spell_each_with_a_status():
 
 
 def test_save_mechanisms_know_their_save_ability():
-    for key, m in spellbook.table().items():
+    for key, m in spell_data.table().items():
         if m.get("mech") in ("save", "area"):
             assert m.get("save") or content.spell(key).save_ability, key
         if m.get("mech") == "area":
@@ -43,7 +44,7 @@ def test_executable_count_and_bespoke_rows():
     executable = [r for r in rows if r["status"] == "executable"]
     assert len(executable) >= 123
     assert sum(r["mechanism"] == "engine" for r in rows) == 26   # the spells with bespoke engine code
-    assert not any(spellbook.handles(r["key"]) for r in rows if r["mechanism"] == "engine")
+    assert not any(spell_data.handles(r["key"]) for r in rows if r["mechanism"] == "engine")
 
 
 @pytest.mark.parametrize("key", [r["key"] for r in spellbook.coverage() if r["status"] == "executable"])
@@ -59,17 +60,17 @@ def test_probe_fails_for_a_spell_that_is_not_executable():
 # ================================================================ slot scaling and dice
 def test_damage_dice_scale_with_the_slot_and_stop_where_the_srd_stops():
     c = make_caster("disintegrate")
-    assert spellbook.dice(c, "disintegrate", 6) == "10d6+40"
-    assert spellbook.dice(c, "disintegrate", 8) == "10d6+40+6d6"   # +3d6 per slot level above 6th
-    assert spellbook.dice(c, "chain-lightning", 9) == "10d8"         # more targets, not more dice
-    assert spellbook.dice(c, "acid-arrow", 4) == "6d4"
+    assert spell_data.dice(c, "disintegrate", 6) == "10d6+40"
+    assert spell_data.dice(c, "disintegrate", 8) == "10d6+40+6d6"   # +3d6 per slot level above 6th
+    assert spell_data.dice(c, "chain-lightning", 9) == "10d8"         # more targets, not more dice
+    assert spell_data.dice(c, "acid-arrow", 4) == "6d4"
 
 
 def test_extra_targets_per_slot_level():
-    assert spellbook.extra_targets("chain-lightning", 6) == 3
-    assert spellbook.extra_targets("chain-lightning", 8) == 5
-    assert spellbook.extra_targets("hold-monster", 5) == 0
-    assert spellbook.extra_targets("hold-monster", 7) == 2
+    assert spell_data.extra_targets("chain-lightning", 6) == 3
+    assert spell_data.extra_targets("chain-lightning", 8) == 5
+    assert spell_data.extra_targets("hold-monster", 5) == 0
+    assert spell_data.extra_targets("hold-monster", 7) == 2
 
 
 def test_every_legal_slot_level_is_offered_up_to_ninth():
@@ -86,7 +87,7 @@ def test_a_ninth_level_cast_spends_the_ninth_level_slot():
 
 
 def test_eldritch_blast_beams_by_character_level():
-    assert [spellbook.beams("eldritch-blast", lv) for lv in (1, 4, 5, 10, 11, 17)] == [1, 1, 2, 2, 3, 4]
+    assert [spell_data.beams("eldritch-blast", lv) for lv in (1, 4, 5, 10, 11, 17)] == [1, 1, 2, 2, 3, 4]
 
 
 # ================================================================ spell attacks
@@ -711,7 +712,7 @@ def test_command_and_hideous_laughter_leave_plain_prone():
 
 def test_executable_spells_are_cast_within_a_round():
     for r in spellbook.coverage():
-        if r["status"] == "executable" and spellbook.mech(r["key"])["mech"] not in ("day", "prepare", "ward"):   # between fights
+        if r["status"] == "executable" and spell_data.mech(r["key"])["mech"] not in ("day", "prepare", "ward"):   # between fights
             assert content.spell(r["key"]).casting_time in ("action", "bonus_action", "reaction"), r["key"]
 
 

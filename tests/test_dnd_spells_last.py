@@ -5,6 +5,7 @@ from dnd_helpers import turn
 
 from dungeonbench_gym.dnd import spellbook
 from dungeonbench_gym.dnd.verification import arena as probe_arena
+from dungeonbench_gym.dnd.rules import spell_data
 
 
 def _cast(b, key, target):
@@ -22,7 +23,7 @@ def _failed(key, target, foes=("orc", "orc", "ogre")):
     for seed in range(30):
         b = probe_arena.battle(key, seed, foes)
         _cast(b, key, target)
-        if spellbook.mech(key)["condition"] in b.creatures[target].conditions:
+        if spell_data.mech(key)["condition"] in b.creatures[target].conditions:
             return b
     raise AssertionError(f"{target} never failed its save against {key}")
 
@@ -78,7 +79,7 @@ def test_suggestion_spares_those_that_cannot_be_charmed():
 
 # ================================================================ Mass Suggestion
 def test_mass_suggestion_takes_up_to_twelve_targets_without_concentration():
-    assert spellbook.extra_targets("mass-suggestion", 6) == 11
+    assert spell_data.extra_targets("mass-suggestion", 6) == 11
     for seed in range(30):
         b = probe_arena.battle("mass-suggestion", seed)
         c = b.creatures["caster"]

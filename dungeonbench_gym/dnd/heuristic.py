@@ -50,6 +50,7 @@ from .rules.core_spells import BUFFS
 from .state import Combatant, expected_damage, monster_action
 from .grid import SQUARE_FT
 from .model.options import Opt
+from .rules import spell_data
 
 PARTY_FEATURES = True   # False: the party ignores its class-feature options (the measurement's baseline)
 
@@ -398,21 +399,21 @@ def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: lis
     best, seen = None, set()
     for i in spells:
         key, level = opts[i].data[:2]
-        m = spellbook.mech(key)
+        m = spell_data.mech(key)
         kind = m.get("mech")
-        if key in seen or not spellbook.handles(key) or kind in ("heal", "stabilize", "area", "pool"):
+        if key in seen or not spell_data.handles(key) or kind in ("heal", "stabilize", "area", "pool"):
             continue   # healing has its own rule; areas are placed by the rule above
         seen.add(key)
         sp = content.spell(key)
         if sp.concentration and c.concentration is not None:
             continue
         targets = spellbook.targets(battle, c, key) if spellbook.placement(key) == "target" else []
-        n = min(len(targets), 1 + spellbook.extra_targets(key, level))
+        n = min(len(targets), 1 + spell_data.extra_targets(key, level))
         cond = _CONDITION_WORTH.get(m.get("condition"), 6 if m.get("condition") else 0)
         hit_dice = m.get("flags", {}).get("hit_dice") or m.get("flags", {}).get("marked_dice")
-        dmg = avg(spellbook.dice(c, key, level)) if kind in ("attack", "save", "word") else 0.0
+        dmg = avg(spell_data.dice(c, key, level)) if kind in ("attack", "save", "word") else 0.0
         if kind == "attack":
-            value = 0.6 * dmg * spellbook.beams(key, c.level) if targets else 0.0
+            value = 0.6 * dmg * spell_data.beams(key, c.level) if targets else 0.0
         elif kind == "save":
             kept = 1.0 if m.get("damage_always") else (0.25 if sp.save_success == "half" else 0.0)
             value = n * (0.5 * dmg + kept * dmg * 0.5 + 0.5 * cond)
@@ -424,11 +425,11 @@ def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: lis
             value = 10.0 * len(targets)
         elif hit_dice and c.attacks and any(battle.distance(c, o) <= 30 for o in foes):
             hits = 1 if m["flags"].get("once") else 3   # Branding Smite: the next hit only
-            value = hits * avg(spellbook.dice(c, key, level) if hit_dice == "spell" else hit_dice)
+            value = hits * avg(spell_data.dice(c, key, level) if hit_dice == "spell" else hit_dice)
         elif kind == "mark":
             value = 0.5 * cond if targets else 0.0
         elif kind == "heat":   # Heat Metal: this turn's fire and a later bonus action's, a hindered foe
-            value = (2.0 * avg(spellbook.dice(c, key, level)) + 3.0) if targets else 0.0
+            value = (2.0 * avg(spell_data.dice(c, key, level)) + 3.0) if targets else 0.0
         elif m.get("flags", {}).get("check_die"):   # Guidance: one die on a rare check, not worth an action
             continue
         elif kind in ("buff", "max_hp", "temp_hp") and targets and any(battle.distance(c, o) <= 30 for o in foes):

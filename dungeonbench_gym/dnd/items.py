@@ -35,6 +35,7 @@ import functools
 import json
 import re
 from collections.abc import Mapping
+from .rules import spell_data
 from importlib import resources
 from typing import Any
 
@@ -102,11 +103,10 @@ def status(key: str) -> tuple[str, str]:
         if use["kind"] not in USE_KINDS:
             return "not yet", f"the {use['kind']} effect is not modelled"
         if use["kind"] == "scroll" and not scroll_castable(use["spell"]):
-            from . import spellbook
-            m = spellbook.mech(use["spell"])
+            m = spell_data.mech(use["spell"])
             if "out" in m:   # the spell itself has no effect on a battle
-                return "out of scope", f"its spell is out of scope: {spellbook.OUT_REASONS[m['out']]}"
-            if spellbook.handles(use["spell"]):
+                return "out of scope", f"its spell is out of scope: {spell_data.OUT_REASONS[m['out']]}"
+            if spell_data.handles(use["spell"]):
                 return "not yet", f"{use['spell']} from a scroll is not probed yet"
             return "not yet", f"the engine does not cast {use['spell']}"
     return "executable", ""
@@ -114,8 +114,7 @@ def status(key: str) -> tuple[str, str]:
 
 def scroll_castable(spell: str) -> bool:
     """The engine casts it (bespoke or through dnd/spellbook.py) and some PC build can read it."""
-    from . import spellbook
-    if spell not in SCROLL_SPELLS and not (spellbook.handles(spell) and spellbook.mech(spell)["mech"] in SCROLL_MECHS
+    if spell not in SCROLL_SPELLS and not (spell_data.handles(spell) and spell_data.mech(spell)["mech"] in SCROLL_MECHS
                                            and spell not in SCROLL_UNPROBED):
         return False
     sp = content.spell(spell)
@@ -420,7 +419,7 @@ def _spell_legal(battle, c: Combatant, key: str, level: int, bonus_ok: bool) -> 
     else:
         return False
     from . import spellbook
-    if spellbook.handles(key):
+    if spell_data.handles(key):
         return spellbook.available(battle, c, key, level)
     if key == "misty-step":
         return bool(battle.teleport_options(c, {"use": ("teleport", key, level)}, first=True))

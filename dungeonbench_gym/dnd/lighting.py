@@ -81,6 +81,7 @@ from .model.durations import DURATION_TEXT, effect_duration
 from .model.options import Opt
 from .model.slots import spend_slot
 from .rules import hooks
+from .rules import spell_data
 
 DARK, DIM, BRIGHT = 0, 1, 2
 AMBIENTS = {"bright": BRIGHT, "dim": DIM, "dark": DARK}
@@ -94,8 +95,7 @@ MARKER = "unlit"
 
 
 def _m(key: str) -> dict:
-    from . import spellbook
-    return spellbook.mech(key)
+    return spell_data.mech(key)
 
 
 def _spell(key: str):

@@ -59,14 +59,14 @@ from .model.slots import spend_slot
 from .rules import hooks
 from .rules.core_spells import BUFFS
 from .state import monster_action
+from .rules import spell_data
 
 ENERGY = ("acid", "cold", "fire", "lightning", "thunder")
 REACTIONS = ("hellish_rebuke",)
 
 
 def _mech(key: str) -> dict:
-    from . import spellbook
-    return spellbook.mech(key)
+    return spell_data.mech(key)
 
 
 # ================================================================ hooks on conditions
@@ -258,22 +258,19 @@ def offer_rebuke(b, c, t, then: str, before: int) -> bool:
 
 
 def _sees_invisible(t) -> bool:
-    from . import spellbook
-    return spellbook.sees_invisible(t)
+    return spell_data.sees_invisible(t)
 
 
 def reaction_options(b, c, p: dict) -> list:
-    from . import spellbook
     if p["reaction"] == "hellish_rebuke":
         out = [Opt(f"Cast Hellish Rebuke at level {lv} on {p['attacker']} (DC {c.resources.get('spell_dc')} DEX, "
-                   f"{spellbook.dice(c, 'hellish-rebuke', lv)} fire, half on a save)", "reaction", (True, lv))
+                   f"{spell_data.dice(c, 'hellish-rebuke', lv)} fire, half on a save)", "reaction", (True, lv))
                for lv in _slot_levels(c, "hellish-rebuke")]
         return out + [Opt("Do not react", "reaction", (False, None))]
     return [Opt("Do not react", "reaction", (False, None))]
 
 
 def resolve_reaction(b, c, p: dict, data: tuple) -> None:
-    from . import spellbook
     b.pending = {}
     attacker = b.creatures[p["attacker"]]
     if data[0] and p["reaction"] == "hellish_rebuke" and not attacker.dead:
@@ -282,7 +279,7 @@ def resolve_reaction(b, c, p: dict, data: tuple) -> None:
         _spend_slot(c, "hellish-rebuke", lv)
         b.event("cast", f"{c.cid} casts hellish-rebuke at level {lv} (reaction)", creature=c.cid,
                 spell="hellish-rebuke", level=lv)
-        amount = b.roller.roll_damage(spellbook.dice(c, "hellish-rebuke", lv), what="damage hellish-rebuke fire")
+        amount = b.roller.roll_damage(spell_data.dice(c, "hellish-rebuke", lv), what="damage hellish-rebuke fire")
         if b.saving_throw(attacker, content.spell("hellish-rebuke").save_ability, c.resources["spell_dc"],
                           magic=True, big=True):
             amount //= 2
@@ -575,8 +572,7 @@ def heat(b, c, key: str, level: int, t) -> bool:
 
 
 def _scorch(b, c, key: str, level: int, t) -> None:
-    from . import spellbook
-    amount = b.roller.roll_damage(spellbook.dice(c, key, level), what=f"damage {key} fire")
+    amount = b.roller.roll_damage(spell_data.dice(c, key, level), what=f"damage {key} fire")
     b.damage(t, amount, "fire", magical=True, source=c.cid)
     if t.dead or c.concentration != key:
         return
@@ -588,12 +584,11 @@ def _scorch(b, c, key: str, level: int, t) -> None:
 
 def reheat_options(b, c) -> list:
     """The caster's later turns: a bonus action heats the object again (no slot)."""
-    from . import spellbook
     h = c.resources.get("heat")
     t = b.creatures.get(h["target"]) if h else None
     if t is None or t.dead or not c.economy.bonus or h["round"] >= b.round or b.distance(c, t) > 60:
         return []
-    return [Opt(f"Heat Metal again (bonus action): {spellbook.dice(c, 'heat-metal', h['level'])} fire to {t.cid}",
+    return [Opt(f"Heat Metal again (bonus action): {spell_data.dice(c, 'heat-metal', h['level'])} fire to {t.cid}",
                 "reheat", (t.cid,))]
 
 

@@ -58,6 +58,7 @@ from .model.options import Opt
 from .model.slots import spend_slot
 from .rules import hooks
 from .state import SIZES
+from .rules import spell_data
 
 OTHER_PLANES = ("celestial", "elemental", "fey", "fiend")
 
@@ -481,12 +482,11 @@ def apply(b, c, p: dict, opt) -> None:
 def _wishable(b, c) -> list:
     """(spell, level) pairs Wish may duplicate now: spells the engine casts, of levels 1-8, cast
     with an action, that the engine would offer now (its own option rules), at their own level."""
-    from . import spellbook
     slots = c.resources.get("slots", ())
     if len(slots) < 9 or not slots[8] or c.economy.actions <= 0:
         return []
     keys = []
-    for key, m in sorted(spellbook.table().items()):
+    for key, m in sorted(spell_data.table().items()):
         if "mech" not in m or key == "wish" or m["mech"] == "counter":
             continue
         sp = _spell(key)

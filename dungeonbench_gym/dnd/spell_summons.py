@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import json
+from .rules import spell_data
 from pathlib import Path
 
 from . import content
@@ -73,8 +74,7 @@ def data() -> dict:
 
 
 def _mech(key: str) -> dict:
-    from . import spellbook
-    return spellbook.mech(key)
+    return spell_data.mech(key)
 
 
 def _registry(b) -> dict:
@@ -220,9 +220,8 @@ def apply_form(b, c, use: tuple, choice: str) -> None:
         row = next(r for r in _choices(key) if r[0] == choice)
         _summon(b, c, key, level, choice, _count(key, row, level))
         return
-    from . import spellbook
     b.pay_spell(c, key, level)
-    spellbook._reveal(c)
+    spell_data.reveal(c)
     if key == "animal-shapes":
         group = _willing(b, c)
     else:
@@ -257,11 +256,10 @@ def summon(b, c, key: str, level: int) -> None:
 
 
 def _summon(b, c, key: str, level: int, ckey: str, count: int) -> None:
-    from . import spellbook
     d = data()["creatures"][ckey]
     squares = SIZE_SQUARES[d["size"]]
     b.pay_spell(c, key, level)
-    spellbook._reveal(c)
+    spell_data.reveal(c)
     sp_rounds = None
     sp = content.spell(key)
     if not sp.concentration and sp.duration_rounds:
@@ -270,7 +268,7 @@ def _summon(b, c, key: str, level: int, ckey: str, count: int) -> None:
     n0 = sum(1 for o in b.creatures.values() if o.resources.get("summoned_by") == c.cid)
     reg = _registry(b)
     spots = _near_foe(b, c, squares, sp.range_feet or 0) if d.get("place") == "foe" else []
-    for i, (x, y) in enumerate(spots or spellbook._free_squares(b, c, count, squares)):
+    for i, (x, y) in enumerate(spots or spell_data.free_squares(b, c, count, squares)):
         s = build(b, c, ckey, f"{c.cid}_{ckey}_{n0 + i + 1}", (x, y, b.map.standing_z(x, y, squares)), key, level)
         s.conditions["summoned"] = {"by": c.cid, "spell": key}
         if sp_rounds:
@@ -314,7 +312,6 @@ def _near_foe(b, c, squares: int, rng: int) -> list:
 
 def build(b, c, ckey: str, cid: str, pos: tuple, key: str, level: int) -> Combatant:
     """A combatant from an authored stat block, with the caster's numbers where the spell uses them."""
-    from . import spellbook
     d = data()["creatures"][ckey]
     abilities = dict(zip(ABILITIES, d["abilities"]))
     hp = c.max_hp if d["hp"] == "caster_max_hp" else d["hp"]
@@ -327,7 +324,7 @@ def build(b, c, ckey: str, cid: str, pos: tuple, key: str, level: int) -> Combat
             extra = int(a["per_level"].split("d")[0]) * (level - content.spell(key).level)
             dice = f"{int(n) + extra}d{die}"
         elif a["dice"] == "spell":
-            dice = spellbook.dice(c, key, level)
+            dice = spell_data.dice(c, key, level)
         attacks.append(AttackProfile(a["key"], a["name"], to_hit, (DamagePart(dice, a["type"]),), True,
                                      a.get("reach", 5), 0, 0, spell=True))
     harmless = d.get("harmless", False)
@@ -343,7 +340,7 @@ def build(b, c, ckey: str, cid: str, pos: tuple, key: str, level: int) -> Combat
         s.conditions["invisible"] = {"by": c.cid}
     aura = d.get("aura")
     if aura:
-        s.resources["aura_dice"] = spellbook.dice(c, key, level) if aura["dice"] == "spell" else aura["dice"]
+        s.resources["aura_dice"] = spell_data.dice(c, key, level) if aura["dice"] == "spell" else aura["dice"]
         if aura.get("budget"):
             s.resources["aura_budget"] = aura["budget"]
     return s
@@ -557,10 +554,9 @@ def concentration_ends(b, c) -> None:
 
 # ================================================================ conjured weapons
 def weapon_attack(c, key: str, level: int) -> AttackProfile:
-    from . import spellbook
     a = _mech(key)["attack"]
     if a["to_hit"] == "spell_attack":
-        to_hit, dice = c.resources.get("spell_attack", c.prof), spellbook.dice(c, key, level)
+        to_hit, dice = c.resources.get("spell_attack", c.prof), spell_data.dice(c, key, level)
     else:   # Alter Self: an unarmed strike with Strength, proficient, +1 (magic)
         mod = c.mod("str") + a["plus"]
         to_hit, dice = c.prof + mod, f"{a['dice']}{mod:+d}" if mod else a["dice"]
@@ -569,10 +565,9 @@ def weapon_attack(c, key: str, level: int) -> AttackProfile:
 
 
 def _conjure_weapon(b, c, key: str, level: int) -> None:
-    from . import spellbook
     m = _mech(key)
     b.pay_spell(c, key, level)
-    spellbook._reveal(c)
+    spell_data.reveal(c)
     a = weapon_attack(c, key, level)
     c.attacks = tuple(x for x in c.attacks if x.key != a.key) + (a,)
     c.conditions[m["condition"]] = {"by": c.cid, "spell": key, "level": level}

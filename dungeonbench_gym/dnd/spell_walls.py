@@ -66,6 +66,7 @@ from .grid import BLOCKS, SQUARE_FT, BattleMap, footprint
 from .model.options import Opt
 from .rules import hooks
 from .state import expected_damage
+from .rules import spell_data
 
 #: the option kinds this module adds to an action menu (the engine hands them to :func:`apply`)
 KINDS = ("wall_panel", "monster_wall")
@@ -98,8 +99,7 @@ class Barriers:
 
 # ================================================================ facts
 def _row(key: str) -> dict:
-    from . import spellbook
-    return spellbook.mech(key)
+    return spell_data.mech(key)
 
 
 def facts(c, key: str) -> dict:
@@ -233,8 +233,7 @@ def _dc(c, f: dict) -> int:
 def _dice(c, key: str, level: int, f: dict) -> str:
     if f.get("dice"):
         return f["dice"]
-    from . import spellbook
-    return spellbook.dice(c, key, level) or "0"
+    return spell_data.dice(c, key, level) or "0"
 
 
 # ================================================================ the battle's map

@@ -82,6 +82,7 @@ from .grid import SQUARE_FT, box_distance_ft, footprint, size_squares
 from .model.options import Decision, Opt
 from .model.slots import spend_slot
 from .state import INCAPACITATING
+from .rules import spell_data
 
 WARDS = ("glyph-of-warding", "symbol", "magic-circle")
 DAY_KINDS = ("ward_cast", "point_x", "point_y", "ward_kind", "ward_span")   # intermission option kinds
@@ -111,8 +112,7 @@ SYMBOL_TEXT = {
 
 
 def _mech(key: str) -> dict:
-    from . import spellbook
-    return spellbook.mech(key)
+    return spell_data.mech(key)
 
 
 def _spell(key: str):

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import functools
 import json
+from .rules import spell_data
 from pathlib import Path
 
 from . import areas, content, lighting, spellbook
@@ -66,7 +67,7 @@ def _verbal() -> frozenset:
 
 
 def spec(key: str) -> dict:
-    return spellbook.mech(key).get("zones") or {}
+    return spell_data.mech(key).get("zones") or {}
 
 
 def handles(key: str) -> bool:
@@ -143,9 +144,9 @@ def resolve(b, c, use: tuple, where) -> None:
     """The spell lands (replaces the generic area resolution for ``zones`` rows)."""
     key, level = use[1], use[2]
     s = spec(key)
-    sp = spellbook._spell(key)
+    sp = spell_data.spell(key)
     b.pay_spell(c, key, level)
-    spellbook._reveal(c)
+    spell_data.reveal(c)
     a = spellbook.area(b, c, key, where)
     if s.get("prismatic"):
         _prismatic(b, c, key, level, a)
@@ -163,7 +164,7 @@ def resolve(b, c, use: tuple, where) -> None:
         b.zones[:] = [z for z in b.zones if not (z["by"] == c.cid and z.get("conc"))]
     z = {k: v for k, v in s.items()}
     z.update(spell=key, by=c.cid, level=level, dc=c.resources.get("spell_dc", 10), conc=sp.concentration,
-             cells=_clip(b, a), size=spellbook._shape(key)[1])
+             cells=_clip(b, a), size=spell_data.shape(key)[1])
     if z.get("globe") is not None:   # one more level stopped per slot level above the spell's
         z["globe"] += level - sp.level
     if not sp.concentration:
@@ -281,7 +282,7 @@ def shielded(b, c, key: str, t, level: int | None = None) -> bool:
         if z.get("antimagic") and inside(b, z, t) and t is not c:
             return True
         if z.get("globe") is not None and inside(b, z, t) and not inside(b, z, c):
-            lv = level if level is not None else spellbook._spell(key).level
+            lv = level if level is not None else spell_data.spell(key).level
             if lv <= z["globe"]:
                 return True
     return False
@@ -293,7 +294,7 @@ def screen(b, c, key: str, pool: list) -> list:
     obscuring zones."""
     if not live(b):
         return pool
-    seeing = spellbook.mech(key).get("mech") in ("save", "word")
+    seeing = spell_data.mech(key).get("mech") in ("save", "word")
     return [t for t in pool if not shielded(b, c, key, t) and (not seeing or t is c or sees(b, c, t))]
 
 
@@ -590,8 +591,8 @@ def summary(c, key: str, level: int) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _summary(key: str, level: int, dc: int) -> str:
-    s, sp = spec(key), spellbook._spell(key)
-    shape, size = spellbook._shape(key)
+    s, sp = spec(key), spell_data.spell(key)
+    shape, size = spell_data.shape(key)
     bits = [f(s[k] + level - sp.level if k == "globe" else s[k], s) for k, f in _WHAT if s.get(k) not in (None, False)]
     bits.append(f"{size}-ft {shape}")
     if s.get("quake") or s.get("lift") or s.get("enter_save") or s.get("storm") or s.get("prismatic") \
@@ -660,8 +661,8 @@ def describe(b) -> list:
         if not cs:
             continue
         xs, ys = [x for x, _ in cs], [y for _, y in cs]
-        s = spec(z["spell"]) if z["spell"] in spellbook.table() else z
-        what = [f(s[k] + z["level"] - spellbook._spell(z["spell"]).level if k == "globe" else s[k], s)
+        s = spec(z["spell"]) if z["spell"] in spell_data.table() else z
+        what = [f(s[k] + z["level"] - spell_data.spell(z["spell"]).level if k == "globe" else s[k], s)
                 for k, f in _WHAT if s.get(k) not in (None, False) and k not in ("dispels", "prismatic")]
         if z.get("storm") and z.get("stage", 0) >= 5:
             what += ["heavily obscured", "difficult terrain"]

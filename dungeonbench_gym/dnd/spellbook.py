@@ -8,7 +8,7 @@ targets (and how many more per slot level), who is exempt, a zone's behaviour. A
 
 * ``{"mech": ...}``: a mechanism this module runs (``engine``: bespoke code in engine.py),
 * ``{"not_yet": why}``: combat-relevant, but its mechanism is not built,
-* ``{"out": reason}``: out of scope (see :data:`OUT_REASONS`).
+* ``{"out": reason}``: out of scope (see :data:`.rules.spell_data.OUT_REASONS`).
 
 Mechanisms: ``attack`` (spell attack rolls, Eldritch Blast beams, Vampiric Touch's healing),
 ``save`` (one or more targets, damage half/none and/or a condition with a repeat save), ``word``
@@ -32,66 +32,32 @@ lives in :mod:`.spell_counter`; removal, domination, confusion, long teleports, 
 (``control``) in :mod:`.spell_control`; Tree Stride, Transport via Plants and Plant Growth, which use
 the map's trees and plants (``plants``), in :mod:`.spell_plants`.
 
-The engine reaches this module through :func:`handles`; options and decisions stay the engine's
-(action -> slot level -> target(s) / point_x, point_y / direction).
+The engine reaches this module through :func:`.rules.spell_data.handles`; the row data and the
+helpers every mechanism reads are in :mod:`.rules.spell_data`. Options and decisions stay the
+engine's (action -> slot level -> target(s) / point_x, point_y / direction).
 """
 
 from __future__ import annotations
 
-import functools
-import json
-from pathlib import Path
 
 from . import areas, content, spell_buffs
 from .classes import dispatch
 from . import spell_summons   # authored summons (the "summon" mechanism's creatures)
 from . import spell_wards   # Magic Circle's guard against charm and fear
-from .grid import SIZE_SQUARES, SQUARE_FT, footprint
+from .grid import SIZE_SQUARES, SQUARE_FT
 from .model.factories import build_monster
 from .model.options import Opt
 from .rules import hooks
 from .rules.hooks import SPELL_MECHANISMS
+from .rules.spell_data import OUT_REASONS, beams, dice, extra_targets, mech, table
+from .rules.spell_data import free_squares as _free_squares
+from .rules.spell_data import reveal as _reveal
+from .rules.spell_data import shape as _shape
+from .rules.spell_data import spell as _spell
 from .state import AttackProfile, DamagePart
 
-_DATA = Path(__file__).parent / "content" / "data" / "spell_mechanics.json"
-
-# The mechanisms this module runs itself. Others are registered by their own modules in
-# rules/hooks.py's SPELL_MECHANISMS (the engine imports them all): "utility" (water and objects:
-# dnd/spell_utility.py), "sight" (light, darkvision, Enthrall: dnd/lighting.py), "plants"
-# (dnd/spell_plants.py), "control" (removal, domination, confusion, teleports, Wish:
-# dnd/spell_control.py), "shape" and "weapon" (the Polymorph family, Flame Blade, Alter Self:
-# dnd/spell_summons.py), "heat" (Heat Metal: dnd/spell_buffs.py).
-GENERIC = ("attack", "save", "word", "area", "pool", "heal", "temp_hp", "max_hp", "stabilize", "cure", "buff",
-           "dispel", "summon", "revive", "tiers", "mark", "day", "reaction", "prepare", "wall", "pool_heal",
-           "zone", "ward")
-# "ward": Glyph of Warding, Symbol, Magic Circle laid between fights on the next map (dnd/spell_wards.py)
-# "wall": walls the map gains, Passwall (dnd/spell_walls.py)
-# "prepare": a long summoning cast between fights (Animate Dead, Conjure Elemental...): dnd/spell_summons.py
-# "day": cast only between fights (dnd/spell_buffs.py, the Day track); "reaction": offered as a reaction
-OUT_REASONS = {
-    "illusion": "its value depends on what creatures believe (illusion)",
-    "ruling": "open-ended effect that needs a DM's ruling (commands, emotions, bargains)",
-    "utility": "no effect on a battle (exploration, information, travel, rituals or long castings)",
-    "no_effect": "no effect on combat in this engine (it models no sound or small tricks)",
-}
 # conditions that stop a creature's concentration and its grapples
 _HELPLESS = ("incapacitated", "paralyzed", "stunned", "unconscious", "petrified")
-
-
-@functools.cache
-def table() -> dict:
-    return json.loads(_DATA.read_text())
-
-
-def mech(key: str) -> dict:
-    return table().get(key, {})
-
-
-def handles(key: str) -> bool:
-    """Whether this module (not bespoke engine code) runs the spell: one of its generic
-    mechanisms, or one a mechanics module registered (rules/hooks.py SPELL_MECHANISMS)."""
-    kind = mech(key).get("mech")
-    return kind in GENERIC or kind in SPELL_MECHANISMS
 
 
 def _mechanism(kind: str):
@@ -101,32 +67,8 @@ def _mechanism(kind: str):
     return SPELL_MECHANISMS.entries.get(kind)
 
 
-def _spell(key: str):
-    return content.spell(key)
-
-
 def _dc(c) -> int:
     return c.resources["spell_dc"]
-
-
-def dice(c, key: str, level: int) -> str | None:
-    """Damage dice at this slot level: the SRD table, its highest entry at or below the level
-    when the table stops short (no scaling), plus the authored per-level dice (Disintegrate)."""
-    sp, m = _spell(key), mech(key)
-    if sp.damage_at_character_level or not sp.damage_at_slot_level:
-        return sp.damage_for(slot_level=level or None, character_level=c.level)
-    table_ = sp.damage_at_slot_level
-    base = table_[max(k for k in table_ if k <= max(level, sp.level))]
-    if m.get("upcast_dice") and level > max(table_):
-        n, die = m["upcast_dice"].split("d")
-        base = f"{base}+{int(n) * (level - max(table_))}d{die}"
-    return base
-
-
-def extra_targets(key: str, level: int) -> int:
-    """Targets beyond the first at this slot level."""
-    m, sp = mech(key), _spell(key)
-    return m.get("targets", 1) - 1 + m.get("per_level", 0) * (level - sp.level if sp.level else 0)
 
 
 # ================================================================ who and where
@@ -150,13 +92,6 @@ def placement(key: str) -> str:
     if sp.range_kind == "self":
         return "self" if shape in ("sphere", "cylinder", "emanation") else "direction"
     return "point"
-
-
-def _shape(key: str) -> tuple:
-    m, sp = mech(key), _spell(key)
-    if "shape" in m:
-        return m["shape"], m["size"]
-    return sp.area.shape, sp.area.size
 
 
 def area(b, c, key: str, where, anchor=None) -> areas.Area:
@@ -451,11 +386,6 @@ def attack_bonus(c, a) -> int:
     return max([0] + [v["weapon_plus"] for v in c.conditions.values() if v.get("weapon_plus")])
 
 
-def sees_invisible(c) -> bool:
-    """See Invisibility, True Seeing: invisible creatures are seen (no advantage or disadvantage)."""
-    return any(v.get("sees_invisible") for v in c.conditions.values())
-
-
 def save_mode(t, ability: str, flag: str, against=()) -> bool:
     """Holy Aura (advantage on every save), Irresistible Dance (disadvantage on Dex saves),
     Protection from Poison (advantage against being poisoned: ``flag`` + "_vs")."""
@@ -522,11 +452,6 @@ def fly_speed(c) -> int:
 
 
 # ================================================================ resolving
-def beams(key: str, character_level: int) -> int:
-    table_ = mech(key).get("beams")
-    if not table_:
-        return 1
-    return table_[max((k for k in table_ if int(k) <= max(1, character_level)), key=int)]
 
 
 def cast_at(b, c, key: str, level: int, t):
@@ -559,12 +484,6 @@ def more(b, c, use: tuple, t) -> None:
         return
     chosen = chosen if mech(key)["mech"] == "attack" else chosen + (t.cid,)
     b.more_targets(c, key, level, left - 1, chosen)
-
-
-def _reveal(c) -> None:
-    """Casting ends invisibility that ends on an attack or a spell (Invisibility)."""
-    for k in [k for k, v in c.conditions.items() if v.get("ends_on_attack")]:
-        del c.conditions[k]
 
 
 def effect(b, c, key: str, level: int, t):
@@ -898,24 +817,6 @@ def recall(b, c) -> None:
 
 
 # ================================================================ summons
-def _free_squares(b, c, n: int, squares: int = 1) -> list:
-    """Up to n spaces (of squares x squares) for new creatures, nearest the caster first: on the
-    map, unoccupied, within 60 ft."""
-    taken = {cell for o in b.creatures.values() if not o.dead for cell in o.cells}
-    out = []
-    for r in range(1, 13):
-        for y in range(c.pos[1] - r, c.pos[1] + c.squares + r):
-            for x in range(c.pos[0] - r, c.pos[0] + c.squares + r):
-                if max(abs(x - c.pos[0]), abs(y - c.pos[1])) != r or not b.map.fits(x, y, squares):
-                    continue
-                cells = footprint(x, y, squares)
-                if any(cell in taken for cell in cells):
-                    continue
-                taken.update(cells)
-                out.append((x, y))
-                if len(out) == n:
-                    return out
-    return out
 
 
 def summon(b, c, key: str, level: int) -> None:

@@ -16,6 +16,7 @@ from ..model.options import Opt
 from ..model.slots import spend_slot
 from ..rules.hooks import OPTION_KINDS, REACTIONS, TARGET_USES, Reaction, TargetUse
 from ..state import SIZES, AttackProfile, Combatant, DamagePart
+from ..rules import spell_data
 
 
 class AttacksMixin:
@@ -80,13 +81,13 @@ class AttacksMixin:
             dis.append("attacker frightened")
         if c.exhaustion >= 3:
             dis.append("attacker exhausted")
-        if "invisible" in c.conditions and not spellbook.sees_invisible(t):   # See Invisibility
+        if "invisible" in c.conditions and not spell_data.sees_invisible(t):   # See Invisibility
             adv.append("attacker invisible")
         if "hidden" in c.conditions:   # an unseen attacker
             adv.append("attacker hidden")
         if "hidden" in t.conditions:   # guessing where it is
             dis.append("target hidden")
-        if "invisible" in t.conditions and not spellbook.sees_invisible(c):
+        if "invisible" in t.conditions and not spell_data.sees_invisible(c):
             dis.append("target invisible")
         if "prone" in t.conditions:
             (adv if dist <= SQUARE_FT else dis).append("target prone")

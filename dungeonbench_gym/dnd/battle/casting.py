@@ -15,6 +15,7 @@ from ..model.slots import spend_slot
 from ..rules.core_spells import BUFFS, DEBUFFS, MULTI, SPELL_RIDERS
 from ..rules.hooks import OPTION_KINDS, TARGET_USES, TargetUse
 from ..state import AttackProfile, Combatant, DamagePart, monster_action
+from ..rules import spell_data
 
 
 class CastingMixin:
@@ -34,7 +35,7 @@ class CastingMixin:
         use = ("spell", key, level)
         if spell_counter.offer(self, c, key, level):   # a foe sees the casting and may counter it
             return
-        if spellbook.handles(key):
+        if spell_data.handles(key):
             spellbook.begin(self, c, key, level)
         elif key == "misty-step":   # bonus action; the destination is the decision
             self.pending = {"kind": "destination", "actor": c.cid, "use": ("teleport", key, level)}
@@ -105,7 +106,7 @@ class CastingMixin:
             self.back_to_menu(c)
 
     def cast_at(self, c: Combatant, key: str, level: int, t: Combatant) -> bool | None:
-        if spellbook.handles(key):
+        if spell_data.handles(key):
             return spellbook.cast_at(self, c, key, level, t)
         sp = content.spell(key)
         self.pay_spell(c, key, level)
@@ -188,7 +189,7 @@ class CastingMixin:
         self.back_to_menu(c)
 
     def _resolve_area(self, c: Combatant, use: tuple, where) -> None:
-        if use[0] == "spell" and spellbook.handles(use[1]):
+        if use[0] == "spell" and spell_data.handles(use[1]):
             spellbook.resolve_area(self, c, use, where)
             return
         hits = self.area_hits(c, use, where)
@@ -321,7 +322,7 @@ def _more_targets(b, c: Combatant, use: tuple) -> list[Opt]:
 
 
 def _more_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
-    if spellbook.handles(use[1]):
+    if spell_data.handles(use[1]):
         spellbook.more(b, c, use, t)
         return
     b._spell_effect(c, use[1], t)

@@ -17,6 +17,7 @@ from ..model.options import Opt
 from ..rules.core_spells import SUMMARIES
 from ..rules.hooks import REACTIONS
 from ..state import Combatant
+from ..rules import spell_data
 
 
 class MenuMixin:
@@ -328,7 +329,7 @@ class MenuMixin:
                 levels = sorted([sp.level, *levels])   # a monster's innate spell: its own level, no slot
             if not levels:
                 continue
-            if spellbook.handles(key):
+            if spell_data.handles(key):
                 if not spellbook.available(self, c, key, levels[0]):
                     continue
             elif key == "misty-step":
@@ -352,7 +353,7 @@ class MenuMixin:
         return out
 
     def _spell_summary(self, c: Combatant, key: str, level: int) -> str:
-        if spellbook.handles(key):
+        if spell_data.handles(key):
             return spellbook.summary(c, key, level)
         sp = content.spell(key)
         if key == "magic-missile":

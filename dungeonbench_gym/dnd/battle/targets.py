@@ -15,6 +15,7 @@ from ..model.options import Opt
 from ..rules.core_spells import BUFFS
 from ..rules.hooks import OPTION_KINDS, TARGET_USES
 from ..state import SIZES, AttackProfile, Combatant, monster_action
+from ..rules import spell_data
 
 
 DIRECTION_NAMES = {v: k for k, v in areas.COMPASS.items()}
@@ -55,7 +56,7 @@ class TargetingMixin:
 
     def spell_targets(self, c: Combatant, key: str, first: bool = False) -> list[Combatant]:
         """Who the spell may target now; ``first``: at most the first (is there anyone?)."""
-        if spellbook.handles(key):
+        if spell_data.handles(key):
             return spellbook.targets(self, c, key, first)
         sp = content.spell(key)
         rng = SQUARE_FT if sp.range_kind == "touch" else dispatch.spell_range(c, key, sp.range_feet or 0)
@@ -167,7 +168,7 @@ class TargetingMixin:
         # the planner scores the same placements again after every move: an area is a pure function
         # of the map, the use, the placement and the user's place (a wall's anchor or a barrier's
         # cells are not kept)
-        if len(use) > 3 or (use[0] == "spell" and spellbook.mech(use[1]).get("barrier")):
+        if len(use) > 3 or (use[0] == "spell" and spell_data.mech(use[1]).get("barrier")):
             return self._area_now(c, use, where)
         key = (self.map, use[0], use[1], where, c.cid, c.monster, c.pos, c.squares)
         memo = self.__dict__.setdefault("_area_memo", {})
@@ -179,7 +180,7 @@ class TargetingMixin:
         return got
 
     def _area_now(self, c: Combatant, use: tuple, where) -> areas.Area:
-        if use[0] == "spell" and spellbook.handles(use[1]):
+        if use[0] == "spell" and spell_data.handles(use[1]):
             return spellbook.area(self, c, use[1], where, use[3] if len(use) > 3 else None)
         shape, size = self._area_shape(c, use)
         if shape in ("sphere", "cylinder"):   # a cylinder's height reaches past our 15-ft ceiling

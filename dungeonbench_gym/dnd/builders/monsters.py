@@ -27,6 +27,7 @@ from ..state import (
     ability_mod,
     breath_rider,
 )
+from ..rules import spell_data
 
 MAGIC_WEAPON_TRAITS = ("magic-weapons", "angelic-weapons", "hellish-weapons")
 SAVE_SHAPES = ("cone", "line", "cube", "sphere", "cylinder", "emanation", "own_space")
@@ -253,8 +254,8 @@ def _tactical_traits(spec, attacks: list, resources: dict) -> tuple:
 def castable_spells() -> frozenset:
     """The SRD spells the engine casts (the spell table's executable rows)."""
     return frozenset(r["key"] for r in spellbook.coverage() if r["status"] == "executable"
-                     and spellbook.mech(r["key"]).get("mech") != "prepare"   # cast between fights only
-                     and not spellbook.mech(r["key"]).get("party_only"))   # the party's objective (Mage Hand)
+                     and spell_data.mech(r["key"]).get("mech") != "prepare"   # cast between fights only
+                     and not spell_data.mech(r["key"]).get("party_only"))   # the party's objective (Mage Hand)
 
 
 def _monster_spells(spec, resources: dict) -> tuple[tuple, int]:

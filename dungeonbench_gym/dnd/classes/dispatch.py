@@ -25,6 +25,7 @@ The coverage table of class features and their probes live with the other probes
 
 from __future__ import annotations
 
+from ..rules import spell_data
 from typing import TYPE_CHECKING
 
 from .. import content
@@ -385,8 +386,7 @@ def _offer(b: BattleAPI, stage: str, c: Combatant, t: Combatant, st: dict) -> bo
 
 
 def sees_invisible(t: Combatant) -> bool:
-    from .. import spellbook   # (spellbook calls the hooks here)
-    return spellbook.sees_invisible(t)
+    return spell_data.sees_invisible(t)
 
 
 def _prompt(stage: str, c: Combatant, t: Combatant) -> str:

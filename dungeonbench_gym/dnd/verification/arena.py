@@ -8,11 +8,12 @@ directions, the groups of a split decision) the way that shows the rule working.
 
 from __future__ import annotations
 
-from .. import heuristic, spellbook
+from .. import heuristic
 from ..builders.monsters import monster_combatant
 from ..builders.pcs import build_pc
 from ..engine import Battle
 from ..grid import BattleMap
+from ..rules import spell_data
 
 ARENA = ["#" * 18] + ["#" + "." * 16 + "#"] * 12 + ["#" * 18]
 SEEDS = range(12)
@@ -29,7 +30,7 @@ def caster(key: str, level: int = 5, cid: str = "caster", at=(4, 6)):
 def battle(key: str, seed: int = 0, foes=("orc", "orc", "ogre")) -> Battle:
     """The caster at (4, 6) with a wounded fighter beside it and foes: one adjacent (east), others
     10-20 ft east; it is the caster's turn."""
-    m = spellbook.mech(key)
+    m = spell_data.mech(key)
     c = caster(key)
     ally = build_pc("fighter", 5, "ally", (4, 7, 0))
     ally.hp = ally.max_hp // 2

@@ -15,6 +15,7 @@ engine's real decision options and raises AssertionError when it cannot.
 from __future__ import annotations
 
 import functools
+from ..rules import spell_data
 from pathlib import Path
 
 from .. import content, items, lighting, monster_specials, spell_zones, spellbook
@@ -332,13 +333,13 @@ def _probe_turn(key: str, kind: str, action: str | None, event: str) -> None:
 def _probe_spell(key: str, spell: str) -> None:
     """The monster casts the spell from its block through the spell options, hurt (so healing
     is worth it) and with foes beside it; it must be offered and end in a cast event."""
-    if spellbook.mech(spell).get("mech") == "sight":   # Light, Dancing Lights: in a dark duel (dnd/lighting.py)
+    if spell_data.mech(spell).get("mech") == "sight":   # Light, Dancing Lights: in a dark duel (dnd/lighting.py)
         lighting_probes.probe_monster_spell(key, spell)
         return
-    if spellbook.mech(spell).get("mech") == "utility":   # Water Breathing: in an underwater duel (dnd/spell_utility.py)
+    if spell_data.mech(spell).get("mech") == "utility":   # Water Breathing: in an underwater duel (dnd/spell_utility.py)
         spell_utility_probes.probe_monster_spell(key, spell)
         return
-    if spellbook.mech(spell).get("mech") in ("day", "reaction"):   # between fights, Hellish Rebuke, Feather Fall
+    if spell_data.mech(spell).get("mech") in ("day", "reaction"):   # between fights, Hellish Rebuke, Feather Fall
         spell_buffs_probes.probe_monster_spell(key, spell)
         return
     if content.spell(spell).casting_time == "reaction":

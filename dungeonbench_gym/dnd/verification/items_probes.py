@@ -3,7 +3,7 @@ decision options in a small battle, and raises AssertionError when it cannot."""
 
 from __future__ import annotations
 
-from .. import content, spellbook
+from .. import content
 from ..builders.monsters import monster_combatant
 from ..builders.pcs import build_pc
 from ..dice import parse
@@ -15,6 +15,7 @@ from ..model.archetypes import ARCHETYPES
 from ..spell_plants import scroll_arena as grove
 from ..spell_utility import scroll_arena
 from ..state import ABILITIES, Combatant
+from ..rules import spell_data
 
 
 def executable(key: str) -> bool:
@@ -179,7 +180,7 @@ def _probe_use(rec: dict) -> None:
     kind = use["kind"]
     pc.hp = 1 if kind == "heal" else pc.max_hp - 5   # wounded: healing spells have a target
     spell = use.get("spell") or (use.get("spells") or [{}])[0].get("spell")
-    beasts = bool(spell) and spellbook.mech(spell).get("types") == ["beast"]   # Animal Friendship: a beast foe
+    beasts = bool(spell) and spell_data.mech(spell).get("types") == ["beast"]   # Animal Friendship: a beast foe
     b, _ = _arena(pc, "wolf" if beasts else "bandit-captain")
     if spell:   # Light, Darkvision, Daylight's light: cast in a dark room (dnd/lighting.py)
         if needs_dark(spell):
@@ -187,9 +188,9 @@ def _probe_use(rec: dict) -> None:
     if kind == "water_breathing":   # drunk under water (dnd/spell_utility.py)
         b.underwater = True
         b.forget_options()
-    if spell and spellbook.mech(spell).get("mech") == "utility":   # water, or an object to use (dnd/spell_utility.py)
+    if spell and spell_data.mech(spell).get("mech") == "utility":   # water, or an object to use (dnd/spell_utility.py)
         scroll_arena(b, spell)
-    if spell and spellbook.mech(spell).get("mech") == "plants":   # a room with trees and undergrowth (dnd/spell_plants.py)
+    if spell and spell_data.mech(spell).get("mech") == "plants":   # a room with trees and undergrowth (dnd/spell_plants.py)
         grove(b)
     slots = pc.resources.get("slots")
     before = (pc.hp, pc.ac, dict(pc.abilities), pc.resist, pc.fly, dict(pc.conditions), pc.temp_hp)

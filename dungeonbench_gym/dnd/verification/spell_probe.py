@@ -8,7 +8,7 @@ when one of them shows the effect (deterministic for a given engine).
 
 from __future__ import annotations
 
-from .. import content, spellbook
+from .. import content
 from . import (
     lighting_probes,
     spell_buffs_probes,
@@ -21,13 +21,14 @@ from . import (
     spell_zones_probes,
 )
 from .arena import SEEDS, battle, caster, orc_first, snapshot, steer
+from ..rules import spell_data
 
 _SUPPORT = ("heal", "temp_hp", "max_hp", "buff", "stabilize", "cure")
 _FOES = {"animal-friendship": ("wolf", "wolf", "brown-bear")}   # spells only some foes can suffer
 
 
 def run_probe(key: str) -> None:
-    m = spellbook.mech(key)
+    m = spell_data.mech(key)
     if not m.get("mech"):
         raise AssertionError(f"{key}: no mechanism ({m})")
     if key == "shield":

@@ -3,13 +3,14 @@ decision options in a small battle, and raises AssertionError when it cannot."""
 
 from __future__ import annotations
 
-from .. import areas, spellbook
+from .. import areas
 from ..builders.monsters import monster_combatant
 from ..builders.pcs import build_pc
 from ..engine import Battle
 from ..grid import BattleMap
 from ..spell_zones import MONSTER_ZONES, _clip, add, inside, spec
 from .arena import SEEDS, battle, snapshot, steer
+from ..rules import spell_data
 
 
 # ================================================================ probe
@@ -59,7 +60,7 @@ def probe(key: str) -> None:
             continue
         if any(inside(b, z, o) for z in mine for o in b.creatures.values() if not o.dead):
             return
-        if not spellbook.mech(key)["zones"].get("storm") and snapshot(b) != before and not mine:
+        if not spell_data.mech(key)["zones"].get("storm") and snapshot(b) != before and not mine:
             return   # an instant effect (Prismatic Spray)
         seen.append("no zone over anyone" if mine else "no change")
     raise AssertionError(f"{key}: nothing observable in {len(SEEDS)} seeds ({sorted(set(seen))})")

@@ -1,0 +1,126 @@
+"""The spell data every spell rule reads: each SRD spell's row of ``content/data/spell_mechanics.json``
+(its mechanism and what the SRD data lacks), its SRD record, its damage dice at a slot level, its
+targets and beams, its area's shape, and three small rules every mechanism shares (casting ends
+Invisibility, See Invisibility's sight, where summoned creatures appear).
+
+Kept below the spellbook and the mechanisms that extend it (dnd/spell_*.py, lighting, the class
+features), so that they read a spell without importing each other. The spellbook
+(:mod:`..spellbook`) documents the row's fields.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from .. import content
+from ..grid import footprint
+from .hooks import SPELL_MECHANISMS
+
+_DATA = Path(__file__).parent.parent / "content" / "data" / "spell_mechanics.json"
+
+# The mechanisms this module runs itself. Others are registered by their own modules in
+# rules/hooks.py's SPELL_MECHANISMS (the engine imports them all): "utility" (water and objects:
+# dnd/spell_utility.py), "sight" (light, darkvision, Enthrall: dnd/lighting.py), "plants"
+# (dnd/spell_plants.py), "control" (removal, domination, confusion, teleports, Wish:
+# dnd/spell_control.py), "shape" and "weapon" (the Polymorph family, Flame Blade, Alter Self:
+# dnd/spell_summons.py), "heat" (Heat Metal: dnd/spell_buffs.py).
+GENERIC = ("attack", "save", "word", "area", "pool", "heal", "temp_hp", "max_hp", "stabilize", "cure", "buff",
+           "dispel", "summon", "revive", "tiers", "mark", "day", "reaction", "prepare", "wall", "pool_heal",
+           "zone", "ward")
+# "ward": Glyph of Warding, Symbol, Magic Circle laid between fights on the next map (dnd/spell_wards.py)
+# "wall": walls the map gains, Passwall (dnd/spell_walls.py)
+# "prepare": a long summoning cast between fights (Animate Dead, Conjure Elemental...): dnd/spell_summons.py
+# "day": cast only between fights (dnd/spell_buffs.py, the Day track); "reaction": offered as a reaction
+OUT_REASONS = {
+    "illusion": "its value depends on what creatures believe (illusion)",
+    "ruling": "open-ended effect that needs a DM's ruling (commands, emotions, bargains)",
+    "utility": "no effect on a battle (exploration, information, travel, rituals or long castings)",
+    "no_effect": "no effect on combat in this engine (it models no sound or small tricks)",
+}
+
+
+@functools.cache
+def table() -> dict:
+    return json.loads(_DATA.read_text())
+
+
+def mech(key: str) -> dict:
+    return table().get(key, {})
+
+
+def handles(key: str) -> bool:
+    """Whether this module (not bespoke engine code) runs the spell: one of its generic
+    mechanisms, or one a mechanics module registered (rules/hooks.py SPELL_MECHANISMS)."""
+    kind = mech(key).get("mech")
+    return kind in GENERIC or kind in SPELL_MECHANISMS
+
+
+def spell(key: str):
+    return content.spell(key)
+
+
+def dice(c, key: str, level: int) -> str | None:
+    """Damage dice at this slot level: the SRD table, its highest entry at or below the level
+    when the table stops short (no scaling), plus the authored per-level dice (Disintegrate)."""
+    sp, m = spell(key), mech(key)
+    if sp.damage_at_character_level or not sp.damage_at_slot_level:
+        return sp.damage_for(slot_level=level or None, character_level=c.level)
+    table_ = sp.damage_at_slot_level
+    base = table_[max(k for k in table_ if k <= max(level, sp.level))]
+    if m.get("upcast_dice") and level > max(table_):
+        n, die = m["upcast_dice"].split("d")
+        base = f"{base}+{int(n) * (level - max(table_))}d{die}"
+    return base
+
+
+def extra_targets(key: str, level: int) -> int:
+    """Targets beyond the first at this slot level."""
+    m, sp = mech(key), spell(key)
+    return m.get("targets", 1) - 1 + m.get("per_level", 0) * (level - sp.level if sp.level else 0)
+
+
+def beams(key: str, character_level: int) -> int:
+    table_ = mech(key).get("beams")
+    if not table_:
+        return 1
+    return table_[max((k for k in table_ if int(k) <= max(1, character_level)), key=int)]
+
+
+def shape(key: str) -> tuple:
+    m, sp = mech(key), spell(key)
+    if "shape" in m:
+        return m["shape"], m["size"]
+    return sp.area.shape, sp.area.size
+
+
+def sees_invisible(c) -> bool:
+    """See Invisibility, True Seeing: invisible creatures are seen (no advantage or disadvantage)."""
+    return any(v.get("sees_invisible") for v in c.conditions.values())
+
+
+def reveal(c) -> None:
+    """Casting ends invisibility that ends on an attack or a spell (Invisibility)."""
+    for k in [k for k, v in c.conditions.items() if v.get("ends_on_attack")]:
+        del c.conditions[k]
+
+
+def free_squares(b, c, n: int, squares: int = 1) -> list:
+    """Up to n spaces (of squares x squares) for new creatures, nearest the caster first: on the
+    map, unoccupied, within 60 ft."""
+    taken = {cell for o in b.creatures.values() if not o.dead for cell in o.cells}
+    out = []
+    for r in range(1, 13):
+        for y in range(c.pos[1] - r, c.pos[1] + c.squares + r):
+            for x in range(c.pos[0] - r, c.pos[0] + c.squares + r):
+                if max(abs(x - c.pos[0]), abs(y - c.pos[1])) != r or not b.map.fits(x, y, squares):
+                    continue
+                cells = footprint(x, y, squares)
+                if any(cell in taken for cell in cells):
+                    continue
+                taken.update(cells)
+                out.append((x, y))
+                if len(out) == n:
+                    return out
+    return out

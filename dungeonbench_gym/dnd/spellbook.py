@@ -666,7 +666,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
     """An area spell lands: damage rolled once for all, a save each (half or none), the
     condition on a failure; a zone is recorded on the caster; Color Spray's HP pool."""
     key, level = use[1], use[2]
-    m, _sp = mech(key), _spell(key)
+    m = mech(key)
     own = _mechanism(m["mech"])   # Mage Hand, Plant Growth's point, Dancing Lights, Shapechange, ...
     if own is not None and own.resolve_area is not None:
         own.resolve_area(b, c, use, where)

@@ -135,52 +135,40 @@ def apply(b: BattleAPI, c: Combatant, opt) -> None:
     ACTIONS[opt.data[0]](b, c, opt)
 
 
+# A feature's target decision (``use = ("feature", kind, ...)``): the creatures it offers, what
+# picking one does, and whether the turn's menu comes back after it (the others ask on or end).
+_TARGETS = {
+    "lay_on_hands": (lambda b, c, use: paladin.lay_options(b, c),
+                     lambda b, c, use, t: paladin.lay_on_hands(b, c, t), True),
+    "wild_shape": (lambda b, c, use: druid.form_options(b, c), None, True),
+    "twin": (sorcerer.twin_options, sorcerer.twin_target, False),
+    "twin2": (sorcerer.twin_options, sorcerer.twin_target, False),
+    "intimidate": (lambda b, c, use: barbarian.intimidate_options(b, c),
+                   lambda b, c, use, t: barbarian.intimidate(b, c, t), True),
+    "carceri": (lambda b, c, use: warlock.carceri_options(b, c),
+                lambda b, c, use, t: warlock.chains_of_carceri(b, c, t), False),
+    "volley": (lambda b, c, use: ranger.volley_options(b, c),
+               lambda b, c, use, t: ranger.volley(b, c, t), False),
+    "chain": (lambda b, c, use: warlock.chain_target_options(b, c),
+              lambda b, c, use, t: warlock.chain_attack(b, c, t), False),
+    "cleansing_touch": (lambda b, c, use: paladin.cleanse_options(b, c),
+                        lambda b, c, use, t: paladin.cleansing_touch(b, c, t), True),
+    "inspire": (lambda b, c, use: bard.inspire_options(b, c),
+                lambda b, c, use, t: bard.inspire(b, c, t), True),
+}
+
+
 def target_options(b: BattleAPI, c: Combatant, use: tuple) -> list:
-    kind = use[1]
-    if kind == "lay_on_hands":
-        return paladin.lay_options(b, c)
-    if kind == "wild_shape":
-        return druid.form_options(b, c)
-    if kind in ("twin", "twin2"):
-        return sorcerer.twin_options(b, c, use)
-    if kind == "intimidate":
-        return barbarian.intimidate_options(b, c)
-    if kind == "carceri":
-        return warlock.carceri_options(b, c)
-    if kind == "volley":
-        return ranger.volley_options(b, c)
-    if kind == "chain":
-        return warlock.chain_target_options(b, c)
-    if kind == "cleansing_touch":
-        return paladin.cleanse_options(b, c)
-    if kind == "inspire":
-        return bard.inspire_options(b, c)
-    return []
+    entry = _TARGETS.get(use[1])
+    return entry[0](b, c, use) if entry else []
 
 
 def resolve_target(b: BattleAPI, c: Combatant, use: tuple, t: Combatant) -> None:
-    kind = use[1]
-    if kind == "chain":   # Pact of the Chain
-        warlock.chain_attack(b, c, t)
-        return
-    if kind == "volley":
-        ranger.volley(b, c, t)
-        return
-    if kind == "carceri":
-        warlock.chains_of_carceri(b, c, t)
-        return
-    if kind in ("twin", "twin2"):
-        sorcerer.twin_target(b, c, use, t)
-        return
-    if kind == "cleansing_touch":
-        paladin.cleansing_touch(b, c, t)
-    elif kind == "lay_on_hands":
-        paladin.lay_on_hands(b, c, t)
-    elif kind == "intimidate":
-        barbarian.intimidate(b, c, t)
-    elif kind == "inspire":
-        bard.inspire(b, c, t)
-    b.back_to_menu(c)
+    entry = _TARGETS.get(use[1])
+    if entry and entry[1]:
+        entry[1](b, c, use, t)
+    if entry is None or entry[2]:
+        b.back_to_menu(c)
 
 
 def begin_attack(b: BattleAPI, c: Combatant, a: AttackProfile, source: str) -> None:

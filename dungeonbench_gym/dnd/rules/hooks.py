@@ -93,7 +93,8 @@ class Table:
 
     def described(self) -> dict[str, Any]:
         """Each key with the qualified name(s) of what it holds (what the pinning test compares)."""
-        return {key: (tuple(_qualname(f) for f in entry) if isinstance(entry, tuple) else _qualname(entry))
+        return {key: (tuple(None if f is None else _qualname(f) for f in entry) if isinstance(entry, tuple)
+                      else _qualname(entry))
                 for key, entry in sorted(self.entries.items())}
 
 

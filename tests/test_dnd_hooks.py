@@ -4,9 +4,11 @@ The engine carries out a chosen option by looking its kind up in ``OPTION_KINDS`
 reaction in ``REACTIONS``, a destination chosen for a teleport-like use in
 ``DESTINATION_USES``, the creatures a target decision offers and what picking one does in
 ``TARGET_USES``, a spell mechanism's steps in ``SPELL_MECHANISMS``), so which module answers
-which kind is decided by registration, not by an ``if/elif`` chain. ``tests/data/dnd_hooks.json`` pins every entry by qualified name: a
-plugin that claims a kind, or a move of a handler, shows up here as a deliberate change
-(``python tests/test_dnd_hooks.py`` rewrites it from the code: check its diff).
+which kind is decided by registration, not by an ``if/elif`` chain; a rule moment several
+mechanics take part in runs their steps by order number (the pipelines, e.g. ``SPELL_SCREENS``).
+``tests/data/dnd_hooks.json`` pins every entry by qualified name, and every pipeline's steps in
+order: a plugin that claims a kind, a move of a handler or a change of order shows up here as a
+deliberate change (``python tests/test_dnd_hooks.py`` rewrites it from the code: check its diff).
 """
 
 import json
@@ -19,8 +21,7 @@ from dungeonbench_gym.dnd.rules import hooks
 
 PINNED_FILE = Path(__file__).parent / "data" / "dnd_hooks.json"
 PINNED = json.loads(PINNED_FILE.read_text())
-TABLES = (hooks.OPTION_KINDS, hooks.REACTIONS, hooks.DESTINATION_USES, hooks.TARGET_USES,
-          hooks.SPELL_MECHANISMS)
+TABLES = hooks.REGISTRIES   # every table and pipeline
 
 
 def _now() -> dict:
@@ -50,6 +51,28 @@ def test_a_key_registered_twice_is_an_error_naming_both():
     table.register("dash", first)
     with pytest.raises(ValueError, match=r"'dash' is registered twice .*first.*second"):
         table.register("dash", second)
+
+
+def test_a_pipeline_runs_its_steps_by_order_number_and_refuses_a_taken_number():
+    pipe = hooks.Pipeline("test moment")
+
+    @pipe.step(20)
+    def later(x): return x + ["later"]
+
+    @pipe.step(10)
+    def sooner(x): return x + ["sooner"]
+
+    out = []
+    for step in pipe:
+        out = step(out)
+    assert out == ["sooner", "later"]
+    assert list(pipe.described()) == ["0010", "0020"]
+    with pytest.raises(ValueError, match=r"order 10 is taken twice .*sooner.*again"):
+        @pipe.step(10)
+        def again(x): return x
+    pipe.freeze()
+    with pytest.raises(RuntimeError, match="after the pipeline was frozen"):
+        pipe.step(30)(lambda x: x)
 
 
 def test_the_engine_freezes_its_tables():

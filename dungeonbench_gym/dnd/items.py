@@ -35,16 +35,18 @@ import functools
 import json
 import re
 from collections.abc import Mapping
-from .rules import spell_data
 from importlib import resources
 from typing import Any
 
-from . import content
+from . import content, spellbook
 from .dice import Roller, parse
+from .model import inventory
 from .model.archetypes import ARCHETYPES
+from .model.inventory import count  # noqa: F401  (items.count: how many a PC carries)
 from .model.options import Opt
-from .model.weapons import PROFICIENT, weapon_profile
-from .rules import hooks
+from .model.weapons import PROFICIENT, base_weapon, weapon_of, weapon_profile
+from .rules import hooks, spell_data
+from .spell_utility import give_water_breathing, needs_air
 from .state import ABILITIES, METAL_ARMOR, AttackProfile, Combatant, DamagePart, ability_mod
 
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
@@ -150,7 +152,7 @@ def equip(pc: Combatant, keys) -> Combatant:
             for w in rec["weapons"]:
                 _add_ammunition(pc, rec, w, n)
         elif "use" in rec and rec["kind"] not in ("weapon", "armor", "shield"):
-            _add_inventory(pc, key, n)
+            inventory.add(pc, key, n)
             if rec.get("charges"):
                 ch = dict(pc.resources.get("charges", {}))
                 ch[key] = ch.get(key, 0) + rec["charges"] * n
@@ -168,16 +170,6 @@ def equip(pc: Combatant, keys) -> Combatant:
                 _wear(pc, rec["wear"])
         pc.resources["equipped"] = tuple(pc.resources.get("equipped", ())) + (key,)
     return pc
-
-
-def _add_inventory(pc: Combatant, key: str, n: int) -> None:
-    inv = dict(pc.resources.get("items", ()))
-    inv[key] = inv.get(key, 0) + n
-    pc.resources["items"] = tuple(sorted((k, v) for k, v in inv.items() if v > 0))
-
-
-def count(pc: Combatant, key: str) -> int:
-    return dict(pc.resources.get("items", ())).get(key, 0)
 
 
 def _shift(dice: str, delta: int) -> str:
@@ -198,17 +190,9 @@ def _weapon_ability(pc: Combatant, a: AttackProfile) -> int:
     return max(s, d) if a.finesse else s
 
 
-def _base_of(pc: Combatant, a: AttackProfile) -> str | None:
-    bases = pc.resources.get("weapon_bases", {})
-    k = a.key.removesuffix("-thrown")
-    if k in bases:
-        return bases[k]
-    return k if k in content.weapons() and not a.spell else None
-
-
 def _equip_weapon(pc: Combatant, rec: dict) -> None:
     base, bonus = rec["base"], rec.get("bonus", 0)
-    current = [a for a in pc.attacks if _base_of(pc, a) == base and ":" not in a.key]   # not magic ammunition
+    current = [a for a in pc.attacks if base_weapon(pc, a) == base and ":" not in a.key]   # not magic ammunition
     if not current:   # a new weapon in hand: its plain profile first
         w = content.weapon(base)
         prof = w.category in PROFICIENT.get(pc.pc_class, set()) or base in PROFICIENT.get(pc.pc_class, set())
@@ -252,7 +236,7 @@ def _equip_weapon(pc: Combatant, rec: dict) -> None:
 def _add_ammunition(pc: Combatant, rec: dict, weapon: str, n: int) -> None:
     """Magic ammunition: a separate attack with the weapon while pieces last (+N to hit and damage)."""
     for a in pc.attacks:
-        if _base_of(pc, a) == weapon and not a.melee:
+        if base_weapon(pc, a) == weapon and not a.melee:
             key = f"{a.key}:{rec['key']}"
             res = f"ammo_{rec['key']}"
             pc.resources["weapon_bases"] = {**pc.resources.get("weapon_bases", {}), key: weapon}
@@ -312,7 +296,7 @@ def _equip_shield(pc: Combatant, rec: dict) -> None:
 
 def set_score(pc: Combatant, ability: str, value: int) -> None:
     """Change an ability score and everything compiled from it (attacks, saves, HP, spell numbers)."""
-    old_mods = {a.key: _weapon_ability(pc, a) for a in pc.attacks if _base_of(pc, a)}
+    old_mods = {a.key: _weapon_ability(pc, a) for a in pc.attacks if base_weapon(pc, a)}
     delta = ability_mod(value) - pc.mod(ability)
     pc.abilities = dict(pc.abilities, **{ability: value})
     pc.saves = dict(pc.saves, **{ability: pc.saves[ability] + delta})
@@ -384,15 +368,6 @@ def _resist(c: Combatant, types) -> None:
 
 
 # ---------------------------------------------------------------- using items in battle
-def _spend_item(c: Combatant, key: str, charges: int = 0) -> None:
-    if charges:
-        ch = dict(c.resources.get("charges", {}))
-        ch[key] -= charges
-        c.resources["charges"] = ch
-        return
-    _add_inventory(c, key, -1)
-
-
 def _casts(rec: dict, c: Combatant):
     """(spell, level, charges) a charged item can cast now."""
     use = rec["use"]
@@ -418,7 +393,6 @@ def _spell_legal(battle, c: Combatant, key: str, level: int, bonus_ok: bool) -> 
             return False
     else:
         return False
-    from . import spellbook
     if spell_data.handles(key):
         return spellbook.available(battle, c, key, level)
     if key == "misty-step":
@@ -481,7 +455,6 @@ def item_options(battle, c: Combatant) -> list:
             if act:
                 out.append(Opt(f"Use an object: drink {name} ({n} left)", "item", (key,)))
         elif kind == "water_breathing":   # only under water, for one who holds its breath (dnd/spell_utility.py)
-            from .spell_utility import needs_air
             if act and battle.underwater and needs_air(c):
                 out.append(Opt(f"Use an object: drink {name} (breathe water for 1 hour, {n} left)", "item", (key,)))
         elif kind == "scroll":
@@ -529,7 +502,7 @@ def use_item(battle, c: Combatant, data: tuple) -> None:
         return
     battle.spend(c)
     if kind == "ray":
-        _spend_item(c, key, 1)
+        inventory.spend(c, key, 1)
         t = battle.creatures[data[1]]
         battle.event("item", f"{c.cid} uses {rec['name']} on {t.cid}", creature=c.cid, item=key, target=t.cid)
         cond = use["condition"]
@@ -541,7 +514,7 @@ def use_item(battle, c: Combatant, data: tuple) -> None:
             battle.event("condition", f"{t.cid} is {cond} ({rec['name']})", creature=t.cid, condition=cond)
         battle.back_to_menu(c)
         return
-    _spend_item(c, key)
+    inventory.spend(c, key)
     battle.event("item", f"{c.cid} uses {rec['name']}", creature=c.cid, item=key)
     if kind == "heal":
         battle.heal(c, r.roll(use["dice"], what=f"potion {c.cid}"), rec["name"])
@@ -565,7 +538,6 @@ def use_item(battle, c: Combatant, data: tuple) -> None:
     elif kind == "invisible":   # ends when it attacks or casts (engine: make_attack, _pay_spell)
         c.conditions["invisible"] = {"item": key, "ends_on_attack": True}
     elif kind == "water_breathing":   # breath and suffocation end (dnd/spell_utility.py)
-        from .spell_utility import give_water_breathing
         give_water_breathing(battle, c, c, key)
     elif kind == "poison":
         battle.damage(c, r.roll_damage(use["dice"], what=f"damage {key} poison"), "poison", source=c.cid)
@@ -582,7 +554,7 @@ def _cast_from_item(battle, c: Combatant, rec: dict, data: tuple) -> None:
     key = rec["key"]
     if use["kind"] == "scroll":
         spell, level, dc, attack = use["spell"], use["level"], use["dc"], use["attack"]
-        _spend_item(c, key)
+        inventory.spend(c, key)
         if level > _max_castable(c) and level:   # SRD: a check with the spellcasting ability, DC 10 + level
             roll = battle.roller.roll_d20(bonus=c.resources.get("spell_mod", 0), what=f"scroll check {c.cid}")
             if roll.total < 10 + level:
@@ -595,7 +567,7 @@ def _cast_from_item(battle, c: Combatant, rec: dict, data: tuple) -> None:
         _, level, spell, cost = data
         dc = use["dc"] or c.resources.get("spell_dc", 10)
         attack = c.resources.get("spell_attack", 0)
-        _spend_item(c, key, cost)
+        inventory.spend(c, key, cost)
     battle.event("item", f"{c.cid} uses {rec['name']}: {spell}", creature=c.cid, item=key, spell=spell)
     saved = {k: c.resources.get(k) for k in ("spell_dc", "spell_attack", "spell_mod", "slots")}
     c.resources["item_cast"] = saved
@@ -737,21 +709,6 @@ UNDERWATER_MELEE = ("dagger", "javelin", "shortsword", "spear", "trident")
 UNDERWATER_RANGED = ("crossbow-light", "crossbow-heavy", "crossbow-hand", "net", "javelin", "spear", "trident", "dart")
 
 
-def weapon_of(c: Combatant, a: AttackProfile) -> str | None:
-    """The weapon an attack is made with (a base weapon key for PCs, the attack key for a monster's
-    weapon attack), or None for spells and other attacks."""
-    if c.is_pc:
-        return _base_of(c, a)
-    if not c.monster:
-        return None
-    try:
-        spec = content.monster(c.monster).action(a.key)
-    except KeyError:
-        return None
-    kind = getattr(spec, "attack_type", "") or ""
-    return a.key if kind.endswith("weapon") else None
-
-
 def _swims(c: Combatant) -> bool:
     if c.is_pc or not c.monster:
         return bool(c.resources.get("swim"))
@@ -787,7 +744,7 @@ def use_out_of_combat(pc: Combatant, key: str, target: Combatant | None = None, 
     settle(pc)
     r = roller or Roller(seed)
     amount = r.roll(use["dice"], what=f"potion {t.cid}")
-    _add_inventory(pc, key, -1)
+    inventory.add(pc, key, -1)
     before = t.hp
     t.hp = min(t.max_hp, t.hp + amount)
     if before == 0 and t.hp > 0:

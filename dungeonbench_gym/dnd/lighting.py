@@ -75,13 +75,12 @@ from __future__ import annotations
 
 import functools
 
-from . import areas, content
+from . import areas, content, spell_buffs
 from .grid import SQUARE_FT, Cover
 from .model.durations import DURATION_TEXT, effect_duration
 from .model.options import Opt
 from .model.slots import spend_slot
-from .rules import hooks
-from .rules import spell_data
+from .rules import hooks, spell_data
 
 DARK, DIM, BRIGHT = 0, 1, 2
 AMBIENTS = {"bright": BRIGHT, "dim": DIM, "dark": DARK}
@@ -248,9 +247,29 @@ def darkvision(c) -> int:
     return best
 
 
+@functools.cache
+def _senses(monster: str | None) -> tuple:
+    """(blindsight, truesight, devil's sight) ranges in feet for a monster key (0: none)."""
+    if not monster:
+        return (0, 0, 0)
+    m = content.monster(monster)
+    devil = 120 if any(t.key == "devils-sight" for t in m.traits) else 0
+    return (m.senses.get("blindsight", 0), m.senses.get("truesight", 0), devil)
+
+
+def senses(c) -> tuple:
+    """(blindsight, truesight, devil's sight) of a creature (a spell's flag may add truesight)."""
+    b, t, d = _senses(c.monster)
+    if c.is_pc and "devils_sight" in c.features:   # the invocation (dnd/classes/warlock.py)
+        d = 120
+    for v in c.conditions.values():
+        if v.get("truesight"):
+            t = max(t, v["truesight"])
+    return b, t, d
+
+
 def _dark_sight(c) -> int:
     """How far c sees in darkness: darkvision, blindsight, truesight, Devil's Sight."""
-    from .spell_zones import senses
     return max(darkvision(c), *senses(c))
 
 
@@ -346,14 +365,13 @@ def targets(b, c, key: str) -> list:
 
 def _hearers(b, c) -> list:
     """Enthrall's subjects: foes within 60 ft the caster sees that can hear it and are not under it yet."""
-    from . import spell_zones
     out = []
     for o in b.enemies_of(c):
         if not o.conscious or "enthralled" in o.conditions or "deafened" in o.conditions:
             continue
         if b.distance(c, o) > _spell("enthrall").range_feet or not b.may_target(c, o):
             continue
-        if b.zones and (not spell_zones.sees(b, c, o) or spell_zones.silenced(b, o)):
+        if b.zones and (not b.sees(c, o) or b.silenced(o)):
             continue
         if b.cover(c, o) == Cover.TOTAL:
             continue
@@ -394,8 +412,7 @@ def summary(c, key: str, level: int) -> str:
 def cast_at(b, c, key: str, level: int, t) -> bool:
     """The touched creature was chosen: pay, then the light or the darkvision lands."""
     b.pay_spell(c, key, level)
-    from .spellbook import _reveal
-    _reveal(c)
+    spell_data.reveal(c)
     m = _m(key)
     if key == "light":
         _end_light(b.creatures.values(), c, b)
@@ -433,8 +450,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
     if key == "enthrall":
         hits = _hearers(b, c)
         b.pay_spell(c, key, level)
-        from .spellbook import _reveal
-        _reveal(c)
+        spell_data.reveal(c)
         dc = c.resources.get("spell_dc", 10)
         for o in sorted(hits, key=lambda o: o.cid):
             if "charmed" in o.condition_immunities or (o.conditions and _warded(o)):
@@ -448,8 +464,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
         return
     m = _m(key)
     b.pay_spell(c, key, level)   # Dancing Lights: concentration (a new casting ended the old lights)
-    from .spellbook import _reveal
-    _reveal(c)
+    spell_data.reveal(c)
     L = active(b)
     if L is not None:
         L["sources"][:] = [s for s in L["sources"] if not (s["by"] == c.cid and s["spell"] == key)]
@@ -460,8 +475,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
 
 
 def _warded(o) -> bool:
-    from .spell_buffs import wards
-    return wards(o, "charmed")
+    return spell_buffs.wards(o, "charmed")
 
 
 def add_daylight(b, c, key: str, where) -> None:

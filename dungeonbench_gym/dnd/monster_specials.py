@@ -105,6 +105,7 @@ from . import content
 from .areas import DIRECTIONS_8
 from .grid import SQUARE_FT, box_distance_ft, footprint
 from .model.options import Opt
+from .model.weapons import weapon_of
 from .rules import hooks
 from .state import AttackProfile, DamagePart, Economy, expected_damage
 
@@ -795,10 +796,9 @@ def after_hit(b, c, t, a, melee: bool) -> None:
 
 
 def _metal_weapon(c, a, kinds: str) -> bool:
-    from . import items
     if a.spell:
         return False
-    w = items.weapon_of(c, a)
+    w = weapon_of(c, a)
     if w is None or w not in content.weapons():
         return False
     return kinds == "metal_wood" or w not in NOT_METAL
@@ -1350,6 +1350,11 @@ def spell_screen(b, c, key: str, pool: list, level: int | None = None) -> list:
     lv = level if level is not None else content.spell(key).level
     return [o for o in pool if not ("magic_immunity" in _ms(o) and o.side != c.side
                                     and lv <= _ms(o)["magic_immunity"])]
+
+
+@hooks.SPELL_SCREENS.step(20)
+def _screen_spell(b, c, key: str, pool: list) -> list:
+    return spell_screen(b, c, key, pool) if b.specials else pool
 
 
 # ================================================================ a legendary spell (a sphinx, a lich)

@@ -56,16 +56,17 @@ from .classes import warlock
 from .grid import SQUARE_FT, footprint
 from .model.options import Opt
 from .model.slots import spend_slot
-from .rules import hooks
+from .rules import hooks, spell_data
+from .rules.removal import come_back, leave, mark_controls
+from .spell_walls import nearest_free
+from .spellbook import area_hits
 from .state import SIZES
-from .rules import spell_data
 
 OTHER_PLANES = ("celestial", "elemental", "fey", "fiend")
 
 
 def _m(key: str) -> dict:
-    from .spellbook import mech
-    return mech(key)
+    return spell_data.mech(key)
 
 
 def _spell(key: str):
@@ -74,10 +75,6 @@ def _spell(key: str):
 
 def kind(key: str) -> str:
     return _m(key)["kind"]
-
-
-def _on(b) -> None:
-    b.controls = True
 
 
 # ================================================================ what the spellbook asks
@@ -200,7 +197,7 @@ def begin(b, c, key: str, level: int) -> bool:
     return True
 
 
-def area(b, c, key: str, where):
+def area(b, c, key: str, where, anchor=None):
     """The area for labels and hits: Confusion's and Calm Emotions' spheres; Compulsion: 30 ft
     around the caster whatever the direction."""
     if kind(key) == "compulsion" or where is None:
@@ -213,13 +210,12 @@ def _pay(b, c, key: str, level: int) -> None:
     b.pay_spell(c, key, level)
     for k in [k for k, v in c.conditions.items() if v.get("ends_on_attack")]:   # Invisibility ends
         del c.conditions[k]
-    _on(b)
+    mark_controls(b)
 
 
 def resolve_area(b, c, use: tuple, where) -> None:
     key, level = use[1], use[2]
     k = kind(key)
-    from .spellbook import area_hits
     if k in ("confusion", "calm"):
         hits = area_hits(b, c, key, where)
     _pay(b, c, key, level)
@@ -327,24 +323,15 @@ def _one(b, c, key: str, level: int, t) -> None:
         b.forget_options()
 
 
-def _leave(b, t) -> None:
-    """What t lets go of as it leaves: its concentration, grapples, those it swallowed."""
-    b.end_concentration(t)
-    b.release(t)
-    b.release_grapples_by(t)
-    for o in sorted(b.swallowed_by(t), key=lambda o: o.cid):
-        b.spit_out(t, o, f"{t.cid} left the battle")
-
-
 def remove(b, c, t, key: str, level: int) -> None:
     """t leaves the battle (see the module docstring)."""
     m, sp = _m(key), _spell(key)
-    _leave(b, t)
+    leave(b, t)
     t.dead = True
     t.conditions["removed"] = {"by": c.cid, "spell": key, "level": level, "returns": bool(sp.concentration),
                                "native_away": t.creature_type in OTHER_PLANES and m.get("native_away", False),
                                "until_round": b.round + (sp.duration_rounds or 10), "escape_dc": m.get("escape_dc")}
-    _on(b)
+    mark_controls(b)
     b.forget_reach()
     b.event("removed", f"{t.cid} is removed from the battle ({key})", creature=t.cid, spell=key, by=c.cid)
 
@@ -399,9 +386,8 @@ def step_out(b, c, why: str) -> None:
     x, y, z = v["from"]
     taken = {cell for o in b.creatures.values() if not o.dead and o is not c for cell in o.cells}
     if (x, y) in taken or not b.map.fits(x, y, 1):
-        from .spell_walls import _nearest_free
         c.pos = (x, y, z)
-        spot = _nearest_free(b, c)
+        spot = nearest_free(b, c)
         x, y, z = spot if spot is not None else (x, y, z)
     c.pos = (x, y, z)
     b.forget_reach()
@@ -412,7 +398,7 @@ def dominate(b, c, t, key: str) -> None:
     t.conditions["dominated"] = {"by": c.cid, "spell": key, "side": t.side, "dc": c.resources["spell_dc"]}
     t.side = c.side
     b.end_concentration(t)
-    _on(b)
+    mark_controls(b)
     b.forget_reach()
     b.event("condition", f"{t.cid} is dominated by {c.cid} ({key})", creature=t.cid, condition="dominated", spell=key)
 
@@ -423,7 +409,7 @@ def _levitate(b, c, t, key: str) -> None:
     t.conditions["levitated"] = {"by": c.cid, "spell": key, "speed_zero": True, "hover_was": t.hover}
     t.hover = True
     t.pos = (t.pos[0], t.pos[1], ground + up)
-    _on(b)
+    mark_controls(b)
     b.forget_reach()
     b.event("condition", f"{t.cid} floats {up} ft up ({key})", creature=t.cid, condition="levitated", spell=key)
 
@@ -474,7 +460,7 @@ def apply(b, c, p: dict, opt) -> None:
     slots[lv - 1] += 1
     c.resources["slots"] = tuple(slots)
     b.event("wish", f"{c.cid} casts wish to duplicate {key}", creature=c.cid, spell="wish", duplicate=key)
-    _on(b)
+    mark_controls(b)
     b.begin_spell(c, key, lv)
     b.forget_options()
 
@@ -541,25 +527,12 @@ def _escape(b, c, key: str, level: int) -> None:
                   key=lambda o: (b.distance(c, o), o.cid))[:m.get("with", 8) + m.get("with_per_level", 0) *
                                                              (level - _spell(key).level)]
     for t in [c] + near:
-        _leave(b, t)
+        leave(b, t)
         t.dead = True
         t.conditions["removed"] = {"by": c.cid, "spell": key, "returns": False, "escaped": True}
         b.event("escape", f"{t.cid} leaves the battle ({key})", creature=t.cid, spell=key, by=c.cid)
-    _on(b)
+    mark_controls(b)
     b.forget_reach()
-
-
-def _back(b, t, why: str) -> None:
-    """A removed creature returns to its space, or the nearest free one."""
-    v = t.conditions.pop("removed")
-    taken = {cell for o in b.creatures.values() if not o.dead and o is not t for cell in o.cells}
-    if any(cell in taken for cell in t.cells):
-        spot = b.free_spot_beside(t, t.squares) or t.pos
-        t.pos = spot
-    t.dead = False
-    b.forget_reach()
-    b.event("return", f"{t.cid} returns to the battle at ({t.pos[0]}, {t.pos[1]}) ({why})", creature=t.cid,
-            spell=v.get("spell"))
 
 
 def concentration_ends(b, c) -> None:
@@ -574,7 +547,7 @@ def concentration_ends(b, c) -> None:
                 v["returns"] = False
                 b.event("banished", f"{o.cid} stays on its home plane ({key})", creature=o.cid)
             else:
-                _back(b, o, f"{key} ends")
+                come_back(b, o, f"{key} ends")
         d = o.conditions.get("dominated")
         if d and d.get("by") == c.cid and d.get("spell") == key:
             _free(b, o)
@@ -611,12 +584,12 @@ def removed_turn(b, c) -> bool:
         warlock.removed_turn(b, c)
         return not c.dead
     if v.get("blink"):
-        _back(b, c, "blink")
+        come_back(b, c, "blink")
         return True
     if v.get("escape_dc"):
         roll = b.roller.roll_d20(bonus=c.mod("int"), what=f"maze {c.cid}")
         if roll.total >= v["escape_dc"]:
-            _back(b, c, "escapes the maze")
+            come_back(b, c, "escapes the maze")
             by = b.creatures.get(v["by"])
             if by is not None and by.concentration == v["spell"]:
                 by.concentration = None

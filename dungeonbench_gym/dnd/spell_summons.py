@@ -39,11 +39,6 @@ and ``weapon``) and by a few one-line hooks in the engine. Data: ``content/data/
 
 from __future__ import annotations
 
-import functools
-import json
-from .rules import spell_data
-from pathlib import Path
-
 from . import content
 from .classes import warlock
 from .grid import SIZE_SQUARES, Cover, box_distance_ft, footprint
@@ -51,10 +46,9 @@ from .model.durations import drop_concentration
 from .model.factories import build_monster, build_pc
 from .model.options import Opt
 from .model.slots import spend_slot
-from .rules import hooks
+from .rules import hooks, spell_data
 from .state import ABILITIES, AttackProfile, Combatant, DamagePart, ability_mod
 
-_DATA = Path(__file__).parent / "content" / "data" / "spell_creatures.json"
 DAMAGE_TYPES = ("acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison",
                 "psychic", "radiant", "slashing", "thunder")
 ALL_CONDITIONS = ("blinded", "charmed", "deafened", "exhaustion", "frightened", "grappled", "incapacitated",
@@ -68,9 +62,7 @@ _ENDS_AT_ZERO = ("arcane-hand",)
 SELF_SHAPES = ("shapechange", "animal-shapes")
 
 
-@functools.cache
-def data() -> dict:
-    return json.loads(_DATA.read_text())
+data = spell_data.spell_creatures   # the authored creatures, forms, choices and long summonings
 
 
 def _mech(key: str) -> dict:
@@ -581,7 +573,7 @@ _LASTS_TEXT = {"all_day": "all day", "concentration": "next fight, concentration
 
 
 def _prep(key: str) -> dict:
-    return data()["prepared"][key]
+    return spell_data.prepared_summons(key)
 
 
 def prep_choices(c, key: str) -> list:
@@ -631,7 +623,7 @@ def _prepared(run) -> list:
 def day_apply(run, opt) -> None:
     """The long casting happens: the slot (and any cost) is paid and the creatures wait for the fight."""
     if opt.kind == "chain_familiar":   # Pact of the Chain's ritual familiar
-        warlock.chain_day_apply(run, opt)
+        warlock.chain_day_apply(run, opt, _prepared(run))
         return
     cid, key, lv, monster, count = opt.data
     warlock.minions_cast(run.party[cid], key)   # Minions of Chaos: once a long rest

@@ -79,12 +79,13 @@ import functools
 
 import numpy as np
 
-from . import content
+from . import content, spell_zones
 from .grid import SQUARE_FT, WATER, BattleMap, Cover, box_distance_ft
+from .model import inventory
 from .model.durations import DURATION_TEXT, effect_duration
 from .model.options import Opt
 from .model.slots import spend_slot
-from .rules import hooks
+from .rules import hooks, spell_data
 from .state import Combatant
 
 KINDS = ("hand_use", "servant_command")   # action-menu options of this module
@@ -100,8 +101,7 @@ POTION = "potion-of-water-breathing"
 
 
 def _m(key: str) -> dict:
-    from .spellbook import mech
-    return mech(key)
+    return spell_data.mech(key)
 
 
 def kind(key: str) -> str:
@@ -271,10 +271,8 @@ def targets(b, c, key: str) -> list:
         if o is not c:
             if b.distance(c, o) > rng or b.cover(c, o) == Cover.TOTAL:
                 continue
-            if b.zones:
-                from . import spell_zones
-                if not spell_zones.sees(b, c, o):
-                    continue
+            if b.zones and not b.sees(c, o):
+                continue
         out.append(o)
     return out
 
@@ -328,9 +326,8 @@ def effect(b, c, key: str, level: int, t) -> bool:
 
 def resolve_self(b, c, key: str, level: int) -> None:
     """Mage Hand and Unseen Servant are cast: the hand by the object, the servant near it."""
-    from .spellbook import _reveal
     b.pay_spell(c, key, level)
-    _reveal(c)
+    spell_data.reveal(c)
     reg = _registry(b)
     at = _object(b)
     name = b.objective.get("name", "object")
@@ -468,7 +465,6 @@ def servant_step(b, c, s, at) -> tuple | None:
     hostile, friends = b.movement_cells(s)
     extra = ()
     if b.zones:
-        from . import spell_zones
         extra = spell_zones.difficult_cells(b, s)
     r = b.map.reachable(s.pos, s.size, SERVANT_MOVE_FT, blocked_by=hostile, pass_through=friends, difficult_extra=extra)
     leash = [p for p in r.destinations if box_distance_ft(c.pos[0], c.pos[1], c.squares, c.pos[2], p[0], p[1], 1,
@@ -582,8 +578,7 @@ def day_apply(run, opt) -> None:
     cid, key, lv, ids, ritual = opt.data
     c = run.party[cid]
     if key == POTION:
-        from .items import _spend_item
-        _spend_item(c, POTION)
+        inventory.spend(c, POTION)
         t = run.party[ids[0]]
         give_water_breathing(None, c, t, POTION, "until_short_rest")
         run.event("item", f"{t.cid} drinks a potion of water breathing from {cid} (until a short rest)")

@@ -60,13 +60,12 @@ a Forcecage).
 
 from __future__ import annotations
 
-from . import content
+from . import content, spellbook
 from .areas import DIRECTIONS_8, Area, ground_z_at_point
 from .grid import BLOCKS, SQUARE_FT, BattleMap, footprint
 from .model.options import Opt
-from .rules import hooks
+from .rules import hooks, spell_data
 from .state import expected_damage
-from .rules import spell_data
 
 #: the option kinds this module adds to an action menu (the engine hands them to :func:`apply`)
 KINDS = ("wall_panel", "monster_wall")
@@ -436,13 +435,13 @@ def _remove(b, w: dict, why: str) -> None:
     if w["kind"] == "passage":   # SRD: those still in the passage are ejected to the nearest free squares
         for o in sorted(b.creatures.values(), key=lambda o: o.cid):
             if not o.dead and not b.map.fits(o.pos[0], o.pos[1], o.squares):
-                spot = _nearest_free(b, o)
+                spot = nearest_free(b, o)
                 if spot is not None:
                     o.pos = spot
                     b.event("push", f"{o.cid} is ejected from the passage to ({spot[0]}, {spot[1]})", creature=o.cid)
 
 
-def _nearest_free(b, o):
+def nearest_free(b, o):
     taken = {cell for q in b.creatures.values() if not q.dead and q is not o for cell in q.cells}
     n = o.squares
     for r in range(1, max(b.map.width, b.map.height)):
@@ -582,3 +581,20 @@ PROBED = ("wall-of-force", "wall-of-stone", "wall-of-ice", "prismatic-wall", "pa
 @hooks.OPTION_KINDS.handles(*KINDS)   # a wall section attacked, a monster's wall raised
 def _choose_wall(b, c, p, opt) -> None:
     apply(b, c, opt)
+
+
+def _placement(key: str) -> str:
+    return "point"   # an anchor point, then a direction
+
+
+def _resolve_area(b, c, use: tuple, where) -> None:
+    """The anchor point is chosen (then ask the direction), or the direction: the wall rises."""
+    if len(use) == 3:
+        spellbook.ask_direction(b, c, use, where)
+        return
+    raise_wall(b, c, use[1], use[2], use[3], where)
+
+
+hooks.SPELL_MECHANISMS.register("wall", hooks.SpellMechanism(
+    placement=_placement,
+    area=area, summary=summary, resolve_area=_resolve_area))

@@ -75,14 +75,14 @@ knows Revivify. It does not cast Symbol (its 60-ft sphere would catch the party)
 
 from __future__ import annotations
 
-from . import areas, content
+from . import areas, content, spell_buffs
 from .areas import DIRECTIONS_8, ground_z_at_point
 from .classes import dispatch as class_features
 from .grid import SQUARE_FT, box_distance_ft, footprint, size_squares
 from .model.options import Decision, Opt
 from .model.slots import spend_slot
-from .state import INCAPACITATING
 from .rules import spell_data
+from .state import INCAPACITATING
 
 WARDS = ("glyph-of-warding", "symbol", "magic-circle")
 DAY_KINDS = ("ward_cast", "point_x", "point_y", "ward_kind", "ward_span")   # intermission option kinds
@@ -538,7 +538,6 @@ def _symbol_effect(b, w, targets) -> None:
 
 
 def _put(b, t, cond: str, entry: dict, what: str) -> None:
-    from . import spell_buffs
     if t.dead or cond in t.condition_immunities or cond in t.conditions:
         return
     if class_features.blocks_condition(b, t, cond) or (t.conditions and spell_buffs.wards(t, cond)):

@@ -46,13 +46,12 @@ from __future__ import annotations
 
 import functools
 import json
-from .rules import spell_data
 from pathlib import Path
 
 from . import areas, content, lighting, spellbook
 from .grid import fall_damage_dice
 from .model.options import Opt
-from .rules import hooks
+from .rules import hooks, spell_data
 
 _SPELLS = Path(__file__).parent / "content" / "data" / "spells.json"
 _UNLIVING = ("undead", "construct")
@@ -73,27 +72,6 @@ def spec(key: str) -> dict:
 def handles(key: str) -> bool:
     """Whether this module resolves the spell (its mechanics row has a ``zones`` entry)."""
     return bool(spec(key))
-
-
-@functools.cache
-def _senses(monster: str | None) -> tuple:
-    """(blindsight, truesight, devil's sight) ranges in feet for a monster key (0: none)."""
-    if not monster:
-        return (0, 0, 0)
-    m = content.monster(monster)
-    devil = 120 if any(t.key == "devils-sight" for t in m.traits) else 0
-    return (m.senses.get("blindsight", 0), m.senses.get("truesight", 0), devil)
-
-
-def senses(c) -> tuple:
-    """(blindsight, truesight, devil's sight) of a creature (a spell's flag may add truesight)."""
-    b, t, d = _senses(c.monster)
-    if c.is_pc and "devils_sight" in c.features:   # the invocation (dnd/classes/warlock.py)
-        d = 120
-    for v in c.conditions.values():
-        if v.get("truesight"):
-            t = max(t, v["truesight"])
-    return b, t, d
 
 
 # ================================================================ lifetime and cells
@@ -224,7 +202,7 @@ def _obscuring(b, v, t) -> set:
         kind = z.get("obscure")
         if not kind:
             continue
-        blind, true, devil = senses(v)
+        blind, true, devil = lighting.senses(v)
         if blind or (kind == "dark" and (true or devil)):
             d = b.distance(v, t) if d is None else d
             if blind >= d or (kind == "dark" and max(true, devil) >= d):
@@ -675,3 +653,18 @@ def describe(b) -> list:
 @hooks.OPTION_KINDS.handles("monster_zone")   # Darkness Aura, Ink Cloud
 def _choose_monster_zone(b, c, p, opt) -> None:
     monster_zone(b, c, opt.data[0])
+
+
+@hooks.SPELL_SCREENS.step(10)
+def _screen_spell(b, c, key: str, pool: list) -> list:
+    """A Globe of Invulnerability or an Antimagic Field keeps the spell from those inside;
+    obscuring zones from a save spell's unseen targets."""
+    return screen(b, c, key, pool) if b.zones else pool
+
+
+def _available(b, c, key: str, level: int) -> bool:
+    return available(b, c, key) and spellbook.placed_available(b, c, key)
+
+
+hooks.SPELL_MECHANISMS.register("zone", hooks.SpellMechanism(
+    available=_available, summary=summary, resolve_area=resolve))

@@ -39,21 +39,22 @@ engine's (action -> slot level -> target(s) / point_x, point_y / direction).
 
 from __future__ import annotations
 
-
-from . import areas, content, spell_buffs
+# monster_specials: a tarrasque's Reflective Carapace; spell_summons: the "summon" mechanism's
+# creatures; spell_wards: Magic Circle's guard against charm and fear
+from . import areas, content, monster_specials, spell_buffs, spell_summons, spell_wards
 from .classes import dispatch
-from . import spell_summons   # authored summons (the "summon" mechanism's creatures)
-from . import spell_wards   # Magic Circle's guard against charm and fear
 from .grid import SIZE_SQUARES, SQUARE_FT
 from .model.factories import build_monster
 from .model.options import Opt
 from .rules import hooks
-from .rules.hooks import SPELL_MECHANISMS
-from .rules.spell_data import OUT_REASONS, beams, dice, extra_targets, mech, table
+from .rules.hooks import SPELL_MECHANISMS, SPELL_SCREENS
+from .rules.spell_data import OUT_REASONS, beams, dice, extra_targets
 from .rules.spell_data import free_squares as _free_squares
+from .rules.spell_data import mech
 from .rules.spell_data import reveal as _reveal
 from .rules.spell_data import shape as _shape
 from .rules.spell_data import spell as _spell
+from .rules.spell_data import table
 from .state import AttackProfile, DamagePart
 
 # conditions that stop a creature's concentration and its grapples
@@ -77,8 +78,6 @@ def placement(key: str) -> str:
     m, sp = mech(key), _spell(key)
     if m["mech"] == "pool":
         return "direction"
-    if m["mech"] == "wall":   # an anchor point, then a direction (dnd/spell_walls.py)
-        return "point"
     if m.get("place"):   # Storm of Vengeance: centred over the caster (its area covers any map)
         return m["place"]
     if m["mech"] in ("summon", "tiers", "pool_heal"):
@@ -98,12 +97,9 @@ def area(b, c, key: str, where, anchor=None) -> areas.Area:
     """The area a placement covers: a sphere/cylinder (as a sphere of its radius) on a point, a
     placed cube from a point (its corner), a cone/line/cube from the caster in a direction, a wall
     (a line) from its anchor point in a direction."""
-    own = _mechanism(mech(key)["mech"])   # a control spell's own shape
+    own = _mechanism(mech(key)["mech"])   # a control spell's own shape, a wall the map gains
     if own is not None and own.area is not None:
-        return own.area(b, c, key, where)
-    if mech(key).get("barrier"):   # a wall the map gains: its cells (dnd/spell_walls.py)
-        from . import spell_walls
-        return spell_walls.area(b, c, key, where, anchor)
+        return own.area(b, c, key, where, anchor)
     shape, size = _shape(key)
     if where is None:
         return areas.emanation(c.cells, size, c.pos[2])
@@ -179,12 +175,8 @@ def targets(b, c, key: str, first: bool = False) -> list:
         pool = [o for o in b.enemies_of(c) if b.may_target(c, o) and not _exempt(key, o)]
         if m.get("condition") and not sp.damage_at_slot_level and not sp.damage_at_character_level:
             pool = [o for o in pool if m["condition"] not in o.conditions]   # a pure debuff: not twice
-    if b.zones:   # Globe of Invulnerability, Antimagic Field (dnd/spell_zones.py)
-        from . import spell_zones
-        pool = spell_zones.screen(b, c, key, pool)
-    if b.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
-        from . import monster_specials
-        pool = monster_specials.spell_screen(b, c, key, pool)
+    for screen in SPELL_SCREENS:   # an Antimagic Field, a Globe, Limited Magic Immunity (rules/hooks.py)
+        pool = screen(b, c, key, pool)
     ok = (t for t in pool if (t is c or b.distance(c, t) <= rng) and b.line_of_effect(c, t))
     if first:
         t = next(ok, None)
@@ -228,10 +220,11 @@ def available(b, c, key: str, level: int) -> bool:
         return bool(_free_squares(b, c, 1, 2))
     if mech(key)["mech"] == "tiers":
         return bool(targets(b, c, key, first=True))
-    if mech(key).get("zones"):   # Daylight: only while there is magical darkness to end
-        from . import spell_zones
-        if not spell_zones.available(b, c, key):
-            return False
+    return placed_available(b, c, key)
+
+
+def placed_available(b, c, key: str) -> bool:
+    """Whether the spell has somewhere to go: a target now, a point in range, or itself."""
     where = placement(key)
     if where == "target":
         return bool(targets(b, c, key, first=True))
@@ -264,12 +257,6 @@ def summary(c, key: str, level: int) -> str:
     own = _mechanism(m["mech"])
     if own is not None and own.summary is not None:
         return own.summary(c, key, level)
-    if m.get("barrier"):   # dnd/spell_walls.py
-        from . import spell_walls
-        return spell_walls.summary(c, key, level)
-    if m.get("zones"):   # dnd/spell_zones.py
-        from . import spell_zones
-        return spell_zones.summary(c, key, level)
     bits = []
     dmg = dice(c, key, level)
     if m["mech"] == "attack":
@@ -653,12 +640,8 @@ def area_hits(b, c, key: str, where, anchor=None) -> list:
     a = area(b, c, key, where, anchor)
     out = [o for o in b.creatures.values()
            if not o.dead and o is not c and not b.inside_apart(o, c) and areas.affects(a, b.map, o.cells, o.pos[2])]
-    if b.zones:   # Globe of Invulnerability, Antimagic Field (dnd/spell_zones.py)
-        from . import spell_zones
-        out = spell_zones.screen(b, c, key, out)
-    if b.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
-        from . import monster_specials
-        out = monster_specials.spell_screen(b, c, key, out)
+    for screen in SPELL_SCREENS:   # an Antimagic Field, a Globe, Limited Magic Immunity (rules/hooks.py)
+        out = screen(b, c, key, out)
     return out
 
 
@@ -680,22 +663,12 @@ def resolve_area(b, c, use: tuple, where) -> None:
     if m["mech"] == "pool_heal":   # Mass Heal (dnd/spell_buffs.py)
         spell_buffs.pool_heal(b, c, key, level)
         return
-    if m.get("zones"):   # lasting areas that change sight, terrain or magic (dnd/spell_zones.py)
-        from . import spell_zones
-        spell_zones.resolve(b, c, use, where)
-        return
-    if m.get("wall") and len(use) == 3:   # the anchor point is chosen: now the wall's direction
-        b.pending = {"kind": "direction", "actor": c.cid, "use": use + (tuple(where[:2]),)}
-        b.forget_options()
+    if m.get("wall") and len(use) == 3:   # Wall of Fire: the anchor point is chosen, now its direction
+        ask_direction(b, c, use, where)
         return
     anchor = use[3] if len(use) > 3 else None
-    if m.get("barrier"):   # a wall the map gains (Wall of Force, Stone, Ice, Prismatic; Passwall)
-        from . import spell_walls
-        spell_walls.raise_wall(b, c, key, level, anchor, where)
-        return
     hits = area_hits(b, c, key, where, anchor)
     if b.specials:   # a line spell on a tarrasque (Reflective Carapace, dnd/monster_specials.py)
-        from . import monster_specials
         hits = monster_specials.carapace_hits(b, c, key, hits)
     if c.resources.pop("recalling", False):   # Call Lightning's later bolts: an action, no slot
         c.economy.actions -= 1
@@ -727,6 +700,12 @@ def resolve_area(b, c, use: tuple, where) -> None:
             c.resources["zone"]["dir"] = list(where)
     _strike(b, c, key, level, hits, push=m.get("push", 0))
     b.back_to_menu(c)
+
+
+def ask_direction(b, c, use: tuple, anchor) -> None:
+    """A wall's anchor point is chosen: now the direction it runs in from there."""
+    b.pending = {"kind": "direction", "actor": c.cid, "use": use + (tuple(anchor[:2]),)}
+    b.forget_options()
 
 
 def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:

@@ -5,18 +5,16 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 
 from __future__ import annotations
 
-from .. import (
-    areas, content, items as _items, lighting, monster_specials, spell_control, spell_plants,
-    spell_walls, spell_wards, spell_zones, spellbook,
-)
+from .. import areas, content
+from .. import items as _items
+from .. import lighting, monster_specials, spell_control, spell_plants, spell_walls, spell_wards, spell_zones, spellbook
 from ..classes import dispatch
 from ..grid import SQUARE_FT, box_distance_ft, footprint
 from ..model.options import Opt
+from ..rules import spell_data
 from ..rules.core_spells import BUFFS
 from ..rules.hooks import OPTION_KINDS, TARGET_USES
 from ..state import SIZES, AttackProfile, Combatant, monster_action
-from ..rules import spell_data
-
 
 DIRECTION_NAMES = {v: k for k, v in areas.COMPASS.items()}
 
@@ -81,6 +79,15 @@ class TargetingMixin:
             t = next(ok, None)
             return [] if t is None else [t]
         return list(ok)
+
+    def sees(self, v: Combatant, t: Combatant) -> bool:
+        """Whether v can see t through the zones that obscure (fog, darkness, walls of them) and the
+        battle's light (dnd/spell_zones.py, dnd/lighting.py); ask it only when ``zones`` is set."""
+        return spell_zones.sees(self, v, t)
+
+    def silenced(self, t: Combatant) -> bool:
+        """Whether t is inside a Silence (dnd/spell_zones.py); ask it only when ``zones`` is set."""
+        return spell_zones.silenced(self, t)
 
     def may_target(self, c: Combatant, t: Combatant) -> bool:
         """SRD Charmed: a charmed creature can't attack or target its charmer with harmful magic."""

@@ -12,6 +12,7 @@ from .. import content
 from ..model.factories import build_monster
 from ..model.options import Opt
 from ..model.weapons import weapon_profile
+from ..rules import removal, spell_data
 from ..state import DamagePart
 from .common import done, option, react_option
 
@@ -126,9 +127,8 @@ def _invocation_options(b: BattleAPI, c: Combatant) -> list:
 def carceri_targets(b: BattleAPI, c: Combatant) -> list:
     """Chains of Carceri: Hold Monster's targets that are celestials, fiends or elementals, not yet
     bound by this warlock since its last long rest."""
-    from .. import spellbook
     done_ = c.resources.get("carceri_done", ())
-    return [t for t in spellbook.targets(b, c, "hold-monster")
+    return [t for t in b.spell_targets(c, "hold-monster")
             if t.creature_type in ("celestial", "fiend", "elemental") and t.cid not in done_]
 
 
@@ -248,19 +248,18 @@ def hurl_options(target: Combatant) -> list:
 
 
 def hurl(b: BattleAPI, c: Combatant, t: Combatant) -> None:
-    """The creature leaves the map (:mod:`..spell_control`'s removal) until the end of the
+    """The creature leaves the map (the removal of :mod:`..rules.removal`) until the end of the
     warlock's next turn."""
-    from .. import spell_control
     c.resources["hurl_through_hell"] -= 1
     # back at the end of the warlock's next turn: this round's turn when it is still to come
     own_turn = b.active is c
     later_this_round = c.cid in b.order and b.order.index(c.cid) > b.turn_index
     until = b.round + (0 if (not own_turn and later_this_round) else 1)
-    spell_control._leave(b, t)
+    removal.leave(b, t)
     t.dead = True
     t.conditions["removed"] = {"by": c.cid, "spell": "hurl-through-hell", "returns": True, "hurl": True,
                                "until_round": until}
-    spell_control._on(b)
+    removal.mark_controls(b)
     b.forget_reach()
     b.event("removed", f"{c.cid} hurls {t.cid} through the lower planes", creature=t.cid,
             spell="hurl-through-hell", by=c.cid)
@@ -284,8 +283,7 @@ def removed_turn(b: BattleAPI, t: Combatant) -> None:
 
 
 def _return(b: BattleAPI, t: Combatant) -> None:
-    from .. import spell_control
-    spell_control._back(b, t, "back from hell")
+    removal.come_back(b, t, "back from hell")
     if t.creature_type != "fiend":
         amount = b.roller.roll_damage("10d10", what=f"hurl through hell {t.cid}")
         b.damage(t, amount, "psychic", magical=True, source=None)
@@ -297,8 +295,7 @@ def chain_day_options(run, c) -> list:
     ritual (no slot), one of the special forms or an ordinary familiar's."""
     if "pact_of_the_chain" not in c.features or c.dead:
         return []
-    from .. import spell_summons
-    plain = [m for m, _n in spell_summons._prep("find-familiar")["tiers"]["1"]]
+    plain = [m for m, _n in spell_data.prepared_summons("find-familiar")["tiers"]["1"]]
     return [Opt(f"{c.cid} casts Find Familiar as a ritual (Pact of the Chain, no slot): {content.monster(k).name} "
                 f"(all day; it attacks when {c.cid} forgoes an attack)", "chain_familiar", (c.cid, k))
             for k in (*CHAIN_FORMS, *plain)]
@@ -307,9 +304,8 @@ def chain_day_options(run, c) -> list:
 def chain_familiar(c: Combatant, form: str, cid: str) -> Combatant:
     """The familiar's combatant: its attacks are kept aside (a familiar can't attack on its own;
     the warlock lends it one of its attacks, then it strikes with its reaction)."""
-    from .. import spell_summons
     s = build_monster(form, cid, c.side, (0, 0, 0))
-    s.creature_type = spell_summons._prep("find-familiar").get("type", s.creature_type)
+    s.creature_type = spell_data.prepared_summons("find-familiar").get("type", s.creature_type)
     s.resources["chain_attacks"] = tuple(s.attacks)
     s.attacks, s.multiattack, s.save_actions = (), (), ()
     return s
@@ -324,15 +320,14 @@ def placed_familiar(c: Combatant, form: str, pos: tuple) -> Combatant:
     return s
 
 
-def chain_day_apply(run, opt) -> None:
-    """The ritual: the familiar waits for the next fight (one familiar at a time)."""
-    from .. import spell_summons
+def chain_day_apply(run, opt, prepared: list) -> None:
+    """The ritual: the familiar waits for the next fight (one familiar at a time). ``prepared``:
+    the Day's creatures conjured for the next fight (:func:`..spell_summons.day_apply` keeps it)."""
     cid, form = opt.data
     c = run.party[cid]
-    kept = [e for e in spell_summons._prepared(run) if not (e["owner"] == cid and e["spell"] == "find-familiar")]
-    run.__dict__["_prepared_summons"] = kept
+    prepared[:] = [e for e in prepared if not (e["owner"] == cid and e["spell"] == "find-familiar")]
     s = chain_familiar(c, form, f"{cid}_{form}_familiar")
-    kept.append({"owner": cid, "spell": "find-familiar", "creature": s, "lasts": "all_day", "fights": 0})
+    prepared.append({"owner": cid, "spell": "find-familiar", "creature": s, "lasts": "all_day", "fights": 0})
     run.event("cast", f"{cid} casts find-familiar as a ritual (Pact of the Chain): {form}")
 
 

@@ -11,7 +11,7 @@ weapon picked up), so it sits below both.
 from __future__ import annotations
 
 from .. import content
-from ..state import AttackProfile, DamagePart, ability_mod
+from ..state import AttackProfile, Combatant, DamagePart, ability_mod
 
 PROFICIENT = {"fighter": {"simple", "martial"}, "rogue": {"simple", "crossbow-hand", "longsword",
                                                           "rapier", "shortsword"},
@@ -69,3 +69,27 @@ def weapon_profile(weapon_key: str, abilities: dict, prof: int, proficient: bool
 def damage_part(dice: str, mod: int, dtype: str) -> DamagePart:
     """A damage part with the modifier written into its dice ("1d8+3")."""
     return DamagePart(f"{dice}{mod:+d}" if mod else dice, dtype)
+
+
+def base_weapon(pc: Combatant, a: AttackProfile) -> str | None:
+    """A PC's attack's base weapon key (a magic weapon's base, a thrown weapon's own), or None."""
+    bases = pc.resources.get("weapon_bases", {})
+    k = a.key.removesuffix("-thrown")
+    if k in bases:
+        return bases[k]
+    return k if k in content.weapons() and not a.spell else None
+
+
+def weapon_of(c: Combatant, a: AttackProfile) -> str | None:
+    """The weapon an attack is made with (a base weapon key for PCs, the attack key for a monster's
+    weapon attack), or None for spells and other attacks."""
+    if c.is_pc:
+        return base_weapon(c, a)
+    if not c.monster:
+        return None
+    try:
+        spec = content.monster(c.monster).action(a.key)
+    except KeyError:
+        return None
+    kind = getattr(spec, "attack_type", "") or ""
+    return a.key if kind.endswith("weapon") else None

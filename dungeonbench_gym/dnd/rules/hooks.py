@@ -17,6 +17,17 @@ Tables:
   shove, ...) -> :class:`TargetUse`, the creatures it offers and what choosing one does;
 * :data:`SPELL_MECHANISMS`: a spell mechanism's name (the spell data's ``"mech"``) ->
   :class:`SpellMechanism`, the steps its module runs instead of the spellbook's generic ones.
+
+A :class:`Pipeline` is a rule moment that several mechanics take part in, each at an order
+number; the call site runs every step in that order (the order can matter: each step may change
+what the next one sees, and dice are rolled in it). The hooks test pins the steps and their order.
+
+Pipelines:
+
+* :data:`SPELL_SCREENS`: ``step(battle, caster, key, creatures) -> creatures``: who among the
+  creatures a spell would target or catch it can affect (an Antimagic Field, a Globe of
+  Invulnerability, a rakshasa's Limited Magic Immunity); each step returns its input unchanged
+  when it has nothing to say, cheaply (it runs for every spell considered).
 """
 
 from __future__ import annotations
@@ -39,7 +50,7 @@ class SpellMechanism(NamedTuple):
     (``content/data/spell_mechanics.json``: ``"mech"``); a None field leaves that step to the
     spellbook's generic rules."""
     placement: Callable | None = None      # (key) -> "target", "point", "direction" or "self"
-    area: Callable | None = None           # (battle, caster, key, where) -> the Area a placement covers
+    area: Callable | None = None           # (battle, caster, key, where, anchor) -> the Area a placement covers
     targets: Callable | None = None        # (battle, caster, key) -> creatures it may target now
     available: Callable | None = None      # (battle, caster, key, level) -> bool
     begin: Callable | None = None          # (battle, caster, key, level) -> True when it took the casting over
@@ -98,6 +109,40 @@ class Table:
                 for key, entry in sorted(self.entries.items())}
 
 
+class Pipeline:
+    """A rule moment's ordered steps: ``@PIPELINE.step(order)`` adds one; iterating gives the
+    functions in order. Two steps at one order number is an error (their order would depend on
+    import order)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.entries: dict[int, Callable] = {}
+        self.frozen = False
+        self._ordered: tuple = ()
+
+    def step(self, order: int) -> Callable:
+        def register(fn: Callable) -> Callable:
+            if self.frozen:
+                raise RuntimeError(f"{self.name}: step {_qualname(fn)} added after the pipeline was frozen")
+            if order in self.entries:
+                raise ValueError(f"{self.name}: order {order} is taken twice "
+                                 f"({_qualname(self.entries[order])} and {_qualname(fn)})")
+            self.entries[order] = fn
+            self._ordered = tuple(f for _o, f in sorted(self.entries.items()))
+            return fn
+        return register
+
+    def freeze(self) -> None:
+        self.frozen = True
+
+    def __iter__(self) -> Iterator[Callable]:
+        return iter(self._ordered)
+
+    def described(self) -> dict[str, str]:
+        """Each step's order number (zero-padded, so that the JSON keeps the order) and qualified name."""
+        return {f"{order:04d}": _qualname(fn) for order, fn in sorted(self.entries.items())}
+
+
 def _qualname(fn: Any) -> str:
     return f"{getattr(fn, '__module__', '?').rsplit('dnd.', 1)[-1]}.{getattr(fn, '__qualname__', repr(fn))}"
 
@@ -107,8 +152,11 @@ REACTIONS = Table("reaction")
 DESTINATION_USES = Table("destination use")
 TARGET_USES = Table("target use")
 SPELL_MECHANISMS = Table("spell mechanism")
+SPELL_SCREENS = Pipeline("spell screens")
+# every table and pipeline (what the engine freezes and the hooks test pins)
+REGISTRIES = (OPTION_KINDS, REACTIONS, DESTINATION_USES, TARGET_USES, SPELL_MECHANISMS, SPELL_SCREENS)
 
 
 def freeze_all() -> None:
-    for table in (OPTION_KINDS, REACTIONS, DESTINATION_USES, TARGET_USES, SPELL_MECHANISMS):
-        table.freeze()
+    for registry in REGISTRIES:
+        registry.freeze()

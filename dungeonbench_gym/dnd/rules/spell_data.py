@@ -19,18 +19,19 @@ from ..grid import footprint
 from .hooks import SPELL_MECHANISMS
 
 _DATA = Path(__file__).parent.parent / "content" / "data" / "spell_mechanics.json"
+# the summoning spells' authored creatures, forms, choices and long castings (dnd/spell_summons.py)
+_CREATURES = Path(__file__).parent.parent / "content" / "data" / "spell_creatures.json"
 
 # The mechanisms this module runs itself. Others are registered by their own modules in
 # rules/hooks.py's SPELL_MECHANISMS (the engine imports them all): "utility" (water and objects:
 # dnd/spell_utility.py), "sight" (light, darkvision, Enthrall: dnd/lighting.py), "plants"
 # (dnd/spell_plants.py), "control" (removal, domination, confusion, teleports, Wish:
 # dnd/spell_control.py), "shape" and "weapon" (the Polymorph family, Flame Blade, Alter Self:
-# dnd/spell_summons.py), "heat" (Heat Metal: dnd/spell_buffs.py).
+# dnd/spell_summons.py), "heat" (Heat Metal: dnd/spell_buffs.py), "zone" (lasting areas that change
+# sight, terrain or magic: dnd/spell_zones.py), "wall" (walls the map gains, Passwall: dnd/spell_walls.py).
 GENERIC = ("attack", "save", "word", "area", "pool", "heal", "temp_hp", "max_hp", "stabilize", "cure", "buff",
-           "dispel", "summon", "revive", "tiers", "mark", "day", "reaction", "prepare", "wall", "pool_heal",
-           "zone", "ward")
+           "dispel", "summon", "revive", "tiers", "mark", "day", "reaction", "prepare", "pool_heal", "ward")
 # "ward": Glyph of Warding, Symbol, Magic Circle laid between fights on the next map (dnd/spell_wards.py)
-# "wall": walls the map gains, Passwall (dnd/spell_walls.py)
 # "prepare": a long summoning cast between fights (Animate Dead, Conjure Elemental...): dnd/spell_summons.py
 # "day": cast only between fights (dnd/spell_buffs.py, the Day track); "reaction": offered as a reaction
 OUT_REASONS = {
@@ -44,6 +45,17 @@ OUT_REASONS = {
 @functools.cache
 def table() -> dict:
     return json.loads(_DATA.read_text())
+
+
+@functools.cache
+def spell_creatures() -> dict:
+    return json.loads(_CREATURES.read_text())
+
+
+def prepared_summons(key: str) -> dict:
+    """A long summoning's row (Animate Dead, Conjure Elemental, Find Familiar...): what it
+    conjures at each slot level, its cost, how long the creatures last."""
+    return spell_creatures()["prepared"][key]
 
 
 def mech(key: str) -> dict:

@@ -15,7 +15,6 @@ engine's real decision options and raises AssertionError when it cannot.
 from __future__ import annotations
 
 import functools
-from ..rules import spell_data
 from pathlib import Path
 
 from .. import content, items, lighting, monster_specials, spell_zones, spellbook
@@ -25,17 +24,10 @@ from ..builders.pcs import build_pc
 from ..content import load_json
 from ..dice import Roller
 from ..model.archetypes import ARCHETYPES
+from ..rules import spell_data
 from ..state import monster_action
-from . import (
-    feature_probes,
-    items_probes,
-    lighting_probes,
-    monster_specials_probes,
-    spell_buffs_probes,
-    spell_probe,
-    spell_utility_probes,
-    spell_zones_probes,
-)
+from . import (feature_probes, items_probes, lighting_probes, monster_specials_probes, spell_buffs_probes, spell_probe,
+               spell_utility_probes, spell_zones_probes)
 from .arena import choose, combatant, duel, play_out
 
 STATUSES = ("executable", "out of scope", "not yet")
@@ -46,7 +38,7 @@ GROUP_COLUMNS = {"classes": ("class", "level", "kind"), "spells": ("level", "cla
 
 # trait key -> how to tell the compiled combatant runs it
 _TRAIT_RUN = {
-    "devils-sight": lambda c: spell_zones.senses(c)[2] > 0,   # (spell zones)
+    "devils-sight": lambda c: lighting.senses(c)[2] > 0,   # (dnd/lighting.py)
     "antimagic-susceptibility": lambda c: spell_zones.susceptible(c),
     "illumination": lambda c: lighting.carried(c) != (0, 0),   # (lighting)
     "magic-resistance": lambda c: "magic_resistance" in c.features,

@@ -369,28 +369,6 @@ def test_mass_heal_shares_its_pool_in_battle_and_between_fights():
     assert hurt.hp == hurt.max_hp
 
 
-def test_heat_metal_burns_hinders_and_is_heated_again_with_a_bonus_action():
-    b = battle("heat-metal", foes=("orc", "ogre", "wolf"))
-    c, orc = b.creatures["caster"], b.creatures["orc_0"]
-    pick(b, "spell", "Heat Metal")
-    targets = [o.data[0] for o in b.decision.options if o.kind == "target"]
-    assert "orc_0" in targets and "wolf_2" not in targets   # a wolf wears and holds no metal
-    hp = orc.hp
-    b.choose(next(i for i, o in enumerate(b.decision.options) if o.data == ("orc_0",)))
-    assert orc.hp < hp and orc.conditions["heated"]["attack_dis"] and c.concentration == "heat-metal"
-    assert not any(o.kind == "reheat" for o in b.decision.options)   # not on the casting turn
-    _adv, dis, why = b.attack_modifiers(orc, c, True, orc.attacks[0])
-    assert dis and "attacker heated" in why
-    b.round += 1   # the caster's next turn
-    c.economy.bonus = True
-    b.forget_options()
-    hp = orc.hp
-    pick(b, "reheat")
-    assert orc.hp < hp and not c.economy.bonus
-    b.end_concentration(c)
-    assert "heated" not in orc.conditions and spell_buffs.reheat_options(b, c) == []
-
-
 def test_spider_climb_makes_a_ledge_cost_no_extra_movement():
     from dungeonbench_gym.dnd.engine import Battle
     from dungeonbench_gym.dnd.grid import BattleMap

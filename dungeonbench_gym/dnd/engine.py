@@ -37,6 +37,7 @@ from . import (
     spell_buffs,
     spell_control,   # removal (Banishment), domination, confusion, escapes, Wish
     spell_counter,
+    spell_heat,   # Heat Metal
     spell_plants,   # trees and plants: Tree Stride, Transport via Plants, Plant Growth
     spell_summons,   # authored summons, the Polymorph family, conjured weapons
     spell_utility,   # water and objects: suffocation, Water Walk, Mage Hand, Unseen Servant
@@ -67,7 +68,7 @@ from .state import Combatant
 # tables as it is imported (the battle parts above register the engine's own). Once all are
 # in, the tables are frozen, so a late registration cannot change how a running battle plays.
 MECHANICS = (class_features, items, lighting, monster_specials, spell_buffs, spell_control, spell_counter,
-             spell_plants, spell_summons, spell_utility, spell_walls, spell_wards, spell_zones, spellbook)
+             spell_heat, spell_plants, spell_summons, spell_utility, spell_walls, spell_wards, spell_zones, spellbook)
 # The builders register into model/factories.py as they are imported (a summons, Wild Shape and
 # Simulacrum build creatures through it), so any battle can build them.
 BUILDERS = (monsters, pcs)

@@ -627,3 +627,8 @@ hooks.DESTINATION_USES.register("lights", apply)   # ... and their new point
 hooks.SPELL_MECHANISMS.register("sight", hooks.SpellMechanism(   # Light, Dancing Lights, Darkvision, Enthrall
     placement=placement, targets=targets, available=available, summary=summary, cast_at=cast_at,
     resolve_area=resolve_area))
+
+
+@hooks.LATER_OPTIONS.step(50)
+def _later_options(b, c) -> list:
+    return later_options(b, c) if c.concentration == "dancing-lights" else []   # a bonus action moves the lights

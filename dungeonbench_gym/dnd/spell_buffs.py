@@ -550,62 +550,6 @@ def choose_day(run, pred) -> bool:
     return False
 
 
-# ================================================================ Heat Metal
-METAL_WEAPONS = frozenset({"battleaxe", "dagger", "flail", "glaive", "greataxe", "greatsword", "halberd", "handaxe",
-                           "light-hammer", "longsword", "mace", "maul", "morningstar", "pike", "rapier", "scimitar",
-                           "shortsword", "sickle", "spear", "trident", "war-pick", "warhammer"})
-
-
-def has_metal(t) -> bool:
-    """Metal armour worn, or a manufactured metal weapon held (one of its attacks)."""
-    return t.metal_armor or any(a.key in METAL_WEAPONS for a in t.attacks)
-
-
-def heat(b, c, key: str, level: int, t) -> bool:
-    """Heat Metal: fire damage to the creature touching the glowing object, and disadvantage on its
-    attack rolls and checks until the caster's next turn is over (it keeps the object: the save to
-    drop a held weapon is not rolled, the engine models no dropped weapons). Later turns of the
-    caster may heat it again with a bonus action (:func:`reheat_options`)."""
-    c.resources["heat"] = {"target": t.cid, "level": level, "round": b.round}
-    _scorch(b, c, key, level, t)
-    return True
-
-
-def _scorch(b, c, key: str, level: int, t) -> None:
-    amount = b.roller.roll_damage(spell_data.dice(c, key, level), what=f"damage {key} fire")
-    b.damage(t, amount, "fire", magical=True, source=c.cid)
-    if t.dead or c.concentration != key:
-        return
-    t.conditions["heated"] = {"by": c.cid, "spell": key, "level": level, "attack_dis": True, "check_dis": True,
-                              "until": "end_of_source_next_turn", "turn_of": c.cid, "round": b.round}
-    b.event("condition", f"{t.cid} is heated ({key}): disadvantage on attacks and checks", creature=t.cid,
-            condition="heated", spell=key)
-
-
-def reheat_options(b, c) -> list:
-    """The caster's later turns: a bonus action heats the object again (no slot)."""
-    h = c.resources.get("heat")
-    t = b.creatures.get(h["target"]) if h else None
-    if t is None or t.dead or not c.economy.bonus or h["round"] >= b.round or b.distance(c, t) > 60:
-        return []
-    return [Opt(f"Heat Metal again (bonus action): {spell_data.dice(c, 'heat-metal', h['level'])} fire to {t.cid}",
-                "reheat", (t.cid,))]
-
-
-def reheat(b, c) -> None:
-    h = c.resources["heat"]
-    c.economy.bonus = False
-    b.event("reheat", f"{c.cid} heats the metal on {h['target']} again", creature=c.cid)
-    _scorch(b, c, "heat-metal", h["level"], b.creatures[h["target"]])
-    b.back_to_menu(c)
-
-
 # ---- what this module answers in the engine's dispatch (dnd/rules/hooks.py)
 for _name in REACTIONS:   # Hellish Rebuke
     hooks.REACTIONS.register(_name, hooks.Reaction(reaction_options, resolve_reaction))
-
-
-@hooks.OPTION_KINDS.handles("reheat")   # Heat Metal's bonus action
-def _choose_reheat(b, c, p, opt) -> None:
-    reheat(b, c)
-hooks.SPELL_MECHANISMS.register("heat", hooks.SpellMechanism(effect=heat))   # Heat Metal

@@ -732,3 +732,14 @@ hooks.TARGET_USES.register("control", hooks.TargetUse(target_options))   # Eyebi
 hooks.SPELL_MECHANISMS.register("control", hooks.SpellMechanism(
     placement=placement, area=area, targets=targets, available=available, begin=begin, summary=summary,
     cast_at=cast_at, more=more, resolve_area=resolve_area))
+
+
+@hooks.LATER_OPTIONS.step(40)
+def _later_options(b, c) -> list:
+    return later_options(b, c) if c.concentration in ("eyebite", "telekinesis") else []   # their later actions
+
+
+@hooks.TURN_ENDS.step(30)
+def _turn_ends(b, c) -> None:
+    if b.controls:   # Blink's d20, Time Stop's next turn
+        end_of_turn(b, c)

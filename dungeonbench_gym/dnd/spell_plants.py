@@ -391,3 +391,10 @@ def _begin_taken(b, c, key: str, level: int) -> bool:
 
 hooks.SPELL_MECHANISMS.register("plants", hooks.SpellMechanism(
     placement=placement, available=available, begin=_begin_taken, summary=summary, resolve_area=resolve_area))
+
+
+@hooks.LATER_OPTIONS.step(70)
+def _later_options(b, c) -> list:
+    if "plant_magic" in b.__dict__ or "tree_stride" in c.features:   # Tree Stride, a link
+        return menu_options(b, c)
+    return []

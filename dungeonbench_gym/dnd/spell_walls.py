@@ -598,3 +598,10 @@ def _resolve_area(b, c, use: tuple, where) -> None:
 hooks.SPELL_MECHANISMS.register("wall", hooks.SpellMechanism(
     placement=_placement,
     area=area, summary=summary, resolve_area=_resolve_area))
+
+
+@hooks.LATER_OPTIONS.step(60)
+def _later_options(b, c) -> list:
+    if "barriers" in b.__dict__ or "monster_wall" in c.resources:   # break a wall section; raise a wall
+        return action_options(b, c)
+    return []

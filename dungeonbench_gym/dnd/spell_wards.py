@@ -81,7 +81,7 @@ from .classes import dispatch as class_features
 from .grid import SQUARE_FT, box_distance_ft, footprint, size_squares
 from .model.options import Decision, Opt
 from .model.slots import spend_slot
-from .rules import spell_data
+from .rules import hooks, spell_data
 from .state import INCAPACITATING
 
 WARDS = ("glyph-of-warding", "symbol", "magic-circle")
@@ -639,3 +639,9 @@ def teleport_dest(b, c, dest: tuple) -> tuple:
             b.event("ward", f"{c.cid} can't teleport into {w['by']}'s magic circle", creature=c.cid)
             return tuple(c.pos)
     return dest
+
+
+@hooks.TURN_ENDS.step(40)
+def _turn_ends(b, c) -> None:
+    if b.wards:   # ending a turn in a glowing Symbol
+        end_of_turn(b, c)

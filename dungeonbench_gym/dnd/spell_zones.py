@@ -668,3 +668,14 @@ def _available(b, c, key: str, level: int) -> bool:
 
 hooks.SPELL_MECHANISMS.register("zone", hooks.SpellMechanism(
     available=_available, summary=summary, resolve_area=resolve))
+
+
+@hooks.LATER_OPTIONS.step(30)
+def _later_options(b, c) -> list:
+    return monster_options(b, c) if c.monster in MONSTER_ZONES else []   # Darkness Aura, Ink Cloud
+
+
+@hooks.TURN_ENDS.step(20)
+def _turn_ends(b, c) -> None:
+    if b.zones:   # Earthquake's shaking
+        end_of_turn(b, c)

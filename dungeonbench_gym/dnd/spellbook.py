@@ -46,6 +46,7 @@ from .classes import dispatch
 from .grid import SIZE_SQUARES, SQUARE_FT
 from .model.factories import build_monster
 from .model.options import Opt
+from .model.weapons import has_metal
 from .rules import hooks
 from .rules.hooks import SPELL_MECHANISMS, SPELL_SCREENS
 from .rules.spell_data import OUT_REASONS, beams, dice, extra_targets
@@ -127,7 +128,7 @@ def _exempt(key: str, t) -> bool:
     m = mech(key)
     if t.creature_type in m.get("not_types", ()) or ("types" in m and t.creature_type not in m["types"]):
         return True
-    if m.get("needs_metal") and not spell_buffs.has_metal(t):   # Heat Metal
+    if m.get("needs_metal") and not has_metal(t):   # Heat Metal
         return True
     if not m.get("min_int", 0) <= t.abilities.get("int", 10) < m.get("max_int", 99):   # Animal Friendship: Int < 4
         return True
@@ -299,8 +300,6 @@ def summary(c, key: str, level: int) -> str:
         bits.append("a creature dead for at most a minute returns with 1 HP")
     elif m["mech"] == "pool_heal":
         bits.append(f"{m['pool']} HP shared out to allies within {m['range']} ft, the most hurt first")
-    elif m["mech"] == "heat":
-        bits.append(f"{dmg} fire to a foe in metal, disadvantage on its attacks; a bonus action heats it again")
     else:
         bits.append("stabilize a dying creature")
     n = extra_targets(key, level)
@@ -912,3 +911,13 @@ def coverage() -> list[dict]:
 @hooks.OPTION_KINDS.handles("recall")
 def _choose_recall(b, c, p, opt) -> None:
     recall(b, c)
+
+
+@hooks.LATER_OPTIONS.step(10)
+def _later_options(b, c) -> list:
+    return recall_options(b, c)   # Call Lightning's next bolt
+
+
+@hooks.TURN_ENDS.step(10)
+def _turn_ends(b, c) -> None:
+    end_of_turn(b, c)   # repeat saves that also hurt (Phantasmal Killer, Weird)

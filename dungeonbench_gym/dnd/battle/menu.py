@@ -6,16 +6,15 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 
 from __future__ import annotations
 
-from .. import (
-    areas, content, items as _items, lighting, monster_specials, spell_buffs, spell_control,
-    spell_plants, spell_utility, spell_walls, spell_zones, spellbook,
-)
+from .. import areas, content
+from .. import items as _items
+from .. import monster_specials, spell_control, spell_utility, spell_zones, spellbook
 from ..classes import dispatch
 from ..grid import SQUARE_FT
 from .movement import _route_label
 from ..model.options import Opt
 from ..rules.core_spells import SUMMARIES
-from ..rules.hooks import REACTIONS
+from ..rules.hooks import LATER_OPTIONS, REACTIONS
 from ..state import Combatant
 from ..rules import spell_data
 
@@ -250,19 +249,8 @@ class MenuMixin:
                 if a.offhand and a.key != e.light_attack and self.targets_for_attack(c, a):
                     out.append(Opt(f"Off-hand attack with {a.name} (bonus action, {a.to_hit:+d}, "
                                    f"{'+'.join(p.dice for p in a.offhand)})", "attack", (a.key, "offhand")))
-        out.extend(spellbook.recall_options(self, c))   # Call Lightning's next bolt
-        if c.concentration == "heat-metal":   # its bonus action on later turns
-            out.extend(spell_buffs.reheat_options(self, c))
-        if c.monster in spell_zones.MONSTER_ZONES:   # Darkness Aura, Ink Cloud (dnd/spell_zones.py)
-            out.extend(spell_zones.monster_options(self, c))
-        if c.concentration in ("eyebite", "telekinesis"):   # their action on later turns (dnd/spell_control.py)
-            out.extend(spell_control.later_options(self, c))
-        if c.concentration == "dancing-lights":   # a bonus action moves the lights (dnd/lighting.py)
-            out.extend(lighting.later_options(self, c))
-        if "barriers" in self.__dict__ or "monster_wall" in c.resources:   # break a wall section; raise a wall
-            out.extend(spell_walls.action_options(self, c))
-        if "plant_magic" in self.__dict__ or "tree_stride" in c.features:   # Tree Stride, a link (dnd/spell_plants.py)
-            out.extend(spell_plants.menu_options(self, c))
+        for offer in LATER_OPTIONS:   # the later turns of lasting spells, walls, monster zones (rules/hooks.py)
+            out.extend(offer(self, c))
         sw = c.resources.get("spiritual_weapon")
         if sw and e.bonus and self._weapon_targets(c):
             out.append(Opt(f"Spiritual Weapon: move it and attack (bonus action, {c.resources['spell_attack']:+d}, "

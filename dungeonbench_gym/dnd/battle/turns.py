@@ -15,7 +15,7 @@ from ..grid import SQUARE_FT
 from ..model.options import Opt
 from ..rules.conditions import ZERO_SPEED
 from ..rules.core_spells import GUARDIANS_FT
-from ..rules.hooks import OPTION_KINDS
+from ..rules.hooks import OPTION_KINDS, TURN_ENDS
 from ..state import Combatant, Economy, monster_action
 
 
@@ -228,13 +228,8 @@ class TurnsMixin:
 
     def _end_of_turn_effects(self, c: Combatant) -> None:
         """Repeat saves at the end of the creature's turn (Hold Person), riders that end now."""
-        spellbook.end_of_turn(self, c)   # repeat saves that also hurt (Phantasmal Killer, Weird)
-        if self.zones:   # Earthquake's shaking (dnd/spell_zones.py)
-            spell_zones.end_of_turn(self, c)
-        if self.controls:   # Blink's d20, Time Stop's next turn (dnd/spell_control.py)
-            spell_control.end_of_turn(self, c)
-        if self.wards:   # ending a turn in a glowing Symbol (dnd/spell_wards.py)
-            spell_wards.end_of_turn(self, c)
+        for step in TURN_ENDS:   # repeat saves that hurt, Earthquake, Blink, a Symbol (rules/hooks.py)
+            step(self, c)
         self._regurgitate_check()   # a swallower hurt enough from inside this turn
         c.conditions.pop("eminence", None)   # Divine Eminence lasts until the end of the turn
         if "heads" in c.resources:   # a hydra's heads grow back

@@ -93,3 +93,14 @@ def weapon_of(c: Combatant, a: AttackProfile) -> str | None:
         return None
     kind = getattr(spec, "attack_type", "") or ""
     return a.key if kind.endswith("weapon") else None
+
+
+# metal a creature carries (SRD Heat Metal: "a manufactured metal object")
+METAL_WEAPONS = frozenset({"battleaxe", "dagger", "flail", "glaive", "greataxe", "greatsword", "halberd", "handaxe",
+                           "light-hammer", "longsword", "mace", "maul", "morningstar", "pike", "rapier", "scimitar",
+                           "shortsword", "sickle", "spear", "trident", "war-pick", "warhammer"})
+
+
+def has_metal(t: Combatant) -> bool:
+    """Metal armour worn, or a manufactured metal weapon held (one of its attacks)."""
+    return t.metal_armor or any(a.key in METAL_WEAPONS for a in t.attacks)

@@ -28,6 +28,14 @@ Pipelines:
   creatures a spell would target or catch it can affect (an Antimagic Field, a Globe of
   Invulnerability, a rakshasa's Limited Magic Immunity); each step returns its input unchanged
   when it has nothing to say, cheaply (it runs for every spell considered).
+* :data:`LATER_OPTIONS`: ``step(battle, creature) -> list[Opt]``: what a creature's menu offers
+  on later turns of something a mechanic started (Call Lightning's next bolt, Heat Metal again,
+  a wall section to break, Tree Stride's next tree), in the menu's order.
+* :data:`TURN_ENDS`: ``step(battle, creature)``: what happens as a creature's turn ends, before
+  the engine's own end-of-turn rules (repeat saves that hurt, Earthquake's shaking, Blink's d20).
+
+Every step of a pipeline runs on every call: a step checks first, cheaply, whether its mechanic
+is in play (``battle.zones``, ``creature.concentration``...) and does nothing when it is not.
 """
 
 from __future__ import annotations
@@ -153,8 +161,11 @@ DESTINATION_USES = Table("destination use")
 TARGET_USES = Table("target use")
 SPELL_MECHANISMS = Table("spell mechanism")
 SPELL_SCREENS = Pipeline("spell screens")
+LATER_OPTIONS = Pipeline("later options")
+TURN_ENDS = Pipeline("turn ends")
 # every table and pipeline (what the engine freezes and the hooks test pins)
-REGISTRIES = (OPTION_KINDS, REACTIONS, DESTINATION_USES, TARGET_USES, SPELL_MECHANISMS, SPELL_SCREENS)
+REGISTRIES = (OPTION_KINDS, REACTIONS, DESTINATION_USES, TARGET_USES, SPELL_MECHANISMS, SPELL_SCREENS,
+              LATER_OPTIONS, TURN_ENDS)
 
 
 def freeze_all() -> None:

@@ -27,7 +27,7 @@ _CREATURES = Path(__file__).parent.parent / "content" / "data" / "spell_creature
 # dnd/spell_utility.py), "sight" (light, darkvision, Enthrall: dnd/lighting.py), "plants"
 # (dnd/spell_plants.py), "control" (removal, domination, confusion, teleports, Wish:
 # dnd/spell_control.py), "shape" and "weapon" (the Polymorph family, Flame Blade, Alter Self:
-# dnd/spell_summons.py), "heat" (Heat Metal: dnd/spell_buffs.py), "zone" (lasting areas that change
+# dnd/spell_summons.py), "heat" (Heat Metal: dnd/spell_heat.py), "zone" (lasting areas that change
 # sight, terrain or magic: dnd/spell_zones.py), "wall" (walls the map gains, Passwall: dnd/spell_walls.py).
 GENERIC = ("attack", "save", "word", "area", "pool", "heal", "temp_hp", "max_hp", "stabilize", "cure", "buff",
            "dispel", "summon", "revive", "tiers", "mark", "day", "reaction", "prepare", "pool_heal", "ward")

@@ -15,10 +15,11 @@ from dungeonbench_gym.dnd.rules.api import BattleAPI
 from dungeonbench_gym.dnd.scenario import load_encounter
 
 PACKAGE = Path(__file__).resolve().parent.parent / "dungeonbench_gym" / "dnd"
-# file paths under dnd/ without ".py": every module of the classes/ package, then the others
-MECHANICS = (*(f"classes/{p.stem}" for p in sorted((PACKAGE / "classes").glob("*.py")) if p.stem != "__init__"),
+# file paths under dnd/ without ".py": every module of the classes/ and monster_traits/ packages, then the others
+MECHANICS = (*(f"{pkg}/{p.stem}" for pkg in ("classes", "monster_traits")
+               for p in sorted((PACKAGE / pkg).glob("*.py")) if p.stem != "__init__"),
              "spellbook", "spell_buffs", "spell_control", "spell_counter", "spell_plants", "spell_summons",
-             "spell_utility", "spell_walls", "spell_wards", "spell_zones", "monster_specials", "items", "lighting")
+             "spell_utility", "spell_walls", "spell_wards", "spell_zones", "items", "lighting")
 BATTLE_PARAMS = ("b", "battle")
 
 

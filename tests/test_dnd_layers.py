@@ -30,7 +30,7 @@ LAYERS = (
     ("mechanics", ("classes", "spellbook", "spell_buffs", "spell_heat",
                    "spell_control", "spell_counter", "spell_plants", "spell_summons",
                    "spell_utility", "spell_walls", "spell_wards", "spell_zones",
-                   "monster_specials", "items", "lighting")),
+                   "monster_traits", "items", "lighting")),
     ("builders", ("builders",)),
     ("engine", ("engine", "battle")),
     ("scenario", ("scenario", "day")),

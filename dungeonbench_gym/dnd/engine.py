@@ -33,7 +33,6 @@ from typing import Any
 from . import (
     items,
     lighting,   # dark battles: light sources, darkvision, Dancing Lights, Enthrall
-    monster_specials,
     spell_buffs,
     spell_control,   # removal (Banishment), domination, confusion, escapes, Wish
     spell_counter,
@@ -60,6 +59,11 @@ from .classes import dispatch as class_features   # the class features (one modu
 from .dice import Roller
 from .grid import BattleMap, Cover, box_distance_ft
 from .model.options import Decision, Opt
+from .monster_traits import (   # monsters' own traits: one module per trait family, dispatch the hook points
+    androsphinx, corrosion, duergar, fire_form, flying_sword, gelatinous_cube, gibbering_mouther, golems, hags, harpy,
+    kraken, legendary, phantasms, rakshasa, roper,
+)
+from .monster_traits import dispatch as monster_traits
 from .rules.hooks import DESTINATION_USES, OPTION_KINDS, REACTIONS, freeze_all
 from .state import Combatant
 
@@ -67,8 +71,11 @@ from .state import Combatant
 # The mechanics: each registers the option kinds and reactions it answers into rules/hooks.py's
 # tables as it is imported (the battle parts above register the engine's own). Once all are
 # in, the tables are frozen, so a late registration cannot change how a running battle plays.
-MECHANICS = (class_features, items, lighting, monster_specials, spell_buffs, spell_control, spell_counter,
-             spell_heat, spell_plants, spell_summons, spell_utility, spell_walls, spell_wards, spell_zones, spellbook)
+MECHANICS = (class_features, items, lighting, monster_traits, spell_buffs, spell_control, spell_counter,
+             spell_heat, spell_plants, spell_summons, spell_utility, spell_walls, spell_wards, spell_zones, spellbook,
+             # the monster-trait families that register option kinds or a spell screen
+             androsphinx, corrosion, duergar, fire_form, flying_sword, gelatinous_cube, gibbering_mouther, golems,
+             hags, harpy, kraken, legendary, phantasms, rakshasa, roper)
 # The builders register into model/factories.py as they are imported (a summons, Wild Shape and
 # Simulacrum build creatures through it), so any battle can build them.
 BUILDERS = (monsters, pcs)
@@ -118,7 +125,7 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
         self._cache: Decision | None = None
         self._reach_cache = None
         self.zones: list = []   # lasting spell areas (dnd/spell_zones.py): Darkness, Silence, Spike Growth...
-        self.specials = monster_specials.setup(self)   # monsters' own traits (dnd/monster_specials.py)
+        self.specials = monster_traits.setup(self)   # monsters' own traits (dnd/monster_traits/)
         self._roll_initiative()
         self.next_turn()
 

@@ -13,7 +13,7 @@ when three allies are in range, Scorching Ray while level-2 slots last, Sleep on
 would catch can all fall asleep, Turn Undead when two undead are within 30 ft; a monster's save
 action when it catches a foe (a condition-only one: a foe without the condition yet). Bosses: a legendary heal when low, else a legendary attack.
 Monsters' own options (Leadership, Divine Eminence, Create Specter, Children of the Night, Consume Life,
-a harpy's song, a golem's Haste, ...) and dousing a fire: :func:`.advice.monster_specials.heuristic_choice`.
+a harpy's song, a golem's Haste, ...) and dousing a fire: :func:`.advice.monster_traits.heuristic_choice`.
 The objective's object is used as soon as it is in reach (Mage Hand or an Unseen Servant when they
 get there before anyone on foot; Water Walk when two allies save 10 ft on the way, Water Breathing
 when an ally has under 10 rounds of breath: :mod:`.spell_utility`); a hold objective sends the party into
@@ -105,8 +105,8 @@ def _pick(battle: Battle, c: Combatant, kind: str, opts: list[Opt]) -> int:
             entry = next((x for x in c.legendary if o.kind == "legendary" and x[0] == o.data[0]), None)
             if entry and entry[2] == "save" and _legendary_save_reaches(battle, c, entry[3]):
                 return i
-            if entry and entry[2] == "ms" and advice.monster_specials.legendary_worth(battle, c, entry[0]):
-                return i   # Psychic Drain, Shimmering Shield, Channel Negative Energy (dnd/monster_specials.py)
+            if entry and entry[2] == "ms" and advice.monster_traits.legendary_worth(battle, c, entry[0]):
+                return i   # Psychic Drain, Shimmering Shield, Channel Negative Energy (monster_traits/legendary.py)
         return next((i for i, o in enumerate(opts) if o.kind == "legendary" and "attack" in o.label),
                     len(opts) - 1)
     if kind == "destination" and battle.pending.get("use", ("",))[0] == "lights":   # (dnd/lighting.py)
@@ -224,7 +224,7 @@ def _opening_choice(battle: Battle, c: Combatant, opts: list[Opt], by_kind: dict
         return _first(by_kind, "second_wind")
     if _first(by_kind, "stand") is not None:
         return _first(by_kind, "stand")
-    own = advice.monster_specials.heuristic_choice(battle, c, opts)   # monsters' own options, dousing a fire
+    own = advice.monster_traits.heuristic_choice(battle, c, opts)   # monsters' own options, dousing a fire
     if own is not None:
         return own
     early = _feature_choice(battle, c, opts, "early")

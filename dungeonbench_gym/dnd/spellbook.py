@@ -39,14 +39,15 @@ engine's (action -> slot level -> target(s) / point_x, point_y / direction).
 
 from __future__ import annotations
 
-# monster_specials: a tarrasque's Reflective Carapace; spell_summons: the "summon" mechanism's
-# creatures; spell_wards: Magic Circle's guard against charm and fear
-from . import areas, content, monster_specials, spell_buffs, spell_summons, spell_wards
+# spell_summons: the "summon" mechanism's creatures; spell_wards: Magic Circle's guard against charm and
+# fear; monster_traits: a tarrasque's Reflective Carapace
+from . import areas, content, spell_buffs, spell_summons, spell_wards
 from .classes import dispatch
 from .grid import SIZE_SQUARES, SQUARE_FT
 from .model.factories import build_monster
 from .model.options import Opt
 from .model.weapons import has_metal
+from .monster_traits import dispatch as monster_traits
 from .rules import hooks
 from .rules.hooks import SPELL_MECHANISMS, SPELL_SCREENS
 from .rules.spell_data import OUT_REASONS, beams, dice, extra_targets
@@ -667,8 +668,8 @@ def resolve_area(b, c, use: tuple, where) -> None:
         return
     anchor = use[3] if len(use) > 3 else None
     hits = area_hits(b, c, key, where, anchor)
-    if b.specials:   # a line spell on a tarrasque (Reflective Carapace, dnd/monster_specials.py)
-        hits = monster_specials.carapace_hits(b, c, key, hits)
+    if b.specials:   # a line spell on a tarrasque (Reflective Carapace, monster_traits/tarrasque.py)
+        hits = monster_traits.carapace_hits(b, c, key, hits)
     if c.resources.pop("recalling", False):   # Call Lightning's later bolts: an action, no slot
         c.economy.actions -= 1
         b.event("recall", f"{c.cid} calls down {key} again", creature=c.cid, spell=key)

@@ -9,9 +9,9 @@ rules imports this package.
 """
 
 from . import (
-    class_features, common, intermission, lighting, monster_specials, spell_buffs, spell_control, spell_plants,
+    class_features, common, intermission, lighting, monster_traits, spell_buffs, spell_control, spell_plants,
     spell_utility, spell_wards,
 )
 
-__all__ = ["class_features", "common", "intermission", "lighting", "monster_specials", "spell_buffs",
+__all__ = ["class_features", "common", "intermission", "lighting", "monster_traits", "spell_buffs",
            "spell_control", "spell_plants", "spell_utility", "spell_wards"]

@@ -7,10 +7,11 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 from __future__ import annotations
 
 from .. import (
-    content, items as _items, monster_specials, spell_buffs,
+    content, items as _items, spell_buffs,
     spell_wards, spell_zones, spellbook,
 )
 from ..classes import dispatch
+from ..monster_traits import dispatch as monster_traits   # monsters' own traits (one module per trait family)
 from ..grid import SQUARE_FT, footprint
 from ..model.options import Opt
 from ..model.slots import spend_slot
@@ -173,7 +174,7 @@ class AttacksMixin:
         if a.ammo and not melee:   # SRD ammunition: each attack expends one piece
             c.resources[a.ammo] = max(0, c.resources.get(a.ammo, 0) - 1)
         if "ms" in t.resources and a.spell and not melee:   # a tarrasque's Reflective Carapace
-            handled, result = monster_specials.carapace_attack(self, c, a, t, then)
+            handled, result = monster_traits.carapace_attack(self, c, a, t, then)
             if handled:
                 return result
         if spellbook.images_take(self, c, t, a):   # Mirror Image: a duplicate takes the attack
@@ -192,7 +193,7 @@ class AttacksMixin:
         cover = self.cover(c, t)
         ac = self.armour_class(t) + (cover.bonus or 0)
         if "amulet_of" in t.resources:   # a shield guardian's Shield reaction for its amulet's wearer
-            ac += monster_specials.guardian_shield(self, c, t)
+            ac += monster_traits.guardian_shield(self, c, t)
         bonus = a.to_hit + dispatch.attack_bonus(self, c, t, a)   # Sacred Weapon; notes the attack (Rage)
         bonus += spellbook.attack_bonus(c, a)   # Magic Weapon
         bonus -= spell_buffs.attack_penalty(c)   # Raise Dead's -4
@@ -329,7 +330,7 @@ class AttacksMixin:
         if melee:
             spellbook.retort(self, c, t)   # Fire Shield
         if "ms" in t.resources or "ms" in c.resources:   # Rust Metal, Corrosive Form, a burning touch
-            monster_specials.after_hit(self, c, t, a, melee)
+            monster_traits.after_hit(self, c, t, a, melee)
         dispatch.after_hit(self, c, t, st)   # Stunning Strike's save, Open Hand
         return True
 

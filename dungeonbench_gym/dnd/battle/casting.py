@@ -6,10 +6,11 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 from __future__ import annotations
 
 from .. import (
-    content, monster_specials, spell_buffs, spell_control, spell_counter,
+    content, spell_buffs, spell_control, spell_counter,
     spell_summons, spell_walls, spellbook,
 )
 from ..classes import dispatch
+from ..monster_traits import dispatch as monster_traits   # monsters' own traits (one module per trait family)
 from ..model.options import Opt
 from ..model.slots import spend_slot
 from ..rules.core_spells import BUFFS, DEBUFFS, MULTI, SPELL_RIDERS
@@ -96,7 +97,7 @@ class CastingMixin:
     def _dart(self, c: Combatant, t: Combatant, left: int) -> None:
         """One Magic Missile dart (1d4+1 force); then the next dart's target, or back to the menu."""
         if "ms" in t.resources:   # a tarrasque's Reflective Carapace: unaffected, or the dart turns back
-            t = monster_specials.carapace_target(self, c, "magic-missile", t)
+            t = monster_traits.carapace_target(self, c, "magic-missile", t)
         amount = self.roller.roll_damage("1d4+1", what="damage magic-missile force")
         if t is not None:
             self.damage(t, amount, "force", magical=True, source=c.cid)
@@ -194,7 +195,7 @@ class CastingMixin:
             return
         hits = self.area_hits(c, use, where)
         if use[0] == "spell" and self.specials:   # a line spell on a tarrasque (Reflective Carapace)
-            hits = monster_specials.carapace_hits(self, c, use[1], hits)
+            hits = monster_traits.carapace_hits(self, c, use[1], hits)
         if use[0] == "spell" and use[1] == "sleep":
             self.pay_spell(c, use[1], use[2])
             self._sleep(c, use[2], hits)

@@ -7,10 +7,11 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 from __future__ import annotations
 
 from .. import (
-    monster_specials, spell_buffs, spell_control, spell_summons, spell_zones,
+    spell_buffs, spell_control, spell_summons, spell_zones,
     spellbook,
 )
 from ..classes import dispatch
+from ..monster_traits import dispatch as monster_traits   # monsters' own traits (one module per trait family)
 from ..rules.conditions import AUTO_FAIL
 from ..state import Combatant
 
@@ -94,7 +95,7 @@ class DamageMixin:
             return 0
         amount = self.modified_damage(t, amount, dtype, magical)
         if "amulet_of" in t.resources and amount > 0:   # a shield guardian's Bound: it takes half
-            amount = monster_specials.bound_share(self, t, amount, dtype, source)
+            amount = monster_traits.bound_share(self, t, amount, dtype, source)
         if amount > 0 and t.conditions.get("unconscious", {}).get("asleep"):   # Sleep: damage wakes it
             del t.conditions["unconscious"]
             self.event("wake", f"{t.cid} wakes up", creature=t.cid)
@@ -153,8 +154,8 @@ class DamageMixin:
             t.conditions["frozen"] = {"by": source, "speed": -20, "until": "end_of_target_next_turn",
                                       "turn_of": t.cid if mine else None, "round": self.round}
             self.event("condition", f"{t.cid} partly freezes (speed -20 ft)", creature=t.cid, condition="frozen")
-        if "ms" in t.resources and not t.dead:   # Aversion of Fire (dnd/monster_specials.py)
-            monster_specials.on_damage(self, t, amount, dtype, source)
+        if "ms" in t.resources and not t.dead:   # Aversion of Fire (dnd/monster_traits/golems.py)
+            monster_traits.on_damage(self, t, amount, dtype, source)
         dispatch.on_damaged(self, t, amount, source)   # rage kept up; Dark One's Blessing
         if "dominated" in t.conditions:   # a new Wisdom save (dnd/spell_control.py)
             spell_control.hurt(self, t)

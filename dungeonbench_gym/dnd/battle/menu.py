@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from .. import areas, content
 from .. import items as _items
-from .. import monster_specials, spell_control, spell_utility, spell_zones, spellbook
+from .. import spell_control, spell_utility, spell_zones, spellbook
 from ..classes import dispatch
+from ..monster_traits import dispatch as monster_traits   # monsters' own traits (one module per trait family)
 from ..grid import SQUARE_FT
 from .movement import _route_label
 from ..model.options import Opt
@@ -269,8 +270,8 @@ class MenuMixin:
 
     def _menu_filtered(self, c: Combatant, out: list[Opt]) -> list[Opt]:
         """What reshapes the whole menu: monsters' own actions, Turn Undead's limits, mounted combat."""
-        if self.specials or "ms" in c.resources:   # monsters' own actions (dnd/monster_specials.py)
-            out = monster_specials.menu(self, c, out)
+        if self.specials or "ms" in c.resources:   # monsters' own actions (dnd/monster_traits/)
+            out = monster_traits.menu(self, c, out)
         if "turned" in c.conditions:   # SRD Turn Undead: move away, Dash or escape; Dodge if stuck
             keep = [o for o in out if o.kind in ("move", "dash", "escape", "stand", "end_turn")
                     and (o.kind != "move" or self._has_destination(c))]

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 from .. import (
-    items as _items, monster_specials, spell_buffs, spell_summons,
+    items as _items, spell_buffs, spell_summons,
     spell_wards, spell_zones, spellbook,
 )
 from ..classes import dispatch
+from ..monster_traits import dispatch as monster_traits   # monsters' own traits (one module per trait family)
 from ..grid import SQUARE_FT, fall_damage_dice, footprint, nearest_box_ft
 from ..model.options import DestinationOpt, Opt
 from ..rules.conditions import ZERO_SPEED
@@ -356,8 +357,8 @@ class MovementMixin:
 
     def enter_hazards(self, c: Combatant, pos: tuple) -> None:
         """Damage for each hazard square the creature's space moves onto (spikes, fire)."""
-        if "ms" in c.resources:   # Fire Form, Water Susceptibility (dnd/monster_specials.py)
-            monster_specials.on_step(self, c, pos)
+        if "ms" in c.resources:   # Fire Form, Water Susceptibility (dnd/monster_traits/fire_form.py)
+            monster_traits.on_step(self, c, pos)
         if pos[2] > self.map.standing_z(pos[0], pos[1], c.squares):
             return   # flying over it
         for cell in footprint(pos[0], pos[1], c.squares):

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from .. import areas, content
 from .. import items as _items
-from .. import lighting, monster_specials, spell_control, spell_plants, spell_walls, spell_wards, spell_zones, spellbook
+from .. import lighting, spell_control, spell_plants, spell_walls, spell_wards, spell_zones, spellbook
 from ..classes import dispatch
+from ..monster_traits import dispatch as monster_traits   # monsters' own traits (one module per trait family)
 from ..grid import SQUARE_FT, box_distance_ft, footprint
 from ..model.options import Opt
 from ..rules import spell_data
@@ -72,8 +73,8 @@ class TargetingMixin:
             elif key == "bane":
                 pool = [o for o in pool if "baned" not in o.conditions]
             pool = [o for o in pool if self.may_target(c, o)]
-            if self.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
-                pool = monster_specials.spell_screen(self, c, key, pool)
+            if self.specials:   # Limited Magic Immunity (monster_traits/rakshasa.py)
+                pool = monster_traits.spell_screen(self, c, key, pool)
         ok = (t for t in pool if (t is c or self.distance(c, t) <= rng) and self.line_of_effect(c, t))
         if first:
             t = next(ok, None)
@@ -105,8 +106,8 @@ class TargetingMixin:
             if self.distance(c, t) <= 60 and self.may_target(c, t) and \
                     box_distance_ft(at[0], at[1], 1, at[2], t.pos[0], t.pos[1], t.squares, t.pos[2]) <= 25:
                 out.append(t)
-        if self.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
-            out = monster_specials.spell_screen(self, c, "spiritual-weapon", out)
+        if self.specials:   # Limited Magic Immunity (monster_traits/rakshasa.py)
+            out = monster_traits.spell_screen(self, c, "spiritual-weapon", out)
         return out
 
     def teleport_options(self, c: Combatant, p: dict, first: bool = False) -> list[Opt]:
@@ -167,7 +168,7 @@ class TargetingMixin:
         use = p["use"]
         out = TARGET_USES[use[0]].options(self, c, use)
         if "berserk" in c.conditions:   # Berserk: only the nearest creature
-            out = monster_specials.berserk_targets(self, c, out)
+            out = monster_traits.berserk_targets(self, c, out)
         return out
 
     # ---------------------------------------------------------------- areas
@@ -214,8 +215,8 @@ class TargetingMixin:
         out = [o for o in self.creatures.values()
                if not o.dead and o is not c and not self.inside_apart(o, c)
                and affects(area, self.map, o.pos[0], o.pos[1], o.squares, o.pos[2])]
-        if use[0] == "spell" and self.specials:   # a rakshasa's Limited Magic Immunity (dnd/monster_specials.py)
-            out = monster_specials.spell_screen(self, c, use[1], out, use[2] if len(use) > 2 else None)
+        if use[0] == "spell" and self.specials:   # Limited Magic Immunity (monster_traits/rakshasa.py)
+            out = monster_traits.spell_screen(self, c, use[1], out, use[2] if len(use) > 2 else None)
         return out
 
     def _area_label(self, c: Combatant, p: dict, where) -> str:

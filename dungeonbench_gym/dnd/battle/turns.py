@@ -7,10 +7,11 @@ battle's own state).
 from __future__ import annotations
 
 from .. import (
-    monster_specials, spell_control, spell_plants, spell_utility, spell_walls,
+    spell_control, spell_plants, spell_utility, spell_walls,
     spell_wards, spell_zones, spellbook,
 )
 from ..classes import dispatch
+from ..monster_traits import dispatch as monster_traits   # monsters' own traits (one module per trait family)
 from ..grid import SQUARE_FT
 from ..model.options import Opt
 from ..rules.conditions import ZERO_SPEED
@@ -132,7 +133,7 @@ class TurnsMixin:
             return
         self._monster_auras(c)
         if self.specials or "ms" in c.resources:   # Gibbering, Horrific Appearance, Berserk, burning
-            monster_specials.start_turn(self, c)
+            monster_traits.start_turn(self, c)
             if not c.conscious:
                 return
         for dice, dtype in c.resources.get("fire_aura", ()):   # Fire Aura: everyone within 5 ft burns
@@ -204,8 +205,8 @@ class TurnsMixin:
         if any(k in c.conditions for k in ZERO_SPEED) or c.exhaustion >= 5:
             return 0
         speed = max(c.speed, spellbook.fly_speed(c)) - (10 if "slowed" in c.conditions else 0)   # Ray of Frost; Fly
-        if c.resources.get("swim"):   # a swimmer in water: its swim speed (dnd/monster_specials.py)
-            speed = max(speed, monster_specials.swim_speed(self, c) - (10 if "slowed" in c.conditions else 0))
+        if c.resources.get("swim"):   # a swimmer in water: its swim speed (dnd/monster_traits/swimming.py)
+            speed = max(speed, monster_traits.swim_speed(self, c) - (10 if "slowed" in c.conditions else 0))
         if "breath_slowed" in c.conditions:   # a copper dragon's Slowing Breath: half speed
             speed //= 2
         for v in c.conditions.values():   # spell flags (spellbook): Longstrider, Haste, Slow
@@ -243,8 +244,8 @@ class TurnsMixin:
             else:
                 self._petrify(c, self.creatures[stone["by"]])
         dispatch.end_turn(self, c)   # a rage with no attack and no damage since the last turn ends
-        if self.specials:   # a harpy's song that was not kept up (dnd/monster_specials.py)
-            monster_specials.end_turn(self, c)
+        if self.specials:   # a harpy's song that was not kept up (dnd/monster_traits/harpy.py)
+            monster_traits.end_turn(self, c)
         for key in sorted(c.conditions):
             cond = c.conditions.get(key)
             if cond and cond.get("repeat") and not c.dead and \
@@ -305,7 +306,7 @@ class TurnsMixin:
                 if spec.area is not None or self.save_targets(c, spec):
                     out.append(Opt(f"Legendary action: {key} ({spec.name}, DC {spec.save.dc} "
                                    f"{spec.save.ability.upper()}; costs {cost} of {left})", "legendary", (key,)))
-            elif kind == "ms" and monster_specials.legendary_ok(self, c, key):   # dnd/monster_specials.py
+            elif kind == "ms" and monster_traits.legendary_ok(self, c, key):   # monster_traits/legendary.py
                 out.append(Opt(f"Legendary action: {key} ({payload}; costs {cost} of {left})", "legendary", (key,)))
         out.append(Opt("No legendary action now", "legendary_pass"))
         return out
@@ -322,8 +323,8 @@ class TurnsMixin:
             self._start_save_action(c, payload, legendary=True)
             self._cache = None
             return
-        if kind == "ms":   # a monster's own legendary action (dnd/monster_specials.py)
-            monster_specials.use_legendary(self, c, key)
+        if kind == "ms":   # a monster's own legendary action (dnd/monster_traits/legendary.py)
+            monster_traits.use_legendary(self, c, key)
             self._cache = None
             return
         if kind == "teleport":

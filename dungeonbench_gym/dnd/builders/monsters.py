@@ -5,7 +5,7 @@ resources and features are recorded is part of the result): the attacks (the sta
 the grabbing ones from ``monster_traits.json``), the save actions, the multiattack, the
 legendary actions, the traits in four groups, the spellcasting, the recharges and uses, a
 wall-making action (:data:`..spell_walls.MONSTER_WALLS`), and last the monster's own traits and
-actions of :func:`..monster_specials.compile_monster`.
+actions of :func:`..monster_traits.dispatch.compile_monster` (one module per trait family).
 
 The builder registers itself with :mod:`..model.factories`, through which the mechanics build
 monsters (summons, Wild Shape, familiars) without importing this layer.
@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import functools
 
-from .. import content, monster_specials, spellbook
+from .. import content, spellbook
 from ..model.factories import register_monster_builder
+from ..monster_traits import dispatch as monster_traits
 from ..spell_walls import MONSTER_WALLS
 from ..state import (
     ABILITIES,
@@ -66,7 +67,7 @@ def monster_combatant(key: str, cid: str, side: str, pos: tuple, name: str | Non
     save_actions, recharge = _recharges_and_uses(spec, key, keys, save_actions, resources, mech)
     if key in MONSTER_WALLS:   # a wall-making action (an ice devil's Wall of Ice: dnd/spell_walls.py)
         resources["monster_wall"] = dict(MONSTER_WALLS[key], ready=True)
-    return monster_specials.compile_monster(spec, Combatant(   # its own traits and actions, a swim speed
+    return monster_traits.compile_monster(spec, Combatant(   # its own traits and actions, a swim speed
         cid=cid, name=name or spec.name, side=side, kind="monster", size=spec.size, ac=spec.ac,
         max_hp=spec.hp, hp=spec.hp, pos=tuple(pos), speed=spec.speed.walk or spec.speed.fly or 5,
         abilities=dict(spec.abilities), saves={ab: spec.save_bonus(ab) for ab in ABILITIES},

@@ -17,16 +17,17 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from .. import content, items, lighting, monster_specials, spell_zones, spellbook
+from .. import content, items, lighting, spell_zones, spellbook
 from ..builders import pcs
 from ..builders.monsters import monster_combatant
 from ..builders.pcs import build_pc
 from ..content import load_json
 from ..dice import Roller
 from ..model.archetypes import ARCHETYPES
+from ..monster_traits import dispatch as monster_traits
 from ..rules import spell_data
 from ..state import monster_action
-from . import (feature_probes, items_probes, lighting_probes, monster_specials_probes, spell_buffs_probes, spell_probe,
+from . import (feature_probes, items_probes, lighting_probes, monster_traits_probes, spell_buffs_probes, spell_probe,
                spell_utility_probes, spell_zones_probes)
 from .arena import choose, combatant, duel, play_out
 
@@ -111,10 +112,10 @@ _REACTION_RUN = {
 
 
 def _merge_specials() -> None:
-    """Traits and reactions run by dnd/monster_specials.py."""
-    for k, f in monster_specials.TRAIT_RUN.items():
+    """Traits and reactions run by dnd/monster_traits/."""
+    for k, f in monster_traits.TRAIT_RUN.items():
         _TRAIT_RUN.setdefault(k, f)
-    for k, f in monster_specials.REACTION_RUN.items():
+    for k, f in monster_traits.REACTION_RUN.items():
         _REACTION_RUN.setdefault(k, f)
 
 
@@ -139,7 +140,7 @@ def monster_parts(key: str) -> list[dict]:
     runs |= {"create-specter"} if "create_specter" in c.resources else set()   # a wraith
     runs |= {"children-of-the-night"} if "children" in c.resources else set()   # a vampire
     runs |= {c.resources["monster_wall"]["action"]} if "monster_wall" in c.resources else set()   # an ice devil
-    runs |= monster_specials.runs(c)   # dnd/monster_specials.py
+    runs |= monster_traits.runs(c)   # dnd/monster_traits/
     runs |= spell_zones.monster_runs(c)   # Darkness Aura, Ink Cloud (dnd/spell_zones.py)
     legendary = {x[0] for x in c.legendary}
     out = []
@@ -240,7 +241,7 @@ def probe_monster(key: str) -> None:
     for p in monster_parts(key):
         if p["status"] != "executable":
             continue
-        if monster_specials_probes.probe(key, p):   # a part dnd/monster_specials.py runs: its own probe
+        if monster_traits_probes.probe(key, p):   # a part dnd/monster_traits/ runs: its own probe
             continue
         if p["part"] == "action" and p["key"] in spell_zones.monster_runs(c):   # Darkness Aura, Ink Cloud
             spell_zones_probes.probe_monster(key, p["key"])

@@ -1,4 +1,4 @@
-"""Probes of :mod:`..monster_specials`: each makes one of its rules happen through the engine's
+"""Probes of :mod:`..monster_traits`: each makes one of its rules happen through the engine's
 decision options in a small battle, and raises AssertionError when it cannot."""
 
 from __future__ import annotations
@@ -9,7 +9,10 @@ from ..builders.monsters import monster_combatant
 from ..builders.pcs import build_pc
 from ..engine import Battle
 from ..grid import SQUARE_FT, BattleMap, Cover
-from ..monster_specials import LEGENDARY, _engulf, _ms, on_step, setup
+from ..monster_traits.common import _ms
+from ..monster_traits.dispatch import on_step, setup
+from ..monster_traits.gelatinous_cube import _engulf
+from ..monster_traits.legendary import LEGENDARY
 from ..state import AttackProfile, DamagePart
 from .arena import choose, combatant as comb, duel
 

@@ -1,4 +1,4 @@
-"""Monsters' own traits and actions (dnd/monster_specials.py) and swimming, through the engine."""
+"""Monsters' own traits and actions (dnd/monster_traits/: one module per trait family) and swimming."""
 
 from dnd_helpers import (
     WIDE,
@@ -524,12 +524,12 @@ def test_only_one_large_creature_fits_in_a_cube():
     cube, o = mon("gelatinous-cube", (2, 2), "cube"), mon("ogre", (4, 2), "o")
     o.side = "party"
     b = arena(cube, o, layout=WIDE, first="cube")
-    from dungeonbench_gym.dnd import monster_specials as ms
-    assert ms._room_in_cube(b, cube, o)
+    from dungeonbench_gym.dnd.monster_traits import gelatinous_cube
+    assert gelatinous_cube._room_in_cube(b, cube, o)
     o.conditions["swallowed"] = {"by": "cube", "swallowed": True, "cube": "cube"}
     f = fighter(at=(4, 4))
     b.creatures["fighter"] = f
-    assert not ms._room_in_cube(b, cube, f)
+    assert not gelatinous_cube._room_in_cube(b, cube, f)
 
 
 # ---------------------------------------------------------------- kraken, roper
@@ -598,8 +598,8 @@ def test_a_tendril_can_be_broken_with_a_strength_check():
 
 # ---------------------------------------------------------------- tarrasque
 def test_reflective_carapace_turns_aside_or_reflects_spells():
-    from dungeonbench_gym.dnd import monster_specials as ms
-    from dungeonbench_gym.dnd.verification import monster_specials_probes as monster_probes
+    from dungeonbench_gym.dnd.monster_traits import tarrasque
+    from dungeonbench_gym.dnd.verification import monster_traits_probes as monster_probes
     t, w, f = mon("tarrasque", (2, 2), "t"), pc("wizard", 5, (12, 8), "w"), fighter(at=(12, 3))
     w.hp = w.max_hp = 100
     b = arena(t, w, f, layout=BIG)
@@ -613,8 +613,8 @@ def test_reflective_carapace_turns_aside_or_reflects_spells():
     b._dart(w, t, 0)
     assert w.hp == 87 and t.hp == hp
     script(b, 6)   # a line spell: the caster is caught instead
-    assert ms.carapace_hits(b, w, "lightning-bolt", [t, f]) == [f, w]
-    assert ms.carapace_hits(b, w, "fireball", [t, f]) == [t, f]   # not a line: no roll
+    assert tarrasque.carapace_hits(b, w, "lightning-bolt", [t, f]) == [f, w]
+    assert tarrasque.carapace_hits(b, w, "fireball", [t, f]) == [t, f]   # not a line: no roll
 
 
 # ---------------------------------------------------------------- rakshasa

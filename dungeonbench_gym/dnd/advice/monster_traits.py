@@ -1,10 +1,13 @@
-"""The planner's advice on monsters' own options (:mod:`..monster_specials`): which of them the
+"""The planner's advice on monsters' own options (:mod:`..monster_traits`): which of them the
 baseline heuristic (:mod:`..heuristic`) takes, and when it spends legendary points on one of that
-module's legendary actions."""
+package's legendary actions."""
 
 from __future__ import annotations
 
-from ..monster_specials import ROAR, _antennae_targets, _ms, _shield_targets
+from ..monster_traits.androsphinx import ROAR
+from ..monster_traits.common import _ms
+from ..monster_traits.corrosion import _antennae_targets
+from ..monster_traits.legendary import _shield_targets
 
 
 def heuristic_choice(b, c, opts: list):

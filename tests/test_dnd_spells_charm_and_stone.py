@@ -1,5 +1,5 @@
-"""The last SRD spells made executable: Animal Friendship, Suggestion, Mass Suggestion,
-Stone Shape, Meld into Stone. Each test casts through the engine's own options."""
+"""Charms and stone: Animal Friendship, Suggestion, Mass Suggestion, Stone Shape, Meld into Stone,
+and Pass without Trace. Each test casts through the engine's own options."""
 
 from dnd_helpers import turn
 

@@ -94,7 +94,7 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
     def __init__(self, battle_map: BattleMap, combatants: list[Combatant], *, seed: int | None = 0,
                  roller: Roller | None = None, objective: dict | None = None,
                  round_limit: int = 20, max_options: int = 64, party_side: str = "party",
-                 max_altitude_ft: int = 15):
+                 max_altitude_ft: int = 15, surprised: tuple = (), hiding: str | None = None):
         self.map = battle_map
         self.creatures: dict[str, Combatant] = {}
         for c in combatants:
@@ -126,6 +126,7 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
         self._reach_cache = None
         self.zones: list = []   # lasting spell areas (dnd/spell_zones.py): Darkness, Silence, Spike Growth...
         self.specials = monster_traits.setup(self)   # monsters' own traits (dnd/monster_traits/)
+        self.determine_surprise(tuple(surprised), hiding)   # SRD Combat Step by Step: surprise, then initiative
         self._roll_initiative()
         self.next_turn()
 

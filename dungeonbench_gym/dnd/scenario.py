@@ -12,6 +12,9 @@ naming the file, the field and the fix; day files are checked against ``DAY_SCHE
     underwater = false              # optional: SRD underwater combat rules (Battle.underwater)
     light = "dark"                  # optional: "bright" (default, everywhere), "dim" or "dark"
                                     #   (dnd/lighting.py: darkvision, light sources, unseen creatures)
+    surprise = { hiding = "enemies" }   # optional, SRD Surprise: that side's Stealth checks against
+                                    #   each other creature's passive Perception; or name them:
+                                    #   surprise = { surprised = ["guard_1"] }
 
     [map]
     layout = ["#######", "#.....#", "#######"]   # one string per row, north first
@@ -90,6 +93,13 @@ ENCOUNTER_SCHEMA = {
     "underwater": Field(bool, fix="write underwater = true for a fight under water (or leave it out)"),
     # any type: _light says "must be one of" the light levels for a wrong value and a wrong type alike
     "light": Field(object, fix='write light = "dark" or "dim" (or leave it out: bright everywhere)'),
+    "surprise": Field(dict, fix='write surprise = { hiding = "enemies" } or surprise = { surprised = ["id"] }',
+                      fields={
+                          "hiding": Field(str, choices=("party", "enemies"), noun="a side",
+                                          fix='the side that hides, "party" or "enemies"'),
+                          "surprised": Field(list, items=Field(str),
+                                             fix='the ids of surprised combatants, e.g. surprised = ["guard_1"]'),
+                      }),
     "map": Field(dict, required=True, fix='add a [map] table with layout = ["#####", ...]', fields={
         "layout": Field(list, required=True, min_items=1, items=Field(str),
                         fix='one string per row, north first, e.g. layout = ["#####", "#...#", "#####"]'),
@@ -155,6 +165,8 @@ class Scenario:
     seeds: tuple = (0, 1, 2)
     underwater: bool = False   # SRD underwater combat (engine: Battle.underwater)
     light: str = "bright"      # the battle's light: bright, dim or dark (dnd/lighting.py)
+    surprised: tuple = ()      # SRD Surprise: combatants surprised whatever the dice
+    hiding: str | None = None  # SRD Surprise: the side whose Stealth checks may surprise the other
 
     def battle_map(self) -> BattleMap:
         """The scenario's map, shared by every battle built from it (maps are immutable and keep
@@ -175,7 +187,7 @@ class Scenario:
         for e in self.enemies:
             fighters.append(monster_combatant(e["monster"], e["id"], "enemies", _pos(bmap, e), e.get("name")))
         b = Battle(bmap, fighters, seed=seed, objective=self.objective, round_limit=self.round_limit,
-                   max_options=max_options)
+                   max_options=max_options, surprised=self.surprised, hiding=self.hiding)
         b.underwater = self.underwater
         if self.light != "bright":   # a dim or dark battle (dnd/lighting.py)
             setup(b, self.light)
@@ -349,7 +361,17 @@ def parse_encounter(data: dict[str, Any], path: str | Path = "<memory>") -> Scen
         objective["creature"] = ward
     return Scenario(Path(str(path)).stem, name, family, str(data.get("description", "")), limit, dict(mp),
                     objective, tuple(dict(p) for p in party), tuple(dict(e) for e in enemies), str(path),
-                    tuple(seeds), _underwater(path, data), _light(path, data))
+                    tuple(seeds), _underwater(path, data), _light(path, data), *_surprise(path, data, seen))
+
+
+def _surprise(path, data: dict, seen: dict) -> tuple:
+    """(surprised ids, hiding side) of the optional ``surprise`` table."""
+    s = data.get("surprise", {})
+    for cid in s.get("surprised", ()):
+        if cid not in seen:
+            raise FileFormatError(path, "surprise.surprised", f"{cid!r} is no combatant of this encounter",
+                                  f"name ids of [[party]] or [[enemies]] entries: {sorted(seen)}")
+    return tuple(s.get("surprised", ())), s.get("hiding")
 
 
 def _underwater(path, data: dict) -> bool:

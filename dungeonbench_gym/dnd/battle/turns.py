@@ -23,7 +23,38 @@ from ..state import Combatant, Economy, monster_action
 class TurnsMixin:
     """Initiative, turns and rounds, legendary actions, the end of the battle."""
 
-    # ================================================================ initiative and turns
+    # ================================================================ surprise, initiative and turns
+    def determine_surprise(self, surprised: tuple = (), hiding: str | None = None) -> None:
+        """SRD Surprise: the creatures named are surprised; when a side is ``hiding``, each of its
+        creatures makes a Dexterity (Stealth) check, and a creature of another side whose passive
+        Wisdom (Perception) beats none of those checks notices no threat and is surprised. A
+        surprised creature can't move or act on its first turn and can't take a reaction until
+        that turn ends (:meth:`next_turn`)."""
+        for cid in surprised:
+            if cid not in self.creatures:
+                raise ValueError(f"surprised: no combatant {cid!r} (ids: {sorted(self.creatures)})")
+        out = set(surprised)
+        if hiding is not None:
+            hiders = [h for h in sorted(self.creatures.values(), key=lambda c: c.cid) if h.side == hiding and h.conscious]
+            if not hiders:
+                raise ValueError(f"hiding: no conscious combatant on the side {hiding!r}")
+            checks = []
+            for h in hiders:
+                roll = self.roller.roll_d20(dispatch.stealth_advantage(h), self.check_dis(h), bonus=self.stealth(h),
+                                            what=f"stealth {h.cid}")
+                checks.append(dispatch.check_total(h, "dex", roll.natural, roll.total, True))
+            self.event("stealth", "Stealth before the battle: " + ", ".join(
+                f"{h.cid} {t}" for h, t in zip(hiders, checks)), checks=dict(zip([h.cid for h in hiders], checks)))
+            for o in self.creatures.values():
+                if o.side != hiding and o.conscious and not any(self.passive_perception(o) >= t for t in checks):
+                    out.add(o.cid)
+        for cid in sorted(out):
+            c = self.creatures[cid]
+            c.conditions["surprised"] = {"round": 0}
+            c.economy.reaction = False
+        if out:
+            self.event("surprise", "Surprised: " + ", ".join(sorted(out)), creatures=sorted(out))
+
     def _roll_initiative(self) -> None:
         for c in sorted(self.creatures.values(), key=lambda c: c.cid):
             c.initiative = self.roller.roll_d20(dispatch.initiative_advantage(c),   # Feral Instinct
@@ -57,16 +88,21 @@ class TurnsMixin:
             self.start_turn(c)
             if self.check_outcome():
                 return
-            if c.conscious and not c.incapacitated:
+            if c.conscious and not c.incapacitated and "surprised" not in c.conditions:
                 self.open_menu(c)
                 return
-            # an unconscious or incapacitated creature's turn passes (its repeat saves still come)
+            # an unconscious, incapacitated or surprised creature's turn passes (its repeat saves still come)
             self._end_of_turn_effects(c)
+            if c.conditions.pop("surprised", None) is not None:   # its first turn is over: reactions again
+                c.economy.reaction = True
+                self.event("condition_end", f"{c.cid} is no longer surprised", creature=c.cid, condition="surprised")
             if self.check_outcome():
                 return
 
     def start_turn(self, c: Combatant) -> None:
         c.economy = Economy(movement=self.speed(c))
+        if "surprised" in c.conditions:   # no move, no action, no reaction until this turn ends
+            c.economy = Economy(movement=0, actions=0, bonus=False, reaction=False, object_use=False)
         dispatch.start_turn(self, c)   # class features: rage's minute, Reckless Attack ends, Survivor
         if "barriers" in self.__dict__ or "monster_wall" in c.resources:   # walls end; a wall action recharges
             spell_walls.start_of_turn(self, c)
@@ -86,7 +122,7 @@ class TurnsMixin:
         if "breath_slowed" in c.conditions:   # Slowing Breath: no reactions while it lasts
             c.economy.reaction = False
         for o in self.creatures.values():   # Reactive (a marilith): a reaction on every turn
-            if "reactive" in o.features and o is not c:
+            if "reactive" in o.features and o is not c and "surprised" not in o.conditions:
                 o.economy.reaction = True
         c.dodging = False   # Dodge, Shield and a readied action last until the start of your next turn
         c.conditions.pop("shield", None)
@@ -274,7 +310,7 @@ class TurnsMixin:
     def _offer_legendary(self, ended: Combatant) -> bool:
         """SRD: one legendary action at the end of another creature's turn, if points are left."""
         for o in sorted(self.creatures.values(), key=lambda o: o.cid):
-            if o is ended or not o.legendary or not o.conscious or o.incapacitated:
+            if o is ended or not o.legendary or not o.conscious or o.incapacitated or "surprised" in o.conditions:
                 continue
             if o.resources.get("legendary_left", 0) > 0 and len(self._legendary_options(o)) > 1:
                 self.pending = {"kind": "legendary", "actor": o.cid, "after": ended.cid}

@@ -80,11 +80,11 @@ def reliable_talent(c: Combatant, natural: int, total: int, trained: bool) -> in
 def reflex_order(b: BattleAPI) -> None:
     """At the start of round 1: a rogue with Thief's Reflexes gets a second place in the order, at
     its initiative - 10 (after every creature above that count; ties go after); at the start of
-    round 2 that place is taken out again. (The engine has no surprise: the SRD's "not when
-    surprised" never applies.)"""
+    round 2 that place is taken out again; not for a surprised rogue (SRD)."""
     if b.round == 1:
         for c in sorted(b.creatures.values(), key=lambda c: c.cid):
-            if "thiefs_reflexes" in c.features and not c.dead and b.order.count(c.cid) == 1:
+            if "thiefs_reflexes" in c.features and not c.dead and b.order.count(c.cid) == 1 \
+                    and "surprised" not in c.conditions:
                 late = c.initiative - 10
                 i = b.order.index(c.cid) + 1
                 while i < len(b.order) and b.creatures[b.order[i]].initiative >= late:

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from .. import content
 from ..model.slots import spend_slot
-from ..rules.core_spells import MULTI
 from .common import extra, option
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -119,7 +118,7 @@ def _twinned(b: BattleAPI, c: Combatant) -> list:
     for key in c.spells:
         sp = content.spell(key)
         if key in NOT_TWINNABLE or sp.area is not None or sp.concentration or sp.casting_time != "action" \
-                or not (sp.attack_type or sp.save_ability) or sp.range_kind == "self" or key in _multi_keys():
+                or not (sp.attack_type or sp.save_ability) or sp.range_kind == "self":
             continue
         if c.economy.bonus_spell and sp.level > 0:
             continue
@@ -131,10 +130,6 @@ def _twinned(b: BattleAPI, c: Combatant) -> list:
                 out.append(option(f"Twinned Spell ({cost} sorcery point{'s' if cost > 1 else ''}): {sp.name}{at} "
                                   f"at two creatures", "feature", ("twin", key, lv)))
     return out
-
-
-def _multi_keys() -> tuple:
-    return tuple(MULTI)
 
 
 def _quickened(b: BattleAPI, c: Combatant) -> list:

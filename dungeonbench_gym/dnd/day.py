@@ -528,7 +528,8 @@ class DayRun:
                                        f"{heal_modifier(c, key):+d}) on {who}", "heal", (c.cid, key, lv, ids)))
             elif "buff" in spell_data.mech(key) and effect_duration(key):   # Mage Armor, Sanctuary...
                 how = DURATION_TEXT[effect_duration(key)]
-                cond, bare = spell_data.mech(key)["buff"], spell_data.mech(key).get("unarmored")
+                m = spell_data.mech(key)
+                cond, bare = m["buff"], m.get("unarmored")
                 for t in living:
                     if bare and t.armored:   # SRD Mage Armor: a target not wearing armour
                         continue
@@ -673,8 +674,9 @@ class DayRun:
                 drop_concentration(c, self.party.values())
                 c.concentration = key
                 c.resources["concentration_until"] = 10 ** 9
-            t.conditions[spell_data.mech(key)["buff"]] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc"),
-                                        "day_duration": effect_duration(key)}
+            cond = spell_data.mech(key)["buff"]
+            t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc"),
+                                  "day_duration": effect_duration(key)}
             self.event("buff", f"{c.cid} casts {key} on {t.cid} ({DURATION_TEXT[effect_duration(key)]})")
 
     def _heal(self, t, amount: int, source: str) -> None:

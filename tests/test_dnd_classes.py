@@ -794,6 +794,16 @@ def test_twinned_spell_hits_two_creatures_for_one_slot_and_the_spells_level_in_p
     assert s.resources["slots"] == s.resources["slots_max"]
 
 
+def test_twinned_spell_only_at_slot_levels_where_the_spell_has_one_target():
+    s = build_pc("sorcerer", 11, "s", (2, 2, 0))
+    s.spells += ("command", "chain-lightning")   # Command: +1 target per slot level; Chain Lightning: 4
+    g1, g2 = mon("ogre", (6, 2), "g1"), mon("ogre", (6, 6), "g2")
+    b = arena(s, g1, g2, layout=WIDE, first="s", max_options=500)
+    twins = [x for x in labels(b) if x.startswith("Twinned Spell")]
+    assert any(x.endswith("Command at level 1 at two creatures") for x in twins)
+    assert not any("Command at level 2" in x or "Chain Lightning" in x for x in twins)
+
+
 def test_twinned_spell_at_a_slot_level_costs_that_many_points_and_one_slot():
     s = build_pc("sorcerer", 5, "s", (2, 2, 0))
     s.spells += ("inflict-wounds",)   # a levelled single-target attack spell, for the cost rule

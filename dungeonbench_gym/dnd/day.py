@@ -64,7 +64,7 @@ from .model.archetypes import ARCHETYPES
 from .model.durations import DURATION_TEXT, drop_concentration, effect_duration, wild_shape_duration
 from .model.options import Decision, Opt
 from .model.slots import spend_slot
-from .rules.core_spells import BUFFS
+from .rules import spell_data
 from .scenario import Scenario, check_items, encounter_names, load_encounter, read_toml
 from .state import Economy
 
@@ -526,11 +526,12 @@ class DayRun:
                                                                f"{self.party[ids[0]].max_hp} HP)"
                         out.append(Opt(f"{c.cid} casts {sp.name} (level {lv}, {heal_dice(key, lv)}"
                                        f"{heal_modifier(c, key):+d}) on {who}", "heal", (c.cid, key, lv, ids)))
-            elif key in BUFFS and effect_duration(key):
+            elif "buff" in spell_data.mech(key) and effect_duration(key):   # Mage Armor, Sanctuary...
                 how = DURATION_TEXT[effect_duration(key)]
-                cond = BUFFS[key]
+                m = spell_data.mech(key)
+                cond, bare = m["buff"], m.get("unarmored")
                 for t in living:
-                    if key == "mage-armor" and t.armored:   # SRD: a target not wearing armour
+                    if bare and t.armored:   # SRD Mage Armor: a target not wearing armour
                         continue
                     if cond in t.conditions:
                         continue
@@ -673,8 +674,9 @@ class DayRun:
                 drop_concentration(c, self.party.values())
                 c.concentration = key
                 c.resources["concentration_until"] = 10 ** 9
-            t.conditions[BUFFS[key]] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc"),
-                                        "day_duration": effect_duration(key)}
+            cond = spell_data.mech(key)["buff"]
+            t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc"),
+                                  "day_duration": effect_duration(key)}
             self.event("buff", f"{c.cid} casts {key} on {t.cid} ({DURATION_TEXT[effect_duration(key)]})")
 
     def _heal(self, t, amount: int, source: str) -> None:

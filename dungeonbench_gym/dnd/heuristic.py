@@ -46,7 +46,6 @@ from .builders.monsters import monster_combatant
 from .classes import bard, cleric, paladin
 from .dice import parse
 from .engine import Battle
-from .rules.core_spells import BUFFS
 from .state import Combatant, expected_damage, monster_action
 from .grid import SQUARE_FT
 from .model.options import Opt
@@ -153,7 +152,7 @@ def _legendary_save_reaches(battle: Battle, c: Combatant, key: str) -> bool:
 
 
 def _is_support(spell_key: str) -> bool:
-    return bool(content.spell(spell_key).heal_at_slot_level) or spell_key in BUFFS
+    return bool(content.spell(spell_key).heal_at_slot_level) or "buff" in spell_data.mech(spell_key)
 
 
 def _support_key(battle: Battle, c: Combatant, o: Opt):
@@ -633,7 +632,7 @@ def _healing_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[
     for i in spells:
         key, level = opts[i].data[:2]
         sp = content.spell(key)
-        if not sp.heal_at_slot_level or key in BUFFS:
+        if not sp.heal_at_slot_level or "buff" in spell_data.mech(key):
             continue
         targets = {t.cid for t in battle.spell_targets(c, key)}
         if not any(o.cid in targets for o in hurt):

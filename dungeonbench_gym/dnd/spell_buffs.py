@@ -57,7 +57,6 @@ from .model.factories import build_monster
 from .model.options import Opt
 from .model.slots import spend_slot
 from .rules import hooks
-from .rules.core_spells import BUFFS
 from .state import monster_action
 from .rules import spell_data
 
@@ -330,7 +329,7 @@ def _day_rows(c) -> list:
 def _day_buff(key: str) -> bool:
     """A data-driven buff (``mech: "buff"``) that outlasts a fight when cast between fights (10
     minutes or more: Mind Blank, Freedom of Movement, Protection from Energy, Death Ward)."""
-    return _mech(key).get("mech") == "buff" and key not in BUFFS and effect_duration(key) is not None
+    return _mech(key).get("mech") == "buff" and effect_duration(key) is not None
 
 
 def _levels(c, key: str) -> list:

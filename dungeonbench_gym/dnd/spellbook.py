@@ -6,7 +6,7 @@ casting time, concentration and duration come from the SRD data (:func:`content.
 table adds what the data lacks: the mechanism, the condition a failed save imposes, how many
 targets (and how many more per slot level), who is exempt, a zone's behaviour. A row is either
 
-* ``{"mech": ...}``: a mechanism this module runs (``engine``: bespoke code in engine.py),
+* ``{"mech": ...}``: a mechanism this module runs (``engine``: the engine's own casting code, dnd/battle/casting.py, reading the row's facts: rules/spell_data.py),
 * ``{"not_yet": why}``: combat-relevant, but its mechanism is not built,
 * ``{"out": reason}``: out of scope (see :data:`.rules.spell_data.OUT_REASONS`).
 
@@ -52,7 +52,7 @@ from .rules import hooks
 from .rules.hooks import SPELL_MECHANISMS, SPELL_SCREENS
 from .rules.spell_data import OUT_REASONS, beams, dice, extra_targets
 from .rules.spell_data import free_squares as _free_squares
-from .rules.spell_data import mech
+from .rules.spell_data import mech, pool_dice
 from .rules.spell_data import reveal as _reveal
 from .rules.spell_data import shape as _shape
 from .rules.spell_data import spell as _spell
@@ -278,7 +278,7 @@ def summary(c, key: str, level: int) -> str:
     elif m["mech"] == "word":
         bits.append(f"{'dies' if m.get('kill') else m['condition']} at {m['hp_max']} HP or fewer, no save")
     elif m["mech"] == "pool":
-        bits.append(f"{_pool_dice(key, level)} HP of creatures {m['condition']}")
+        bits.append(f"{pool_dice(key, level)} HP of creatures {m['condition']}")
     elif m["mech"] in ("heal", "temp_hp", "max_hp"):
         what = {"heal": "heal", "temp_hp": "temporary HP", "max_hp": "+max HP"}[m["mech"]]
         add = f"{c.resources['spell_mod']:+d}" if sp.heal_adds_modifier else ""
@@ -629,13 +629,6 @@ def impose(b, c, key: str, t, repeat_ability, level: int | None = None) -> None:
         b.release_grapples_by(t)
 
 
-def _pool_dice(key: str, level: int) -> str:
-    m, sp = mech(key), _spell(key)
-    n, die = m["dice"].split("d")
-    extra = int(m["pool_per_level"].split("d")[0]) * (level - sp.level)
-    return f"{int(n) + extra}d{die}"
-
-
 def area_hits(b, c, key: str, where, anchor=None) -> list:
     a = area(b, c, key, where, anchor)
     out = [o for o in b.creatures.values()
@@ -679,7 +672,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
             c.resources["recall"] = {"spell": key, "level": level}
     _reveal(c)
     if m["mech"] == "pool":
-        pool = b.roller.roll(_pool_dice(key, level), what=f"{key} hit points")
+        pool = b.roller.roll(pool_dice(key, level), what=f"{key} hit points")
         b.event("spell", f"{key} affects {pool} hit points of creatures", creature=c.cid, pool=pool)
         for t in sorted(hits, key=lambda o: (o.hp, o.cid)):
             if not t.conscious or m["condition"] in t.conditions or m["condition"] in t.condition_immunities:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..day import DayRun
 from ..model.durations import effect_duration
-from ..rules.core_spells import BUFFS
+from ..rules import spell_data
 from . import lighting as lighting_advice, spell_buffs as buffs_advice
 from . import spell_utility as utility_advice, spell_wards as wards_advice
 
@@ -83,7 +83,7 @@ def plan_intermission(run: DayRun) -> int:
         t = run.party[o.data[3]]
         return o.data[1] != "mage-armor" or 13 + t.dex_mod > t.ac
 
-    i = first("buff", lambda o: run.party[o.data[3]].conditions.get(BUFFS[o.data[1]]) is None
+    i = first("buff", lambda o: run.party[o.data[3]].conditions.get(spell_data.mech(o.data[1])["buff"]) is None
               and effect_duration(o.data[1]) == "all_day" and worth(o))
     if i is not None:
         return i

@@ -13,7 +13,6 @@ from ..classes import dispatch
 from ..monster_traits import dispatch as monster_traits   # monsters' own traits (one module per trait family)
 from ..model.options import Opt
 from ..model.slots import spend_slot
-from ..rules.core_spells import BUFFS, DEBUFFS, MULTI, SPELL_RIDERS
 from ..rules.hooks import OPTION_KINDS, TARGET_USES, TargetUse
 from ..state import AttackProfile, Combatant, DamagePart, monster_action
 from ..rules import spell_data
@@ -115,23 +114,23 @@ class CastingMixin:
             self._dart(c, t, 2 + level - 1)
             return None
         if key == "scorching-ray":   # 3 rays (+1 per slot level above 2), each its own target
-            self._ray(c, t, level, 3 + level - 2 - 1)
+            self._ray(c, t, level, spell_data.extra_targets(key, level))
             return None
         if key == "spiritual-weapon":
             c.resources["spiritual_weapon"] = {"pos": list(t.pos), "until": self.round + 10,
                                                "dice": f"{sp.damage_for(slot_level=level)}+{c.resources['spell_mod']}"}
             self._weapon_attack(c, t)
             return None
-        if key in MULTI:   # Bless, Bane, Hold Person: the first target, then one decision per extra one
-            self._spell_effect(c, key, t)
-            left = MULTI[key] - 1 + level - sp.level
-            self.more_targets(c, key, level, left, (t.cid,))
+        m = spell_data.mech(key)
+        if m.get("targets", 1) > 1 or m.get("per_level"):   # Bless, Bane, Hold Person: the first target,
+            self._spell_effect(c, key, t)                   # then one decision per extra one
+            self.more_targets(c, key, level, spell_data.extra_targets(key, level), (t.cid,))
             return None
         if sp.heal_at_slot_level:
             mod = c.resources["spell_mod"] if sp.heal_adds_modifier else 0
             self.heal(t, max(1, spell_buffs.heal_roll(self, t, sp.heal_for(level), f"heal {key}") + mod), key)
             return True
-        if key in BUFFS:
+        if "buff" in m:
             self._spell_effect(c, key, t)
             return True
         dice = sp.damage_for(slot_level=level or None, character_level=c.level)
@@ -143,23 +142,26 @@ class CastingMixin:
         rng = dispatch.spell_range(c, key, sp.range_feet or 0)   # (Distant Spell)
         profile = AttackProfile(key, sp.name, c.resources["spell_attack"], (DamagePart(dice, sp.damage_type),),
                                 sp.attack_type == "melee", 5, rng, rng, spell=True,
-                                on_hit=SPELL_RIDERS.get(key, ()))
+                                on_hit=spell_data.on_hit(key))
         return self.make_attack(c, profile, t, melee=sp.attack_type == "melee", then="menu")
 
     def _spell_effect(self, c: Combatant, key: str, t: Combatant) -> None:
-        """A buff on a willing creature, or a debuff after a failed save."""
-        if key in BUFFS:
-            t.conditions[BUFFS[key]] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc")}
-            self.event("condition", f"{t.cid} is under {key}", creature=t.cid, condition=BUFFS[key])
+        """A buff on a willing creature, or a debuff after a failed save (the row's ``buff``, ``debuff``)."""
+        m = spell_data.mech(key)
+        cond = m.get("buff")
+        if cond is not None:
+            t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc")}
+            self.event("condition", f"{t.cid} is under {key}", creature=t.cid, condition=cond)
             return
-        cond = DEBUFFS[key]
+        cond = m["debuff"]
         ability = content.spell(key).save_ability
+        rep = m.get("repeat")   # a save at the end of each of its turns (true: the spell's own ability)
         if cond in t.condition_immunities or spell_buffs.wards(t, cond):   # Freedom of Movement
             self.event("condition", f"{t.cid} is immune to {cond}", creature=t.cid)
             return
         if not self.saving_throw(t, ability, c.resources["spell_dc"], magic=True, big=True):
             t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources["spell_dc"],
-                                  "repeat": ability if key == "hold-person" else None}
+                                  "repeat": (rep if isinstance(rep, str) else ability) if rep else None}
             self.event("condition", f"{t.cid} is {cond} ({key})", creature=t.cid, condition=cond)
 
     def more_targets(self, c: Combatant, key: str, level: int, left: int, chosen: tuple) -> None:
@@ -229,7 +231,7 @@ class CastingMixin:
     def _sleep(self, c: Combatant, level: int, hits: list) -> None:
         """SRD Sleep: 5d8 HP (+2d8 per slot level above 1) puts creatures to sleep in ascending order
         of current HP, no save; undead and creatures immune to charm are unaffected."""
-        pool = self.roller.roll(f"{5 + 2 * (level - 1)}d8", what="sleep hit points")
+        pool = self.roller.roll(spell_data.pool_dice("sleep", level), what="sleep hit points")
         self.event("sleep", f"Sleep affects {pool} hit points of creatures", creature=c.cid, pool=pool)
         for t in sorted(hits, key=lambda o: (o.hp, o.cid)):
             if not t.conscious or "unconscious" in t.conditions or t.creature_type == "undead" or \
@@ -247,6 +249,10 @@ class CastingMixin:
     # ---------------------------------------------------------------- Spirit Guardians
     def _guardians(self) -> list[Combatant]:
         return [o for o in self.creatures.values() if "spirit_guardians" in o.conditions and o.conscious]
+
+    def guardians_ft(self, g: Combatant) -> int:
+        """How far g's Spirit Guardians reach (the spell's row: ``radius``)."""
+        return spell_data.mech(g.conditions["spirit_guardians"]["spell"])["radius"]
 
     def _zone_damage(self, g: Combatant, t: Combatant) -> None:
         """Spirit Guardians: Wis save, 3d8 radiant (+1d8 per slot level above 3), half on a success;

@@ -14,7 +14,6 @@ from ..monster_traits import dispatch as monster_traits   # monsters' own traits
 from ..grid import SQUARE_FT
 from .movement import _route_label
 from ..model.options import Opt
-from ..rules.core_spells import SUMMARIES
 from ..rules.hooks import LATER_OPTIONS, REACTIONS
 from ..state import Combatant
 from ..rules import spell_data
@@ -349,8 +348,9 @@ class MenuMixin:
             return f"{2 + level} darts of 1d4+1 force, auto-hit"
         if sp.heal_at_slot_level:
             return f"heal {sp.heal_for(level)}{c.resources['spell_mod']:+d}"
-        if key in SUMMARIES:
-            return SUMMARIES[key](c, level)
+        note = spell_data.summary(c, key, level)   # the row's own note (Bless, Sleep, Spirit Guardians...)
+        if note is not None:
+            return note
         dice = sp.damage_for(slot_level=level or None, character_level=c.level)
         if sp.area is not None:
             return (f"{sp.area.size}-ft {sp.area.shape}, DC {c.resources['spell_dc']} "

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from .. import content, spell_buffs, spell_walls, spell_wards
 from ..classes import dispatch
+from ..classes.cleric import TURN_UNDEAD_FT
 from ..builders.monsters import monster_combatant
 from ..grid import SQUARE_FT, size_squares
 from ..model.options import Opt
 from ..model.slots import spend_slot
-from ..rules.core_spells import TURN_UNDEAD_FT
 from ..rules.hooks import OPTION_KINDS, TARGET_USES, TargetUse
 from ..state import INCAPACITATING, SIZES, Combatant, Economy, monster_action
 

@@ -12,11 +12,11 @@ from .. import (
     spell_wards, spell_zones, spellbook,
 )
 from ..classes import dispatch
+from ..classes.cleric import TURN_UNDEAD_FT
 from ..monster_traits import dispatch as monster_traits   # monsters' own traits (one module per trait family)
 from ..grid import SQUARE_FT, fall_damage_dice, footprint, nearest_box_ft
 from ..model.options import DestinationOpt, Opt
 from ..rules.conditions import ZERO_SPEED
-from ..rules.core_spells import GUARDIANS_FT, TURN_UNDEAD_FT
 from ..rules.hooks import OPTION_KINDS
 from ..state import Combatant, expected_damage
 
@@ -317,7 +317,7 @@ class MovementMixin:
             if self._readied_trigger(c, here):
                 return
             for g in self._guardians():   # entering Spirit Guardians' area
-                if g.side != c.side and c.conscious and self.distance_from(c, here, g) > GUARDIANS_FT \
+                if g.side != c.side and c.conscious and self.distance_from(c, here, g) > self.guardians_ft(g) \
                         >= self.distance(c, g):
                     self._zone_damage(g, c)
         if c.conscious:

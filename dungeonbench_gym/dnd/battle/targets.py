@@ -13,7 +13,6 @@ from ..monster_traits import dispatch as monster_traits   # monsters' own traits
 from ..grid import SQUARE_FT, box_distance_ft, footprint
 from ..model.options import Opt
 from ..rules import spell_data
-from ..rules.core_spells import BUFFS
 from ..rules.hooks import OPTION_KINDS, TARGET_USES
 from ..state import SIZES, AttackProfile, Combatant, monster_action
 
@@ -62,16 +61,15 @@ class TargetingMixin:
         if sp.heal_at_slot_level:   # the living, wounded, self included
             pool = [o for o in self.creatures.values()
                     if o.side == c.side and not o.dead and o.hp < o.max_hp and "no_heal" not in o.conditions]
-        elif key in BUFFS:
+        elif "buff" in (m := spell_data.mech(key)):   # a willing creature not yet under it
+            cond, bare = m["buff"], m.get("unarmored")
             pool = [o for o in self.creatures.values()
-                    if o.side == c.side and not o.dead and BUFFS[key] not in o.conditions
-                    and not (key == "mage-armor" and o.armored)]
+                    if o.side == c.side and not o.dead and cond not in o.conditions and not (bare and o.armored)]
         else:
             pool = self.enemies_of(c)
-            if key == "hold-person":
-                pool = [o for o in pool if o.creature_type == "humanoid" and "paralyzed" not in o.conditions]
-            elif key == "bane":
-                pool = [o for o in pool if "baned" not in o.conditions]
+            if "debuff" in m:   # Bane, Hold Person: a foe of its types not yet under it
+                cond, types = m["debuff"], m.get("types")
+                pool = [o for o in pool if (types is None or o.creature_type in types) and cond not in o.conditions]
             pool = [o for o in pool if self.may_target(c, o)]
             if self.specials:   # Limited Magic Immunity (monster_traits/rakshasa.py)
                 pool = monster_traits.spell_screen(self, c, key, pool)

@@ -15,7 +15,6 @@ from ..monster_traits import dispatch as monster_traits   # monsters' own traits
 from ..grid import SQUARE_FT
 from ..model.options import Opt
 from ..rules.conditions import ZERO_SPEED
-from ..rules.core_spells import GUARDIANS_FT
 from ..rules.hooks import OPTION_KINDS, TURN_ENDS
 from ..state import Combatant, Economy, monster_action
 
@@ -157,7 +156,7 @@ class TurnsMixin:
             return
         started_in_zone = False
         for g in self._guardians():
-            if g.side != c.side and self.distance(g, c) <= GUARDIANS_FT and not self.inside_apart(g, c):
+            if g.side != c.side and self.distance(g, c) <= self.guardians_ft(g) and not self.inside_apart(g, c):
                 started_in_zone = True
                 self._zone_damage(g, c)
         if started_in_zone and c.conscious:   # simplification: half speed for the whole turn

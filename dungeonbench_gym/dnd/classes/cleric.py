@@ -15,6 +15,9 @@ if TYPE_CHECKING:   # pragma: no cover
 # always-prepared spells (only those the engine runs): (class level, spells)
 DOMAIN_LIFE = ((1, ("bless", "cure-wounds")), (3, ("lesser-restoration", "spiritual-weapon")),
                (5, ("revivify",)), (7, ("death-ward",)), (9, ("mass-cure-wounds",)))
+# SRD Channel Divinity: Turn Undead reaches the undead within 30 ft (a class feature, not spell data;
+# the engine resolves it: battle/monster_actions.py, and a turned creature's moves: battle/movement.py)
+TURN_UNDEAD_FT = 30
 
 
 def finish_pc(lvls: dict, f: list, spells: list, max_slot: int) -> None:

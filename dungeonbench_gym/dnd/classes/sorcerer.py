@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .. import content
 from ..model.slots import spend_slot
-from ..rules.core_spells import MULTI
+from ..rules import spell_data
 from .common import extra, option
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -113,28 +113,28 @@ def presence_targets(b: BattleAPI, c: Combatant) -> list:
 def _twinned(b: BattleAPI, c: Combatant) -> list:
     """SRD Twinned Spell: a spell that targets only one creature (and not the caster alone) gets a
     second target; sorcery points equal to the spell's level (1 for a cantrip). Here: the action
-    spells with an attack roll or a single save, without concentration."""
+    spells with an attack roll or a single save, without concentration, at the slot levels where
+    the spell takes one target (its data row: ``targets``, ``per_level``; SRD: "incapable of
+    targeting more than one creature at the spell's current level")."""
     out = []
     slots = c.resources.get("slots", ())
     for key in c.spells:
         sp = content.spell(key)
         if key in NOT_TWINNABLE or sp.area is not None or sp.concentration or sp.casting_time != "action" \
-                or not (sp.attack_type or sp.save_ability) or sp.range_kind == "self" or key in _multi_keys():
+                or not (sp.attack_type or sp.save_ability) or sp.range_kind == "self":
             continue
         if c.economy.bonus_spell and sp.level > 0:
             continue
         levels = [0] if sp.level == 0 else [lv for lv in range(sp.level, len(slots) + 1) if slots[lv - 1] > 0]
         for lv in levels:
+            if spell_data.extra_targets(key, lv):   # Chain Lightning; Command or Charm Person upcast
+                continue
             cost = max(1, lv)
             if c.resources.get("sorcery_points", 0) >= cost and len(b.spell_targets(c, key)) >= 2:
                 at = f" at level {lv}" if lv else ""
                 out.append(option(f"Twinned Spell ({cost} sorcery point{'s' if cost > 1 else ''}): {sp.name}{at} "
                                   f"at two creatures", "feature", ("twin", key, lv)))
     return out
-
-
-def _multi_keys() -> tuple:
-    return tuple(MULTI)
 
 
 def _quickened(b: BattleAPI, c: Combatant) -> list:

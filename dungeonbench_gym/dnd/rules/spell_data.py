@@ -6,6 +6,23 @@ Invisibility, See Invisibility's sight, where summoned creatures appear).
 Kept below the spellbook and the mechanisms that extend it (dnd/spell_*.py, lighting, the class
 features), so that they read a spell without importing each other. The spellbook
 (:mod:`..spellbook`) documents the row's fields.
+
+Rows ``"mech": "engine"`` are the spells the engine's casting code (dnd/battle/casting.py) runs
+itself; their rows carry what that code, the menu, the planner and the Day track read:
+
+* ``buff``: the condition it puts on a willing creature (Bless, Shield of Faith, Mage Armor,
+  Sanctuary; it ends with concentration if the spell has it); ``unarmored``: only on a creature
+  without armour (Mage Armor);
+* ``debuff``: the condition a failed save puts on (Bane, Hold Person); ``types``: the creature
+  types it can target; ``repeat``: a save at the end of each of the target's turns ends it
+  (``true``: the spell's own save ability);
+* ``targets`` and ``per_level``: targets at the spell's level and more per slot level above, each
+  its own target decision (:func:`extra_targets`; Scorching Ray's are rays);
+* ``on_hit``: riders of a spell attack that hits, as the attack profile's ``on_hit`` entries
+  (:func:`on_hit`);
+* ``dice`` and ``pool_per_level``: an HP pool and its growth per slot level (Sleep: :func:`pool_dice`);
+  ``radius``: an emanation's reach in feet (Spirit Guardians);
+* ``summary``: the menu's note, a format string over :data:`SUMMARY_FIELDS` (:func:`summary`).
 """
 
 from __future__ import annotations
@@ -91,6 +108,52 @@ def extra_targets(key: str, level: int) -> int:
     """Targets beyond the first at this slot level."""
     m, sp = mech(key), spell(key)
     return m.get("targets", 1) - 1 + m.get("per_level", 0) * (level - sp.level if sp.level else 0)
+
+
+def pool_dice(key: str, level: int) -> str:
+    """An HP pool's dice at this slot level: the row's ``dice`` and ``pool_per_level`` (Sleep)."""
+    m, sp = mech(key), spell(key)
+    n, die = m["dice"].split("d")
+    extra = int(m["pool_per_level"].split("d")[0]) * (level - sp.level)
+    return f"{int(n) + extra}d{die}"
+
+
+@functools.cache
+def on_hit(key: str) -> tuple:
+    """The riders of a spell attack that hits (its row's ``on_hit``), as AttackProfile.on_hit entries."""
+    return tuple(tuple(e) for e in mech(key).get("on_hit", ()))
+
+
+# what a row's "summary" may name: (caster, spell, slot level) -> the value
+SUMMARY_FIELDS = {
+    "level": lambda c, key, level: level,
+    "dc": lambda c, key, level: c.resources["spell_dc"],
+    "attack": lambda c, key, level: c.resources["spell_attack"],
+    "mod": lambda c, key, level: c.resources["spell_mod"],
+    "targets": lambda c, key, level: 1 + extra_targets(key, level),
+    "dice": lambda c, key, level: dice(c, key, level),
+    "pool": lambda c, key, level: pool_dice(key, level),
+    "radius": lambda c, key, level: mech(key)["radius"],
+    "size": lambda c, key, level: shape(key)[1],
+    "shape": lambda c, key, level: shape(key)[0],
+}
+
+
+class _Fields(dict):
+    """The summary's fields, each worked out only if the text names it."""
+
+    def __init__(self, c, key: str, level: int) -> None:
+        super().__init__()
+        self.args = (c, key, level)
+
+    def __missing__(self, name: str):
+        return SUMMARY_FIELDS[name](*self.args)
+
+
+def summary(c, key: str, level: int) -> str | None:
+    """The menu's note for a spell the engine runs itself (its row's ``summary``), or None."""
+    text = mech(key).get("summary")
+    return None if text is None else text.format_map(_Fields(c, key, level))
 
 
 def beams(key: str, character_level: int) -> int:

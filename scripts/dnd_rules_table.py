@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -25,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests" / "dnd_rules"
 UNMODELLED = TESTS / "unmodelled.json"
 DOC = ROOT / "docs" / "dnd-rules.md"
+ENGINE = ROOT / "dungeonbench_gym" / "dnd"
 # the SRD 5.1 chapters the engine claims, in the order of the table
 CHAPTERS = ("Combat", "Conditions", "Spellcasting", "Monsters", "Classes")
 STATUSES = ("modelled", "simplified", "not modelled")
@@ -88,6 +90,43 @@ def all_rules() -> list[dict]:
     return sorted(rules, key=lambda r: (CHAPTERS.index(r["section"].split(" > ")[0]), r["section"], r["test"]))
 
 
+_SIMPLIFICATION = re.compile(r"(?i)\bsimplifications?\b(?!\))|\bsimplified\b")
+
+
+def code_simplifications() -> list[tuple[str, str]]:
+    """(module, sentence) for every place the engine's code names a simplification of an SRD rule
+    (a docstring or comment saying "Simplification: ..." or "(simplified ...)"), so that the rules
+    table lists every one of them, not only those a rule test or unmodelled.json states."""
+    out = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        rel = path.relative_to(ENGINE)
+        if rel.parts[0] == "verification":   # probes and coverage tables, not rules
+            continue
+        text = path.read_text(encoding="utf-8")
+        for m in _SIMPLIFICATION.finditer(text):
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            line = text[line_start:text.find("\n", m.start())]
+            if "#" in text[line_start:m.start()]:   # a comment: the comment is the note
+                note = line[line.index("#") + 1:]
+            else:
+                rest = text[m.start():m.start() + 600]
+                before = text[max(line_start - 300, 0):m.start()]
+                before = before[before.rfind("\n\n") + 1:]   # this paragraph
+                inside = before.count("(") > before.count(")")
+                end = rest.find(")") if inside else -1
+                if end < 0:
+                    cut = [i for i in (rest.find(". "), rest.find(".\n"), rest.find('"""')) if i >= 0]
+                    end = min(cut) + 1 if cut else len(rest)
+                note = rest[:end]
+                if len(note) < 25:   # "simplified." alone: its line says what
+                    note = line
+            note = " ".join(note.replace('"""', " ").split()).rstrip(".")
+            if note.count('"') % 2 and note.endswith('"'):   # a docstring's closing quote
+                note = note[:-1].rstrip(".")
+            out.append((str(rel), note + "."))
+    return out
+
+
 def render(rules: list[dict]) -> str:
     counts = {s: sum(r["status"] == s for r in rules) for s in STATUSES}
     tests = sum(bool(r["test"]) for r in rules)
@@ -109,6 +148,13 @@ def render(rules: list[dict]) -> str:
             section = " > ".join(r["section"].split(" > ")[1:])
             out.append(f"| {section} | {_cell(r['rule'])} | {test} | {_cell(status)} |")
         out.append("")
+    simple = code_simplifications()
+    out += ["## Simplifications named in the code", "",
+            f"Every place the engine's code says it simplifies an SRD rule ({len(simple)}), found by "
+            "`scripts/dnd_rules_table.py` in `dungeonbench_gym/dnd/`; the module's docstring says more.", "",
+            "| module | simplification |", "|---|---|"]
+    out += [f"| `{module}` | {_cell(text)} |" for module, text in simple]
+    out.append("")
     return "\n".join(out)
 
 

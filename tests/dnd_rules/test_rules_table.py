@@ -31,3 +31,13 @@ def test_a_rule_test_without_its_section_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(table, "ROOT", tmp_path)
     with pytest.raises(table.RuleError, match="does not name an SRD chapter"):
         table.tested_rules()
+
+
+def test_every_simplification_the_code_names_is_in_the_table():
+    """The table lists each place the engine's code says it simplifies a rule (found by scanning
+    dnd/ for "simplification"/"simplified"), so a new simplification shows up in docs/dnd-rules.md."""
+    found = table.code_simplifications()
+    assert len(found) >= 40   # about 46 on 2026-12-05; a scan that finds none is broken
+    doc = table.DOC.read_text(encoding="utf-8")
+    for module, note in found:
+        assert f"| `{module}` | {table._cell(note)} |" in doc, (module, note)

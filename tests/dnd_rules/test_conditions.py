@@ -445,6 +445,16 @@ def test_a_melee_hit_within_5_ft_on_a_paralyzed_creature_is_critical():
     assert _mode(b) == "advantage" and events(b, "attack")[-1]["critical"] and o.hp == 59 - 12
 
 
+def test_a_ranged_hit_from_within_5_ft_on_a_paralyzed_creature_is_critical():
+    """Conditions > Paralyzed
+    The critical comes from the attacker being within 5 ft, not from the attack being melee: a
+    javelin thrown from the next square that hits is a critical hit (2d6 + 3)."""
+    b, f, o = _duel(on_ogre="paralyzed")
+    assert b.attack_range(f, f.attack("javelin-thrown"), o) != "melee"
+    assert _swing(b, f, "javelin-thrown", o, 2, 8, 4, 5) is True
+    assert events(b, "attack")[-1]["critical"] and o.hp == 59 - 12
+
+
 def test_a_hit_from_beyond_5_ft_on_a_paralyzed_creature_is_not_critical():
     """Conditions > Paralyzed
     From farther than 5 ft a hit is an ordinary hit (still rolled with advantage): a javelin from

@@ -15,6 +15,7 @@ from ..monster_traits import dispatch as monster_traits   # monsters' own traits
 from ..grid import SQUARE_FT, footprint
 from ..model.options import Opt
 from ..model.slots import spend_slot
+from ..rules.conditions import AUTO_CRIT
 from ..rules.hooks import OPTION_KINDS, REACTIONS, TARGET_USES, Reaction, TargetUse
 from ..state import SIZES, AttackProfile, Combatant, DamagePart
 from ..rules import spell_data
@@ -208,8 +209,8 @@ class AttacksMixin:
         total = roll.total
         if not hit and c.is_pc:   # Bardic Inspiration, Stroke of Luck
             total, hit = dispatch.rescue_attack(self, c, total, ac, roll.natural)
-        # SRD: a melee hit on an unconscious or paralyzed creature within 5 ft is a critical hit
-        if hit and melee and (not t.conscious or "unconscious" in t.conditions or "paralyzed" in t.conditions) \
+        # SRD: any hit on an unconscious or paralyzed creature from within 5 ft is a critical hit
+        if hit and (not t.conscious or any(k in t.conditions for k in AUTO_CRIT)) \
                 and self.distance(c, t) <= SQUARE_FT:
             crit = True
         state = {"attacker": c.cid, "target": t.cid, "attack": a, "melee": melee, "hit": hit, "crit": crit,

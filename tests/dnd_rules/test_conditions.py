@@ -225,6 +225,17 @@ def test_a_frightened_creature_attacks_with_disadvantage_while_it_sees_the_sourc
     assert _swing(b, f, "longsword", o, 17, 3) is False and _mode(b) == "disadvantage"
 
 
+def test_a_frightened_creature_out_of_sight_of_the_source_attacks_normally():
+    """Conditions > Frightened
+    The disadvantage holds only while the source of the fear is within line of sight: with a wall
+    between them, the frightened fighter's attack on a goblin is rolled with one d20."""
+    f, g, o = fighter(1, at=(2, 1)), mon("goblin", (3, 1)), mon("ogre", (6, 1))
+    b = arena(f, g, o, layout=HIDE_MAP)
+    f.conditions["frightened"] = {"by": "ogre"}
+    assert not b.line_of_effect(f, o)
+    assert _swing(b, f, "longsword", g, 12, 1) is True and _mode(b) == "none"
+
+
 def test_a_frightened_monster_cannot_move_closer_to_the_source():
     """Conditions > Frightened
     A frightened creature can't willingly move nearer the source of its fear: every destination

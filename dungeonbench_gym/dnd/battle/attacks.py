@@ -78,8 +78,7 @@ class AttacksMixin:
         for k in ("prone", "restrained", "blinded", "poisoned"):
             if k in c.conditions:
                 dis.append(f"attacker {k}")
-        fear = c.conditions.get("frightened")
-        if fear and fear.get("by") in self.creatures and not self.creatures[fear["by"]].dead:
+        if "frightened" in c.conditions and self.fear_in_sight(c):
             dis.append("attacker frightened")
         if c.exhaustion >= 3:
             dis.append("attacker exhausted")
@@ -486,6 +485,13 @@ class AttacksMixin:
         if c.is_pc:   # our builds: fighters are trained in Athletics
             return c.mod("str") + (c.prof if c.pc_class == "fighter" else dispatch.check_bonus(c, "str"))
         return self._skill(c, "athletics", "str")
+
+    def fear_in_sight(self, c: Combatant) -> bool:
+        """SRD Frightened: the source of c's fear lives and is within its line of sight (the
+        disadvantage on attack rolls and ability checks holds only then)."""
+        src = self.creatures.get(c.conditions.get("frightened", {}).get("by"))
+        return src is not None and not src.dead and \
+            self.map.can_see(c.cells, src.cells, viewer_z=c.pos[2], target_z=src.pos[2])
 
     @staticmethod
     def check_dis(c: Combatant) -> bool:

@@ -225,6 +225,21 @@ def test_a_frightened_creature_attacks_with_disadvantage_while_it_sees_the_sourc
     assert _swing(b, f, "longsword", o, 17, 3) is False and _mode(b) == "disadvantage"
 
 
+def test_a_frightened_creature_has_disadvantage_on_ability_checks_while_it_sees_the_source():
+    """Conditions > Frightened
+    Ability checks are made with disadvantage too while the source is in sight: the frightened
+    fighter's Athletics check to grapple keeps the lower die (18 and 4: 4 + 5 = 9 loses to the
+    goblin's 10 + 2)."""
+    f, g, o = fighter(1, at=(2, 2)), mon("goblin", (3, 2)), mon("ogre", (6, 5))
+    b = arena(f, g, o, first="fighter")
+    f.conditions["frightened"] = {"by": "ogre"}
+    pick(b, "shove", "Grapple")
+    script(b, 18, 4, 10)
+    target(b, "goblin")
+    _done(b)
+    assert _mode(b, "shove") == "disadvantage" and "grappled" not in g.conditions
+
+
 def test_a_frightened_creature_out_of_sight_of_the_source_attacks_normally():
     """Conditions > Frightened
     The disadvantage holds only while the source of the fear is within line of sight: with a wall
@@ -550,6 +565,34 @@ def test_a_poisoned_monster_attacks_with_disadvantage():
     A poisoned creature has disadvantage on its attack rolls: the ogre's 19 and 3 keep the 3."""
     b, f, o = _duel(on_ogre="poisoned")
     assert _swing(b, o, "greatclub", f, 19, 3) is False and _mode(b) == "disadvantage"
+
+
+def test_a_poisoned_creature_has_disadvantage_on_ability_checks():
+    """Conditions > Poisoned
+    A poisoned creature also makes its ability checks with disadvantage: a poisoned fighter's
+    grapple check (17 and 2: 2 + 5 = 7) loses to the goblin's 10 + 2."""
+    f, g = fighter(1, at=(2, 2)), mon("goblin", (3, 2))
+    b = arena(f, g, first="fighter")
+    f.conditions["poisoned"] = {}
+    pick(b, "shove", "Grapple")
+    script(b, 17, 2, 10)
+    target(b, "goblin")
+    _done(b)
+    assert _mode(b, "shove") == "disadvantage" and "grappled" not in g.conditions
+
+
+def test_a_poisoned_creature_defends_in_a_contest_with_disadvantage():
+    """Conditions > Poisoned
+    The disadvantage holds for the check it makes to resist: a poisoned goblin resisting a shove
+    keeps the lower die (19 and 1: 1 + 2 = 3 loses to the fighter's 5 + 5)."""
+    f, g = fighter(1, at=(2, 2)), mon("goblin", (3, 2))
+    b = arena(f, g, first="fighter")
+    g.conditions["poisoned"] = {}
+    pick(b, "shove", "Shove prone")
+    script(b, 5, 19, 1)
+    target(b, "goblin")
+    _done(b)
+    assert _mode(b, "resist") == "disadvantage" and "prone" in g.conditions
 
 
 def test_a_quasits_claws_poison_and_the_poisoned_creature_attacks_with_disadvantage():

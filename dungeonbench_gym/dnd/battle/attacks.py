@@ -493,10 +493,14 @@ class AttacksMixin:
         return src is not None and not src.dead and \
             self.map.can_see(c.cells, src.cells, viewer_z=c.pos[2], target_z=src.pos[2])
 
-    @staticmethod
-    def check_dis(c: Combatant) -> bool:
-        """Disadvantage on ability checks: a lamia's curse (exhaustion 1 too, SRD appendix A)."""
-        return c.exhaustion >= 1 or any(v.get("check_dis") for v in c.conditions.values())
+    def check_dis(self, c: Combatant) -> bool:
+        """Disadvantage on ability checks (SRD appendix A): exhaustion 1 or more, poisoned,
+        frightened with the source in sight; a lamia's curse and the like (a ``check_dis`` flag)."""
+        if not c.conditions:
+            return False
+        return c.exhaustion >= 1 or "poisoned" in c.conditions or \
+            ("frightened" in c.conditions and self.fear_in_sight(c)) or \
+            any(v.get("check_dis") for v in c.conditions.values())
 
     def _escape_bonus(self, t: Combatant) -> int:
         """The better of Athletics and Acrobatics (resisting a shove, escaping a grapple)."""

@@ -1036,6 +1036,21 @@ def test_escaping_a_pcs_grapple_is_a_contest_against_the_grapplers_athletics():
     assert "grappled" not in g.conditions
 
 
+def test_the_grapplers_disadvantage_applies_to_its_side_of_the_escape_contest():
+    """Combat > Making an Attack > Contests in Combat
+    Each side of a contest rolls its own check with its own advantage or disadvantage: a poisoned
+    grappler holds on with the lower of two dice (18 and 1: 1 + 5 = 6 < 8 + 2)."""
+    f, g = fighter(1, at=(2, 2)), mon("goblin", (3, 2))
+    b = arena(f, g)
+    g.conditions["grappled"] = {"by": "fighter", "dc": None}
+    f.conditions["poisoned"] = {}
+    turn(b, "goblin")
+    script(b, 8, 18, 1)
+    pick(b, "escape")
+    _done(b)
+    assert "grappled" not in g.conditions
+
+
 def test_escaping_a_monsters_grapple_meets_its_escape_dc():
     """Combat > Making an Attack > Grappling > Escaping a Grapple
     A monster's grapple names an escape DC: the check escapes when its total reaches it."""

@@ -426,6 +426,18 @@ def test_see_invisibility_cancels_the_invisible_creatures_edge():
     assert _swing(b, o, "greatclub", f, 13, 1, 1) is True and _mode(b) == "none"
 
 
+def test_blindsight_perceives_an_invisible_creature_within_its_range():
+    """Conditions > Invisible
+    An invisible creature can still be perceived by a special sense: a monster with blindsight
+    attacks an invisible fighter within that range without disadvantage, and the fighter gets no
+    advantage against it."""
+    f, s = fighter(1, at=(2, 2)), mon("gray-ooze", (3, 2))   # blindsight 60 ft
+    b = arena(f, s)
+    f.conditions["invisible"] = {}
+    assert _swing(b, s, "pseudopod", f, 19, 1, 1, 1) is True and _mode(b) == "none"
+    assert _swing(b, f, "longsword", s, 12, 1) is True and _mode(b) == "none"
+
+
 def test_invisibility_from_a_spell_gives_the_attack_advantage_and_then_ends():
     """Conditions > Invisible
     A creature made invisible by the Invisibility spell makes its attack with advantage; the

@@ -82,13 +82,13 @@ class AttacksMixin:
             dis.append("attacker frightened")
         if c.exhaustion >= 3:
             dis.append("attacker exhausted")
-        if "invisible" in c.conditions and not spell_data.sees_invisible(t):   # See Invisibility
+        if "invisible" in c.conditions and not spell_data.sees_invisible(t, dist):   # See Invisibility, blindsight
             adv.append("attacker invisible")
         if "hidden" in c.conditions:   # an unseen attacker
             adv.append("attacker hidden")
         if "hidden" in t.conditions:   # guessing where it is
             dis.append("target hidden")
-        if "invisible" in t.conditions and not spell_data.sees_invisible(c):
+        if "invisible" in t.conditions and not spell_data.sees_invisible(c, dist):
             dis.append("target invisible")
         if "prone" in t.conditions:
             (adv if dist <= SQUARE_FT else dis).append("target prone")

@@ -15,7 +15,7 @@ from . import content
 from .areas import COMPASS
 from .dice import distribution, p_d20_success, parse
 from .engine import Battle
-from .rules.conditions import AUTO_FAIL
+from .rules.conditions import AUTO_CRIT, AUTO_FAIL
 from .state import AttackProfile, DamagePart, monster_action
 from .grid import SQUARE_FT
 
@@ -37,8 +37,8 @@ def attack_odds(battle: Battle, attacker: str, attack: str, target: str) -> dict
     p_hit = sum(p_d20_success(ac, a.to_hit + b - m, adv, dis, attack_roll=True)
                 for b in bless for m in bane) / (len(bless) * len(bane))
     p_crit = p_d20_success(20, 0, adv, dis)       # a natural 20
-    auto_crit = melee and (not t.conscious or "unconscious" in t.conditions or "paralyzed" in t.conditions) \
-        and battle.distance(c, t) <= SQUARE_FT
+    auto_crit = (not t.conscious or any(k in t.conditions for k in AUTO_CRIT)) \
+        and battle.distance(c, t) <= SQUARE_FT   # melee or ranged alike
     if auto_crit:
         p_crit = p_hit
     ward = t.conditions.get("sanctuary")

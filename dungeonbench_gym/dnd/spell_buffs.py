@@ -246,7 +246,7 @@ def offer_rebuke(b, c, t, then: str, before: int) -> bool:
         return False
     if not t.conscious or t.incapacitated or not t.economy.reaction or b.distance(c, t) > 60:
         return False
-    if ("invisible" in c.conditions and not _sees_invisible(t)) or "blinded" in t.conditions:
+    if ("invisible" in c.conditions and not _sees_invisible(t, b.distance(c, t))) or "blinded" in t.conditions:
         return False
     if not _slot_levels(t, "hellish-rebuke"):
         return False
@@ -256,8 +256,8 @@ def offer_rebuke(b, c, t, then: str, before: int) -> bool:
     return True
 
 
-def _sees_invisible(t) -> bool:
-    return spell_data.sees_invisible(t)
+def _sees_invisible(t, feet: int) -> bool:
+    return spell_data.sees_invisible(t, feet)
 
 
 def reaction_options(b, c, p: dict) -> list:

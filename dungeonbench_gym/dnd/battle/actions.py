@@ -142,7 +142,8 @@ def _escape(b, c: Combatant, p: dict, opt: Opt) -> None:
                              what=f"escape {c.cid}")   # Guidance
     if g.get("dc") is None:   # a PC's grapple: contested by the grappler's Athletics
         grappler = b.creatures[g["by"]]
-        dc = b.roller.roll_d20(bonus=b.athletics(grappler), what=f"hold {grappler.cid}").total
+        dc = b.roller.roll_d20(False, b.check_dis(grappler), bonus=b.athletics(grappler),
+                               what=f"hold {grappler.cid}").total   # (its own check: poisoned, exhausted...)
         ok = roll.total > dc   # a tie leaves the grapple as it is
     else:
         dc = g["dc"]

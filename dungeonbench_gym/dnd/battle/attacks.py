@@ -15,6 +15,7 @@ from ..monster_traits import dispatch as monster_traits   # monsters' own traits
 from ..grid import SQUARE_FT, footprint
 from ..model.options import Opt
 from ..model.slots import spend_slot
+from ..rules.conditions import AUTO_CRIT
 from ..rules.hooks import OPTION_KINDS, REACTIONS, TARGET_USES, Reaction, TargetUse
 from ..state import SIZES, AttackProfile, Combatant, DamagePart
 from ..rules import spell_data
@@ -77,18 +78,17 @@ class AttacksMixin:
         for k in ("prone", "restrained", "blinded", "poisoned"):
             if k in c.conditions:
                 dis.append(f"attacker {k}")
-        fear = c.conditions.get("frightened")
-        if fear and fear.get("by") in self.creatures and not self.creatures[fear["by"]].dead:
+        if "frightened" in c.conditions and self.fear_in_sight(c):
             dis.append("attacker frightened")
         if c.exhaustion >= 3:
             dis.append("attacker exhausted")
-        if "invisible" in c.conditions and not spell_data.sees_invisible(t):   # See Invisibility
+        if "invisible" in c.conditions and not spell_data.sees_invisible(t, dist):   # See Invisibility, blindsight
             adv.append("attacker invisible")
         if "hidden" in c.conditions:   # an unseen attacker
             adv.append("attacker hidden")
         if "hidden" in t.conditions:   # guessing where it is
             dis.append("target hidden")
-        if "invisible" in t.conditions and not spell_data.sees_invisible(c):
+        if "invisible" in t.conditions and not spell_data.sees_invisible(c, dist):
             dis.append("target invisible")
         if "prone" in t.conditions:
             (adv if dist <= SQUARE_FT else dis).append("target prone")
@@ -208,8 +208,8 @@ class AttacksMixin:
         total = roll.total
         if not hit and c.is_pc:   # Bardic Inspiration, Stroke of Luck
             total, hit = dispatch.rescue_attack(self, c, total, ac, roll.natural)
-        # SRD: a melee hit on an unconscious or paralyzed creature within 5 ft is a critical hit
-        if hit and melee and (not t.conscious or "unconscious" in t.conditions or "paralyzed" in t.conditions) \
+        # SRD: any hit on an unconscious or paralyzed creature from within 5 ft is a critical hit
+        if hit and (not t.conscious or any(k in t.conditions for k in AUTO_CRIT)) \
                 and self.distance(c, t) <= SQUARE_FT:
             crit = True
         state = {"attacker": c.cid, "target": t.cid, "attack": a, "melee": melee, "hit": hit, "crit": crit,
@@ -486,10 +486,21 @@ class AttacksMixin:
             return c.mod("str") + (c.prof if c.pc_class == "fighter" else dispatch.check_bonus(c, "str"))
         return self._skill(c, "athletics", "str")
 
-    @staticmethod
-    def check_dis(c: Combatant) -> bool:
-        """Disadvantage on ability checks: a lamia's curse (exhaustion 1 too, SRD appendix A)."""
-        return c.exhaustion >= 1 or any(v.get("check_dis") for v in c.conditions.values())
+    def fear_in_sight(self, c: Combatant) -> bool:
+        """SRD Frightened: the source of c's fear lives and is within its line of sight (the
+        disadvantage on attack rolls and ability checks holds only then)."""
+        src = self.creatures.get(c.conditions.get("frightened", {}).get("by"))
+        return src is not None and not src.dead and \
+            self.map.can_see(c.cells, src.cells, viewer_z=c.pos[2], target_z=src.pos[2])
+
+    def check_dis(self, c: Combatant) -> bool:
+        """Disadvantage on ability checks (SRD appendix A): exhaustion 1 or more, poisoned,
+        frightened with the source in sight; a lamia's curse and the like (a ``check_dis`` flag)."""
+        if not c.conditions:
+            return False
+        return c.exhaustion >= 1 or "poisoned" in c.conditions or \
+            ("frightened" in c.conditions and self.fear_in_sight(c)) or \
+            any(v.get("check_dis") for v in c.conditions.values())
 
     def _escape_bonus(self, t: Combatant) -> int:
         """The better of Athletics and Acrobatics (resisting a shove, escaping a grapple)."""

@@ -362,7 +362,7 @@ def _offer(b: BattleAPI, stage: str, c: Combatant, t: Combatant, st: dict) -> bo
     if stage == "hurl_through_hell":
         return warlock.hurl_offer(c, t, st)
     if c.dead or t.dead or stage not in t.features or not able(t) or "blinded" in t.conditions \
-            or ("invisible" in c.conditions and not sees_invisible(t)):
+            or ("invisible" in c.conditions and not sees_invisible(t, b.distance(c, t))):
         return False
     if stage == "retaliation":
         return barbarian.retaliation_offer(b, c, t, st)
@@ -373,8 +373,8 @@ def _offer(b: BattleAPI, stage: str, c: Combatant, t: Combatant, st: dict) -> bo
     return False
 
 
-def sees_invisible(t: Combatant) -> bool:
-    return spell_data.sees_invisible(t)
+def sees_invisible(t: Combatant, feet: int | None = None) -> bool:
+    return spell_data.sees_invisible(t, feet)
 
 
 def _prompt(stage: str, c: Combatant, t: Combatant) -> str:

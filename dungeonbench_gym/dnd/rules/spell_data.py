@@ -170,9 +170,20 @@ def shape(key: str) -> tuple:
     return sp.area.shape, sp.area.size
 
 
-def sees_invisible(c) -> bool:
-    """See Invisibility, True Seeing: invisible creatures are seen (no advantage or disadvantage)."""
+def sees_invisible(c, feet: int | None = None) -> bool:
+    """Whether c perceives an invisible creature ``feet`` away (SRD Invisible: only magic or a special
+    sense does): See Invisibility, True Seeing, or a stat block's blindsight or truesight reaching that
+    far. Seen, the invisible creature has no advantage against c and c no disadvantage against it."""
+    if feet is not None and c.monster and feet <= _special_sense(c.monster):
+        return True
     return any(v.get("sees_invisible") for v in c.conditions.values())
+
+
+@functools.cache
+def _special_sense(monster: str) -> int:
+    """The range of a monster's blindsight or truesight (the larger; 0 without either)."""
+    senses = content.monster(monster).senses
+    return max(senses.get("blindsight", 0), senses.get("truesight", 0))
 
 
 def reveal(c) -> None:

@@ -138,8 +138,8 @@ class AttacksMixin:
         if not melee:
             if a is not None and a.range_normal and dist > a.range_normal:
                 dis.append("long range")
-            if any(o.conscious and not o.incapacitated and self.distance(c, o) <= SQUARE_FT
-                   for o in self.enemies_of(c)):
+            if any(o.conscious and not o.incapacitated and self.distance(c, o) <= SQUARE_FT and self.watches(o, c)
+                   for o in self.enemies_of(c)):   # SRD: a hostile creature next to it that can see it
                 dis.append("hostile within 5 ft")
         dispatch.attack_modifiers(self, c, t, melee, a, adv, dis)   # Reckless Attack, Elusive
         if self.zones:   # Darkness, Fog Cloud...: unseen attackers and targets (dnd/spell_zones.py)

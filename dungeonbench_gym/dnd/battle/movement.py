@@ -18,7 +18,7 @@ from ..model.options import DestinationOpt, Opt
 from ..rules.conditions import ZERO_SPEED
 from ..rules.core_spells import GUARDIANS_FT, TURN_UNDEAD_FT
 from ..rules.hooks import OPTION_KINDS
-from ..state import Combatant, expected_damage
+from ..state import SIZES, Combatant, expected_damage
 
 
 def _extents(o: Combatant) -> tuple:
@@ -59,14 +59,18 @@ class MovementMixin:
 
     def movement_cells(self, c: Combatant) -> tuple[list, list]:
         """(cells that block c's movement, cells it may pass through): foes block, allies do not.
-        SRD Swarm: a swarm and other creatures move through each other's spaces (simplified: a
-        move does not end in an occupied space). Incorporeal Movement: through any creature as
-        difficult terrain (the grid's walls stay solid)."""
+        SRD Moving Around Other Creatures: a foe at least two sizes larger or smaller does not
+        block (its space is difficult terrain, as an ally's). SRD Swarm: a swarm and other
+        creatures move through each other's spaces (simplified: a move does not end in an occupied
+        space). Incorporeal Movement: through any creature as difficult terrain (the grid's walls
+        stay solid)."""
         hostile, friends = [], [cell for o in self.allies_of(c) for cell in o.cells]
         # Air / Water Form may also stop in a foe's space (simplified as for swarms: only through it)
         through = "swarm" in c.features or "incorporeal" in c.features or "enters_foes" in c.features
+        size = SIZES.index(c.size)
         for o in self.enemies_of(c):
-            (friends if through or "swarm" in o.features else hostile).extend(o.cells)
+            (friends if through or "swarm" in o.features or abs(SIZES.index(o.size) - size) >= 2
+             else hostile).extend(o.cells)
         if self.zones:   # Antilife Shell keeps the living out (dnd/spell_zones.py)
             hostile.extend(spell_zones.barrier_cells(self, c))
         if self.wards:   # Magic Circle keeps its types out (dnd/spell_wards.py)

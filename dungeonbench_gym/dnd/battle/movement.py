@@ -243,7 +243,7 @@ class MovementMixin:
         if not c.economy.disengaged and not ("flyby" in c.features and fly):   # Flyby: no OAs
             for o in self.enemies_of(c):
                 if o.conscious and not o.incapacitated and o.economy.reaction and o.melee_reach \
-                        and not (self.zones and not spell_zones.sees(self, o, c)):   # unseen: no opportunity attack
+                        and self.watches(o, c):   # unseen (invisible, obscured): no opportunity attack
                     threats[o.cid] = self.map.threat_area(o.cells, o.melee_reach, c.size, enemy_z=o.pos[2],
                                                           fly=fly, max_altitude_ft=alt)
         hostile, friends = self.movement_cells(c)
@@ -296,7 +296,7 @@ class MovementMixin:
                             or not (o.economy.reaction or o.resources.get("oa_extra", 0) > 0) \
                             or "swallowed" in o.conditions \
                             or self.inside_apart(o, c) \
-                            or (self.zones and not spell_zones.sees(self, o, c)):   # SRD: a creature it can see
+                            or not self.watches(o, c):   # SRD: a creature it can see
                         continue
                     melee = [a for a in o.attacks if a.melee and ("swallow",) not in a.on_hit]   # not a Swallow
                     if not melee:

@@ -272,6 +272,41 @@ def test_dodge_gives_attackers_disadvantage_until_the_dodgers_next_turn():
     assert not b.attack_modifiers(g, f, True)[1]
 
 
+def test_dodge_gives_advantage_on_dexterity_saves():
+    """Combat > Actions in Combat > Dodge
+    A dodging creature makes Dexterity saving throws with advantage (the higher d20 counts)."""
+    f, g = fighter(1, at=(2, 2)), mon("orc", (3, 2))
+    b = arena(f, g, first="fighter")
+    pick(b, "dodge")
+    script(b, 3, 18)
+    assert b.saving_throw(f, "dex", 15)
+    assert _roll(b, "save fighter dex")["advantage"] == "advantage"
+
+
+def test_dodge_is_lost_while_incapacitated_or_at_speed_zero():
+    """Combat > Actions in Combat > Dodge
+    The Dodge's benefit is lost while the dodger is incapacitated or its speed is 0 (grappled):
+    attacks against it are then rolled normally."""
+    for cond in ("stunned", "grappled"):
+        f, g = fighter(1, at=(2, 2)), mon("orc", (3, 2))
+        b = arena(f, g, first="fighter")
+        pick(b, "dodge")
+        f.conditions[cond] = {"by": "orc", "dc": 10}
+        _, dis, why = b.attack_modifiers(g, f, True, g.attack("greataxe"))
+        assert "target dodging" not in why, cond
+
+
+def test_dodge_does_not_hinder_an_attacker_the_dodger_cannot_see():
+    """Combat > Actions in Combat > Dodge
+    Dodge only hinders attackers the dodger can see: an invisible attacker keeps its advantage."""
+    f, g = fighter(1, at=(2, 2)), mon("orc", (3, 2))
+    b = arena(f, g, first="fighter")
+    pick(b, "dodge")
+    g.conditions["invisible"] = {}
+    adv, dis, why = b.attack_modifiers(g, f, True, g.attack("greataxe"))
+    assert adv and not dis
+
+
 def test_help_gives_an_ally_advantage_on_its_first_attack_only():
     """Combat > Actions in Combat > Help
     The helper aids a friendly creature against a foe within 5 feet of the helper: the ally's first

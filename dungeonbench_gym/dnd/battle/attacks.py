@@ -106,8 +106,8 @@ class AttacksMixin:
             dis.append("heavy weapon, Small attacker")
         if a is not None and a.key == "shocking-grasp" and t.metal_armor:
             adv.append("metal armour")
-        if t.dodging and not t.incapacitated:
-            dis.append("target dodging")
+        if t.dodging and self.dodge_holds(t) and "hidden" not in c.conditions and self.watches(t, c):
+            dis.append("target dodging")   # SRD Dodge: against an attacker the dodger can see
         helped = t.conditions.get("helped")
         if helped and self.creatures[helped["by"]].side == c.side:
             adv.append("helped")

@@ -34,6 +34,7 @@ class DamageMixin:
             self.event("save", f"{t.cid} fails the {ability.upper()} save automatically",
                        creature=t.cid, success=False)
             return False
+        adv = adv or (ability == "dex" and t.dodging and self.dodge_holds(t))   # SRD Dodge: Dex saves
         adv = adv or (magic and "magic_resistance" in t.features) or dispatch.save_advantage(self, t, ability) \
             or (magic and "gnome_cunning" in t.features and ability in ("int", "wis", "cha"))
         dis = ("restrained" in t.conditions and ability == "dex") or t.exhaustion >= 3 \

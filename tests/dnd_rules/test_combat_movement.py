@@ -336,6 +336,18 @@ def test_help_runs_out_at_the_helpers_next_turn():
     assert "helped" not in b.attack_modifiers(r, o, True)[2]
 
 
+def test_help_does_not_help_the_helper():
+    """Combat > Actions in Combat > Help
+    Help aids another creature's attack: the helper's own attack on the foe (an opportunity attack
+    when the foe walks away) gains no advantage from it."""
+    f, r, o = fighter(1, at=(2, 2)), rogue(1, at=(8, 6)), mon("orc", (3, 2))
+    b = arena(f, r, o, first="fighter")
+    pick(b, "help")
+    pick(b, "target", "orc")
+    assert "helped" not in b.attack_modifiers(f, o, True, f.attack("longsword"))[2]
+    assert "helped" in b.attack_modifiers(r, o, True, r.attack("shortsword"))[2]
+
+
 def test_help_needs_the_foe_within_five_feet_of_the_helper():
     """Combat > Actions in Combat > Help
     The foe the helper distracts must be within 5 feet of the helper: with no foe that close,

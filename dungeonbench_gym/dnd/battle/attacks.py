@@ -109,8 +109,8 @@ class AttacksMixin:
         if t.dodging and self.dodge_holds(t) and "hidden" not in c.conditions and self.watches(t, c):
             dis.append("target dodging")   # SRD Dodge: against an attacker the dodger can see
         helped = t.conditions.get("helped")
-        if helped and self.creatures[helped["by"]].side == c.side:
-            adv.append("helped")
+        if helped and helped["by"] != c.cid and self.creatures[helped["by"]].side == c.side:
+            adv.append("helped")   # SRD Help: an ally's attack, not the helper's own
         for k, v in sorted(t.conditions.items()):   # spellbook flags: Faerie Fire, Blur
             if v.get("attacked_adv") or (v.get("attacked_adv_by_caster") and v.get("by") == c.cid):
                 adv.append(f"target {k}")

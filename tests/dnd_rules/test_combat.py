@@ -1019,3 +1019,32 @@ def test_creatures_under_water_resist_fire():
     cast(b, "fire-bolt")
     target(b, "ogre")
     assert o.hp == 59 - 4
+
+
+def test_a_monster_makes_the_opportunity_attack_on_a_character_leaving_its_reach():
+    """Combat > Making an Attack > Opportunity Attacks
+    The same rule from the other side: a fighter walking out of an orc's reach gives the orc its
+    reaction attack, rolled before the fighter leaves."""
+    f, o = fighter(1, at=(2, 2)), mon("orc", (3, 2))
+    b = arena(f, o, first="fighter")
+    _walk(b, (1, 5))
+    assert b.decision.kind == "reaction" and b.decision.actor == "orc" and f.pos[:2] == (2, 2)
+    script(b, 19, 6)   # greataxe 1d12 + 3
+    pick(b, "reaction", "Opportunity attack")
+    assert f.hp == f.max_hp - 9 and not o.economy.reaction and f.pos[:2] == (1, 5)
+
+
+def test_healing_a_character_at_zero_ends_its_unconsciousness():
+    """Combat > Damage and Healing > Falling Unconscious
+    The unconsciousness of a character at 0 hit points ends as soon as it regains any hit points:
+    healed by a spell, it is conscious again and takes its turn."""
+    f = fighter(1, at=(4, 5))
+    b, c = spell_setup("healing-word", mon("goblin", (12, 9)), at=(3, 5), allies=(f,))
+    b.damage(f, f.hp, "slashing")
+    turn(b, "caster")
+    script(b, 3)
+    cast(b, "healing-word")
+    target(b, "fighter")
+    assert f.conscious and f.hp == 3 + c.mod("int") and not f.incapacitated
+    turn(b, "fighter")
+    assert b.decision.actor == "fighter" and "stand" in kinds(b)   # still prone: it may stand up

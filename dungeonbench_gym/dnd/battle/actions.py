@@ -24,6 +24,11 @@ class ActionsMixin:
         else:
             c.economy.actions -= 1
 
+    def dodge_holds(self, c: Combatant) -> bool:
+        """SRD Dodge: the benefit is lost while the dodger is incapacitated or its speed is 0
+        (asked only of a creature that took the Dodge action)."""
+        return not c.incapacitated and self.speed(c) > 0
+
     def unseen(self, c: Combatant) -> bool:
         """Hiding needs no conscious foe with a line of sight to it (walls, obscurement)."""
         if self.zones:   # Darkness, Fog Cloud: their squares hide too (dnd/spell_zones.py)

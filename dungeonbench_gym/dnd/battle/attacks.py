@@ -106,11 +106,11 @@ class AttacksMixin:
             dis.append("heavy weapon, Small attacker")
         if a is not None and a.key == "shocking-grasp" and t.metal_armor:
             adv.append("metal armour")
-        if t.dodging and not t.incapacitated:
-            dis.append("target dodging")
+        if t.dodging and self.dodge_holds(t) and "hidden" not in c.conditions and self.watches(t, c):
+            dis.append("target dodging")   # SRD Dodge: against an attacker the dodger can see
         helped = t.conditions.get("helped")
-        if helped and self.creatures[helped["by"]].side == c.side:
-            adv.append("helped")
+        if helped and helped["by"] != c.cid and self.creatures[helped["by"]].side == c.side:
+            adv.append("helped")   # SRD Help: an ally's attack, not the helper's own
         for k, v in sorted(t.conditions.items()):   # spellbook flags: Faerie Fire, Blur
             if v.get("attacked_adv") or (v.get("attacked_adv_by_caster") and v.get("by") == c.cid):
                 adv.append(f"target {k}")
@@ -138,8 +138,8 @@ class AttacksMixin:
         if not melee:
             if a is not None and a.range_normal and dist > a.range_normal:
                 dis.append("long range")
-            if any(o.conscious and not o.incapacitated and self.distance(c, o) <= SQUARE_FT
-                   for o in self.enemies_of(c)):
+            if any(o.conscious and not o.incapacitated and self.distance(c, o) <= SQUARE_FT and self.watches(o, c)
+                   for o in self.enemies_of(c)):   # SRD: a hostile creature next to it that can see it
                 dis.append("hostile within 5 ft")
         dispatch.attack_modifiers(self, c, t, melee, a, adv, dis)   # Reckless Attack, Elusive
         if self.zones:   # Darkness, Fog Cloud...: unseen attackers and targets (dnd/spell_zones.py)

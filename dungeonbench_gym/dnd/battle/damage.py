@@ -34,6 +34,7 @@ class DamageMixin:
             self.event("save", f"{t.cid} fails the {ability.upper()} save automatically",
                        creature=t.cid, success=False)
             return False
+        adv = adv or (ability == "dex" and t.dodging and self.dodge_holds(t))   # SRD Dodge: Dex saves
         adv = adv or (magic and "magic_resistance" in t.features) or dispatch.save_advantage(self, t, ability) \
             or (magic and "gnome_cunning" in t.features and ability in ("int", "wis", "cha"))
         dis = ("restrained" in t.conditions and ability == "dex") or t.exhaustion >= 3 \
@@ -120,6 +121,8 @@ class DamageMixin:
             t.temp_hp -= soak
             amount -= soak
         if t.hp == 0:   # already dying: a failed death save (two on a crit), or death
+            if amount <= 0:   # SRD temporary hit points: at 0 HP they still absorb the damage
+                return 0
             if amount >= t.max_hp:
                 self.die(t, "massive damage")
             else:
@@ -242,6 +245,7 @@ class DamageMixin:
             self.die(t, "three failed death saves")
         elif t.death_successes >= 3 and "suffocating" not in t.conditions:   # (SRD Suffocating: not stabilised)
             t.stable = True
+            t.death_successes = t.death_failures = 0   # SRD: both counts reset on becoming stable
             self.event("stable", f"{t.cid} is stable", creature=t.cid)
 
     def heal(self, t: Combatant, amount: int, source: str) -> int:

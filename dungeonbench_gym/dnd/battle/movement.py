@@ -18,7 +18,7 @@ from ..grid import SQUARE_FT, fall_damage_dice, footprint, nearest_box_ft
 from ..model.options import DestinationOpt, Opt
 from ..rules.conditions import ZERO_SPEED
 from ..rules.hooks import OPTION_KINDS
-from ..state import Combatant, expected_damage
+from ..state import SIZES, Combatant, expected_damage
 
 
 def _extents(o: Combatant) -> tuple:
@@ -59,14 +59,18 @@ class MovementMixin:
 
     def movement_cells(self, c: Combatant) -> tuple[list, list]:
         """(cells that block c's movement, cells it may pass through): foes block, allies do not.
-        SRD Swarm: a swarm and other creatures move through each other's spaces (simplified: a
-        move does not end in an occupied space). Incorporeal Movement: through any creature as
-        difficult terrain (the grid's walls stay solid)."""
+        SRD Moving Around Other Creatures: a foe at least two sizes larger or smaller does not
+        block (its space is difficult terrain, as an ally's). SRD Swarm: a swarm and other
+        creatures move through each other's spaces (simplified: a move does not end in an occupied
+        space). Incorporeal Movement: through any creature as difficult terrain (the grid's walls
+        stay solid)."""
         hostile, friends = [], [cell for o in self.allies_of(c) for cell in o.cells]
         # Air / Water Form may also stop in a foe's space (simplified as for swarms: only through it)
         through = "swarm" in c.features or "incorporeal" in c.features or "enters_foes" in c.features
+        size = SIZES.index(c.size)
         for o in self.enemies_of(c):
-            (friends if through or "swarm" in o.features else hostile).extend(o.cells)
+            (friends if through or "swarm" in o.features or abs(SIZES.index(o.size) - size) >= 2
+             else hostile).extend(o.cells)
         if self.zones:   # Antilife Shell keeps the living out (dnd/spell_zones.py)
             hostile.extend(spell_zones.barrier_cells(self, c))
         if self.wards:   # Magic Circle keeps its types out (dnd/spell_wards.py)
@@ -239,7 +243,7 @@ class MovementMixin:
         if not c.economy.disengaged and not ("flyby" in c.features and fly):   # Flyby: no OAs
             for o in self.enemies_of(c):
                 if o.conscious and not o.incapacitated and o.economy.reaction and o.melee_reach \
-                        and not (self.zones and not spell_zones.sees(self, o, c)):   # unseen: no opportunity attack
+                        and self.watches(o, c):   # unseen (invisible, obscured): no opportunity attack
                     threats[o.cid] = self.map.threat_area(o.cells, o.melee_reach, c.size, enemy_z=o.pos[2],
                                                           fly=fly, max_altitude_ft=alt)
         hostile, friends = self.movement_cells(c)
@@ -292,7 +296,7 @@ class MovementMixin:
                             or not (o.economy.reaction or o.resources.get("oa_extra", 0) > 0) \
                             or "swallowed" in o.conditions \
                             or self.inside_apart(o, c) \
-                            or (self.zones and not spell_zones.sees(self, o, c)):   # SRD: a creature it can see
+                            or not self.watches(o, c):   # SRD: a creature it can see
                         continue
                     melee = [a for a in o.attacks if a.melee and ("swallow",) not in a.on_hit]   # not a Swallow
                     if not melee:

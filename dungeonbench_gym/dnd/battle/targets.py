@@ -84,6 +84,14 @@ class TargetingMixin:
         battle's light (dnd/spell_zones.py, dnd/lighting.py); ask it only when ``zones`` is set."""
         return spell_zones.sees(self, v, t)
 
+    def watches(self, v: Combatant, t: Combatant) -> bool:
+        """Whether v can see t now (SRD: who makes an opportunity attack, who spoils a ranged attack
+        in close combat): not blinded, t not invisible to it (See Invisibility), and no zone or
+        darkness hiding t (dnd/spell_zones.py)."""
+        if "blinded" in v.conditions or ("invisible" in t.conditions and not spell_data.sees_invisible(v)):
+            return False
+        return not self.zones or spell_zones.sees(self, v, t)
+
     def silenced(self, t: Combatant) -> bool:
         """Whether t is inside a Silence (dnd/spell_zones.py); ask it only when ``zones`` is set."""
         return spell_zones.silenced(self, t)

@@ -1,0 +1,545 @@
+"""SRD 5.1 Spellcasting ("What Is a Spell?", "Casting a Spell") and the spells Shield and
+Counterspell, rule by rule: each test's docstring names the section and states the rule; the dice
+are scripted and the outcome asserted exactly.
+
+The caster (tests/dnd_helpers.spell_setup) is a level-5 wizard: Int +4, proficiency +3, so spell
+attack +7 and save DC 15, 32 HP, Con save +2, AC 12, holding the spells under test with four slots
+of every level. Foes: orc (AC 13, 15 HP, Dex +1, Con +3, Wis +0), ogre (AC 11, 59 HP, Dex -1).
+"""
+
+from dnd_helpers import WIDE, arena, cast, events, mon, pc, pick, script, spell_setup, target, turn
+
+from dungeonbench_gym.dnd.verification.arena import caster
+
+
+def place(b, x, y):
+    pick(b, "point_x", f"x = {x}")
+    pick(b, "point_y", f"Point ({x}, {y}")
+
+
+def _wizard(*spells, at=(3, 5), cid="caster", level=5, side="party"):
+    c = caster(spells[0], level, cid, at)
+    c.spells = tuple(spells)
+    c.side = side
+    return c
+
+
+def _setup(*spells, foes=(), allies=(), at=(3, 5), level=5):
+    """A battle on the WIDE map with a wizard holding ``spells`` (four slots of every level); its turn."""
+    c = _wizard(*spells, at=at, level=level)
+    b = arena(c, *allies, *foes, layout=WIDE, first="caster")
+    return b, c
+
+
+def _spells(b):
+    return [(o.data[0], o.data[1]) for o in b.decision.options if o.kind == "spell"]
+
+
+# ================================================================ spell slots
+def test_a_levelled_spell_expends_a_slot_of_its_level():
+    """Spellcasting > What Is a Spell? > Spell Slots
+    Casting a 1st-level spell with a 1st-level slot uses up that one slot and no other."""
+    b, c = spell_setup("magic-missile", mon("ogre", (8, 5)))
+    cast(b, "magic-missile", 1)
+    script(b, 1, 1, 1)
+    target(b, "ogre")
+    target(b, "ogre")
+    target(b, "ogre")
+    assert c.resources["slots"] == (3,) + (4,) * 8
+
+
+def test_a_spell_fits_any_slot_of_its_level_or_higher_and_none_lower():
+    """Spellcasting > What Is a Spell? > Spell Slots
+    A spell may fill a slot of its own level or any higher level, never a lower one: a 3rd-level
+    spell is offered at levels 3 to 9 only."""
+    b, _c = spell_setup("fireball", mon("ogre", (9, 5)))
+    assert sorted(lv for k, lv in _spells(b) if k == "fireball") == [3, 4, 5, 6, 7, 8, 9]
+
+
+def test_a_spent_slot_level_is_not_offered_and_no_slot_means_no_spell():
+    """Spellcasting > What Is a Spell? > Spell Slots
+    A caster can cast only as many levelled spells as it has slots: a slot level with none left is
+    not offered, and with no slot of the spell's level or higher the spell cannot be cast."""
+    b, c = spell_setup("fireball", mon("ogre", (9, 5)))
+    c.resources["slots"] = (4, 4, 0, 1, 0, 0, 0, 0, 0)
+    b.forget_options()
+    assert [lv for k, lv in _spells(b) if k == "fireball"] == [4]
+    c.resources["slots"] = (4, 4, 0, 0, 0, 0, 0, 0, 0)
+    b.forget_options()
+    assert not [k for k, _ in _spells(b) if k == "fireball"]
+
+
+def test_an_upcast_spell_spends_the_higher_slot():
+    """Spellcasting > What Is a Spell? > Casting a Spell at a Higher Level
+    A spell cast with a higher slot fills that slot: the higher-level slot is the one expended."""
+    b, c = spell_setup("magic-missile", mon("ogre", (8, 5)))
+    cast(b, "magic-missile", 3)
+    script(b, *[1] * 5)
+    for _ in range(5):
+        target(b, "ogre")
+    assert c.resources["slots"] == (4, 4, 3) + (4,) * 6
+
+
+def test_magic_missile_cast_higher_fires_one_more_dart_per_level():
+    """Spellcasting > What Is a Spell? > Casting a Spell at a Higher Level
+    A spell cast at a higher level takes that level and its stronger effect: Magic Missile with a
+    2nd-level slot fires four darts (three, plus one per level above 1st)."""
+    b, _c = spell_setup("magic-missile", mon("ogre", (8, 5)))
+    cast(b, "magic-missile", 2)
+    script(b, 1, 2, 3, 4)   # 1d4+1 each: 2 + 3 + 4 + 5
+    darts = 0
+    while b.decision.kind == "target":
+        target(b, "ogre")
+        darts += 1
+    assert darts == 4 and b.creatures["ogre"].hp == 59 - 14
+
+
+def test_fireball_cast_higher_rolls_one_more_die_per_level():
+    """Spellcasting > What Is a Spell? > Casting a Spell at a Higher Level
+    Fireball with a 5th-level slot deals 8d6 + 2d6 = 10d6 fire (one die per level above 3rd)."""
+    b, _c = spell_setup("fireball", mon("ogre", (10, 5)))
+    cast(b, "fireball", 5)
+    script(b, *[1] * 10, 2)   # ten damage dice, then the ogre's Dex save (2 - 1 fails)
+    place(b, 10, 5)
+    assert b.creatures["ogre"].hp == 59 - 10
+
+
+def test_cure_wounds_cast_higher_heals_one_more_die_per_level():
+    """Spellcasting > What Is a Spell? > Casting a Spell at a Higher Level
+    Cure Wounds heals 1d8 + the spellcasting modifier, and 1d8 more for each slot level above 1st."""
+    ally = pc("fighter", 5, (4, 5), "ally")
+    ally.hp = 1
+    b, _c = spell_setup("cure-wounds", mon("ogre", (14, 9)), allies=(ally,))
+    cast(b, "cure-wounds", 3)
+    script(b, 2, 3, 4)   # 3d8 = 9, +4 Int
+    target(b, "ally")
+    assert ally.hp == 1 + 9 + 4
+
+
+def test_a_cantrip_spends_no_slot():
+    """Spellcasting > What Is a Spell? > Cantrips
+    A cantrip is cast at will, at level 0, without a spell slot."""
+    b, c = spell_setup("fire-bolt", mon("ogre", (8, 5)))
+    assert _spells(b) == [("fire-bolt", 0)]
+    cast(b, "fire-bolt")
+    script(b, 15, 5, 5)
+    target(b, "ogre")
+    assert c.resources["slots"] == (4,) * 9 and [e["level"] for e in events(b, "cast")] == [0]
+
+
+def _chill_touch_damage(level):
+    b, _c = spell_setup("chill-touch", mon("ogre", (8, 5)), level=level)
+    cast(b, "chill-touch")
+    dice = {1: 1, 4: 1, 5: 2, 10: 2, 11: 3, 17: 4}[level]
+    script(b, 15, *[3] * dice)
+    target(b, "ogre")
+    return 59 - b.creatures["ogre"].hp
+
+
+def test_cantrip_damage_grows_at_character_levels_5_11_and_17():
+    """Spellcasting > What Is a Spell? > Cantrips
+    A damage cantrip gains a die at the caster's 5th, 11th and 17th levels: Chill Touch deals 1d8,
+    2d8, 3d8, 4d8."""
+    assert [_chill_touch_damage(lv) for lv in (1, 4, 5, 10, 11, 17)] == [3, 3, 6, 6, 9, 12]
+
+
+def test_a_monster_casters_cantrip_scales_with_its_spellcaster_level():
+    """Spellcasting > What Is a Spell? > Cantrips
+    A monster's cantrip uses its spellcaster level as a character's level: the mage (a 9th-level
+    spellcaster) deals 2d10 with Fire Bolt."""
+    m = mon("mage", (8, 5))
+    f = pc("fighter", 5, (3, 5), "fighter")
+    b = arena(f, m, layout=WIDE, first="mage")
+    cast(b, "fire-bolt")
+    script(b, 15, 4, 4)
+    target(b, "fighter")
+    assert f.hp == f.max_hp - 8
+
+
+# ================================================================ casting time
+def test_an_action_spell_takes_the_action():
+    """Spellcasting > Casting a Spell > Casting Time
+    A spell with a casting time of 1 action uses the caster's action: afterwards no action spell
+    or Attack action is left."""
+    b, c = spell_setup("fire-bolt", mon("ogre", (8, 5)))
+    cast(b, "fire-bolt")
+    script(b, 1)
+    target(b, "ogre")
+    assert c.economy.actions == 0 and not _spells(b)
+    assert not [o for o in b.decision.options if o.kind == "attack"]
+
+
+def test_after_a_bonus_action_spell_only_an_action_cantrip():
+    """Spellcasting > Casting a Spell > Casting Time > Bonus Action
+    Having cast a spell with a bonus action, the caster may cast no other spell that turn except a
+    cantrip whose casting time is 1 action."""
+    ally = pc("fighter", 5, (4, 5), "ally")
+    ally.hp = 10
+    b, c = _setup("healing-word", "fire-bolt", "magic-missile", foes=(mon("ogre", (9, 5)),), allies=(ally,))
+    cast(b, "healing-word", 1)
+    script(b, 1)
+    target(b, "ally")
+    assert c.economy.actions == 1
+    assert {k for k, _ in _spells(b)} == {"fire-bolt"}
+
+
+def test_after_a_levelled_action_spell_no_bonus_action_spell():
+    """Spellcasting > Casting a Spell > Casting Time > Bonus Action
+    A bonus-action spell can't follow a levelled action spell on the same turn (the action spell
+    would then break the bonus-action rule), though the bonus action itself is unused."""
+    ally = pc("fighter", 5, (4, 5), "ally")
+    ally.hp = 10
+    b, c = _setup("healing-word", "magic-missile", foes=(mon("ogre", (9, 5)),), allies=(ally,))
+    cast(b, "magic-missile", 1)
+    script(b, 1, 1, 1)
+    for _ in range(3):
+        target(b, "ogre")
+    assert c.economy.bonus and not _spells(b)
+
+
+def test_an_action_cantrip_then_a_bonus_action_spell_is_allowed():
+    """Spellcasting > Casting a Spell > Casting Time > Bonus Action
+    The one spell allowed beside a bonus-action spell is an action cantrip, in either order: cast the
+    cantrip first and the bonus-action spell is still offered."""
+    ally = pc("fighter", 5, (4, 5), "ally")
+    ally.hp = 10
+    b, _c = _setup("healing-word", "fire-bolt", foes=(mon("ogre", (9, 5)),), allies=(ally,))
+    cast(b, "fire-bolt")
+    script(b, 1)
+    target(b, "ogre")
+    assert _spells(b) == [("healing-word", lv) for lv in range(1, 10)]
+
+
+def test_a_bonus_action_spell_needs_the_bonus_action():
+    """Spellcasting > Casting a Spell > Casting Time > Bonus Action
+    A bonus-action spell uses the turn's bonus action, so once that is spent no bonus-action spell
+    is offered."""
+    ally = pc("fighter", 5, (4, 5), "ally")
+    ally.hp = 10
+    b, c = _setup("healing-word", foes=(mon("ogre", (9, 5)),), allies=(ally,))
+    c.economy.bonus = False
+    b.forget_options()
+    assert not _spells(b)
+
+
+def test_a_reaction_spell_is_not_on_the_turn_menu():
+    """Spellcasting > Casting a Spell > Casting Time > Reactions
+    A reaction spell is cast only in answer to its trigger: Shield is not offered as an action."""
+    b, _c = _setup("shield", "fire-bolt", foes=(mon("ogre", (9, 5)),))
+    assert {k for k, _ in _spells(b)} == {"fire-bolt"}
+
+
+# ================================================================ range
+def test_a_target_beyond_the_spells_range_cannot_be_chosen():
+    """Spellcasting > Casting a Spell > Spell Range
+    A spell's target must be within its range: Sacred Flame (60 ft) reaches a foe 55 ft away, not
+    one 65 ft away."""
+    b, _c = spell_setup("sacred-flame", mon("orc", (14, 5), "far"), mon("orc", (12, 5), "near"), at=(1, 5))
+    cast(b, "sacred-flame")
+    assert [o.data for o in b.decision.options if o.kind == "target"] == [("near",)]
+
+
+def test_a_touch_spell_reaches_only_an_adjacent_creature():
+    """Spellcasting > Casting a Spell > Spell Range
+    A touch spell targets only a creature the caster touches (within 5 ft): Cure Wounds is offered
+    for the wounded ally beside the caster, not for one 10 ft away."""
+    near, far = pc("fighter", 5, (4, 5), "near"), pc("fighter", 5, (5, 7), "far")
+    near.hp = far.hp = 10
+    b, _c = spell_setup("cure-wounds", mon("ogre", (14, 9)), allies=(near, far))
+    cast(b, "cure-wounds", 1)
+    assert [o.data for o in b.decision.options if o.kind == "target"] == [("near",)]
+
+
+def test_an_area_spells_point_must_be_within_range():
+    """Spellcasting > Casting a Spell > Spell Range
+    For an area spell the target is the point where it erupts, which must lie within range:
+    Shatter (60 ft) can be centred 55 ft away but not 65 ft away."""
+    b, _c = spell_setup("shatter", mon("ogre", (14, 5)), at=(1, 5))
+    cast(b, "shatter", 2)
+    xs = [o.data[0] for o in b.decision.options if o.kind == "point_x"]
+    assert 12 in xs and 14 not in xs
+
+
+def test_once_cast_an_effect_is_not_bound_by_the_range():
+    """Spellcasting > Casting a Spell > Spell Range
+    After casting, the effect does not end when its target moves out of the spell's range: a
+    blessed ally 60 ft away (Bless: 30 ft) stays blessed."""
+    ally = pc("fighter", 5, (4, 5), "ally")
+    b, c = spell_setup("bless", mon("ogre", (14, 9)), allies=(ally,))
+    cast(b, "bless", 1)
+    target(b, "ally")
+    pick(b, "stop")
+    ally.pos = (13, 1, 0)
+    turn(b, "ally")
+    assert "blessed" in ally.conditions and c.concentration == "bless"
+
+
+def test_a_self_range_spell_affects_only_the_caster():
+    """Spellcasting > Casting a Spell > Spell Range
+    A spell with a range of self, such as Shield, affects only the caster: the ally beside it keeps
+    its own AC."""
+    f = _wizard("shield", cid="foe", at=(8, 5))
+    ally = _wizard("fire-bolt", cid="buddy", at=(8, 6))
+    o = mon("orc", (7, 5))
+    b = arena(o, f, ally, layout=WIDE, first="orc")
+    script(b, 10)   # 10 + 5 = 15 vs AC 12: a hit that Shield turns into a miss
+    pick(b, "attack")
+    target(b, "foe")
+    pick(b, "reaction", "Cast Shield")
+    assert b.armour_class(f) == 17 and b.armour_class(ally) == ally.ac
+
+
+# ================================================================ components
+def test_silence_stops_spells_with_a_verbal_component():
+    """Spellcasting > Casting a Spell > Components > Verbal (V)
+    A caster inside the area of Silence can't cast a spell with a verbal component (Fire Bolt, V S)."""
+    foe = _wizard("silence", cid="foe", at=(10, 5), side="enemies")
+    b, c = _setup("fire-bolt", foes=(foe,))
+    assert _spells(b) == [("fire-bolt", 0)]
+    turn(b, "foe")
+    cast(b, "silence", 2)
+    place(b, 3, 5)
+    turn(b, "caster")
+    assert not _spells(b)
+
+
+# ================================================================ Shield
+def _shield_duel():
+    """The orc attacks a wizard holding Shield (AC 12) and a second orc stands by."""
+    f = _wizard("shield", cid="foe", at=(8, 5))
+    b = arena(mon("orc", (7, 5), "orc"), mon("orc", (9, 5), "orc2"), f, layout=WIDE, first="orc")
+    return b, f
+
+
+def test_shield_turns_the_triggering_hit_into_a_miss():
+    """Spellcasting > Spells > Shield
+    Cast as a reaction when an attack hits, Shield's +5 AC already counts against that attack: the
+    orc's 15 against AC 12 becomes 15 against 17, a miss; the reaction and the lowest slot are spent."""
+    b, f = _shield_duel()
+    script(b, 10)
+    pick(b, "attack")
+    target(b, "foe")
+    assert b.pending["reaction"] == "shield" and b.pending["actor"] == "foe"
+    pick(b, "reaction", "Cast Shield")
+    hit = events(b, "attack")[-1]
+    assert (hit["total"], hit["ac"], hit["hit"]) == (15, 17, False)
+    assert f.hp == f.max_hp and not f.economy.reaction and f.resources["slots"][0] == 3
+
+
+def test_shield_lasts_until_the_start_of_the_casters_next_turn():
+    """Spellcasting > Spells > Shield
+    The +5 AC holds against every attack until the start of the caster's next turn, then ends."""
+    b, f = _shield_duel()
+    script(b, 10)
+    pick(b, "attack")
+    target(b, "foe")
+    pick(b, "reaction", "Cast Shield")
+    turn(b, "orc2")
+    script(b, 11)   # 16 vs AC 17: the second orc misses too
+    pick(b, "attack")
+    target(b, "foe")
+    assert events(b, "attack")[-1]["hit"] is False and b.armour_class(f) == 17
+    turn(b, "foe")
+    assert b.armour_class(f) == 12 and "shield" not in f.conditions
+
+
+def test_shield_is_not_offered_without_a_reaction():
+    """Spellcasting > Casting a Spell > Casting Time > Reactions
+    A reaction spell needs the reaction: having spent it, the wizard is hit without a Shield
+    decision."""
+    b, f = _shield_duel()
+    f.economy.reaction = False
+    script(b, 10, 6)
+    pick(b, "attack")
+    target(b, "foe")
+    assert b.pending.get("kind") != "reaction" and f.hp == f.max_hp - 6 - 3
+
+
+def test_an_incapacitated_creature_cannot_cast_shield():
+    """Spellcasting > Spells > Shield
+    Casting Shield takes a reaction, which an incapacitated creature cannot take: a stunned wizard
+    is hit without the choice."""
+    b, f = _shield_duel()
+    f.conditions["stunned"] = {}
+    script(b, 10, 6)   # advantage against the stunned: the second d20 is scripted below
+    b.roller._int.values.insert(1, 1)
+    pick(b, "attack")
+    target(b, "foe")
+    assert b.pending.get("kind") != "reaction" and f.hp < f.max_hp
+
+
+def _missile_at_shield(spells=("shield",)):
+    f = _wizard(*spells, cid="foe", at=(8, 5), side="enemies")
+    b, c = spell_setup("magic-missile", f)
+    return b, c, f
+
+
+def test_shield_can_be_cast_when_magic_missile_targets_you_and_stops_its_darts():
+    """Spellcasting > Spells > Shield
+    Shield's trigger includes being targeted by Magic Missile, and while it lasts the caster takes
+    no damage from that spell: all three darts at the wizard deal nothing."""
+    b, c, f = _missile_at_shield()
+    cast(b, "magic-missile", 1)
+    target(b, "foe")
+    assert b.pending["reaction"] == "shield_missile" and b.pending["actor"] == "foe"
+    pick(b, "reaction", "Cast Shield")
+    script(b)   # no damage die is rolled for a stopped dart
+    target(b, "foe")
+    target(b, "foe")
+    assert f.hp == f.max_hp and f.resources["slots"][0] == 3 and not f.economy.reaction
+    assert len(events(b, "shield")) == 3
+
+
+def test_magic_missile_deals_no_damage_to_a_creature_already_shielded():
+    """Spellcasting > Spells > Shield
+    A creature that cast Shield earlier in the round takes no damage from Magic Missile; it is not
+    asked again (its reaction is spent)."""
+    b, c, f = _missile_at_shield()
+    f.conditions["shield"] = {"until": "start_of_turn"}
+    f.economy.reaction = False
+    cast(b, "magic-missile", 1)
+    script(b)
+    for _ in range(3):
+        target(b, "foe")
+    assert f.hp == f.max_hp
+
+
+def test_magic_missile_strikes_a_creature_that_lets_it_be():
+    """Spellcasting > Spells > Shield
+    Declining Shield, the wizard takes every dart (1d4+1 force each) and is asked only once per
+    casting."""
+    b, c, f = _missile_at_shield()
+    cast(b, "magic-missile", 1)
+    target(b, "foe")
+    script(b, 1, 2, 3)
+    pick(b, "reaction", "Let the magic missile")
+    target(b, "foe")
+    assert b.pending.get("kind") == "target"
+    target(b, "foe")
+    assert f.hp == f.max_hp - 9 and f.economy.reaction
+
+
+def test_a_monster_caster_casts_shield_against_magic_missile():
+    """Spellcasting > Spells > Shield
+    A monster with Shield among its spells (the mage) may cast it when a PC's Magic Missile targets
+    it, and takes no damage from the darts."""
+    b, c = spell_setup("magic-missile", mon("mage", (8, 5)))
+    m = b.creatures["mage"]
+    cast(b, "magic-missile", 1)
+    pick(b, "reaction", "Let")   # (the mage could counter it)
+    target(b, "mage")
+    assert b.pending["reaction"] == "shield_missile"
+    pick(b, "reaction", "Cast Shield")
+    target(b, "mage")
+    target(b, "mage")
+    assert m.hp == m.max_hp and "shield" in m.conditions
+
+
+# ================================================================ Counterspell
+def _counter_setup(dist_sq=8, foe_spells=("counterspell",), wall=False):
+    foe = _wizard(*foe_spells, cid="foe", at=(1 + dist_sq, 5), side="enemies")
+    layout = WIDE
+    if wall:
+        layout = [row if i not in (3, 4, 5, 6, 7) else row[:5] + "#" + row[6:] for i, row in enumerate(WIDE)]
+    c = _wizard("fireball", "fire-bolt", at=(1, 5))
+    b = arena(c, mon("ogre", (13, 9)), foe, layout=layout, first="caster")
+    return b, c, foe
+
+
+def test_counterspell_with_a_slot_at_least_the_spells_level_stops_it():
+    """Spellcasting > Spells > Counterspell
+    A creature within 60 ft that sees a spell being cast may counter it as a reaction; with a slot of
+    the spell's level or higher the spell simply fails: Fireball at 3rd against a 3rd-level
+    Counterspell. The caster's slot and action are spent all the same."""
+    b, c, foe = _counter_setup()
+    cast(b, "fireball", 3)
+    assert b.pending["reaction"] == "counterspell" and b.pending["actor"] == "foe"
+    pick(b, "reaction", "level-3 slot")
+    assert events(b, "countered") and c.resources["slots"][2] == 3 and c.economy.actions == 0
+    assert foe.resources["slots"][2] == 3 and not foe.economy.reaction
+    assert foe.hp == foe.max_hp
+
+
+def test_counterspell_with_a_lower_slot_needs_a_check_against_10_plus_the_level():
+    """Spellcasting > Spells > Counterspell
+    Against a spell of a higher level than its slot, the counterspeller makes a spellcasting ability
+    check, DC 10 + the spell's level: Int +4 with 10 is 14, short of DC 15 for a 5th-level Fireball;
+    with 11 it is 15 and stops it."""
+    for d20, stopped in ((10, False), (11, True)):
+        b, c, foe = _counter_setup()
+        cast(b, "fireball", 5)
+        script(b, d20, *[1] * 10, 1, 1)
+        pick(b, "reaction", "level-3 slot")
+        assert bool(events(b, "countered")) == stopped, d20
+        if not stopped:   # the fireball goes ahead: its point is chosen next
+            assert b.decision.kind == "point_x"
+
+
+def test_counterspell_reaches_60_feet_only():
+    """Spellcasting > Spells > Counterspell
+    Counterspell's trigger is a creature within 60 ft casting a spell: a wizard 65 ft away is not
+    asked."""
+    b, _c, _foe = _counter_setup(dist_sq=13)
+    cast(b, "fireball", 3)
+    assert b.pending["kind"] != "reaction"
+    b2, _c, _foe = _counter_setup(dist_sq=12)
+    cast(b2, "fireball", 3)
+    assert b2.pending["kind"] == "reaction"
+
+
+def test_counterspell_needs_to_see_the_caster():
+    """Spellcasting > Spells > Counterspell
+    The counterspeller must see the creature casting: behind a wall it is not asked."""
+    b, _c, _foe = _counter_setup(wall=True)
+    cast(b, "fireball", 3)
+    assert b.pending["kind"] != "reaction"
+
+
+def test_a_counterspell_can_itself_be_countered():
+    """Spellcasting > Spells > Counterspell
+    Counterspell is a spell being cast, so the first caster's side may counter it in turn: the
+    counter-counterspell stops the counterspell and the fireball goes ahead."""
+    foe = _wizard("counterspell", cid="foe", at=(9, 5), side="enemies")
+    friend = _wizard("counterspell", cid="friend", at=(3, 7))
+    c = _wizard("fireball")
+    b = arena(c, friend, mon("ogre", (13, 9)), foe, layout=WIDE, first="caster")
+    cast(b, "fireball", 3)
+    pick(b, "reaction", "level-3 slot")   # the foe counters
+    assert b.pending["actor"] == "friend"
+    pick(b, "reaction", "level-3 slot")   # the friend counters the counter
+    assert not events(b, "countered") and b.decision.kind == "point_x"
+    assert foe.resources["slots"][2] == 3 and friend.resources["slots"][2] == 3
+
+
+def test_counterspell_takes_the_reaction_so_once_a_round():
+    """Spellcasting > Spells > Counterspell
+    Counterspell is cast with a reaction: having countered one spell, the wizard cannot counter the
+    next before its reaction returns."""
+    b, c, foe = _counter_setup()
+    c.economy.actions = 2   # (an Action Surge)
+    cast(b, "fireball", 3)
+    pick(b, "reaction", "level-3 slot")
+    cast(b, "fireball", 3)
+    assert b.pending["kind"] != "reaction"
+
+
+def test_a_pc_may_counter_a_monster_casters_spell():
+    """Spellcasting > Spells > Counterspell
+    A monster's spell is a spell like any other: the mage's Fireball can be countered by a PC wizard."""
+    m = mon("mage", (9, 5))
+    w = _wizard("counterspell", cid="wiz", at=(3, 5))
+    b = arena(w, m, layout=WIDE, first="mage")
+    cast(b, "fireball", 3)
+    assert b.pending["reaction"] == "counterspell" and b.pending["actor"] == "wiz"
+    pick(b, "reaction", "level-3 slot")
+    assert b.pending["actor"] == "mage"   # the mage may counter the counterspell in turn
+    pick(b, "reaction", "Let")
+    assert events(b, "countered") and m.resources["slots"][2] == 2
+
+
+def test_a_monster_caster_may_counter_a_pcs_spell():
+    """Spellcasting > Spells > Counterspell
+    A monster with Counterspell among its spells (the mage) may counter a PC's spell."""
+    b, c = _setup("fireball", foes=(mon("mage", (9, 5)),))
+    cast(b, "fireball", 3)
+    assert b.pending["reaction"] == "counterspell" and b.pending["actor"] == "mage"

@@ -543,3 +543,171 @@ def test_a_monster_caster_may_counter_a_pcs_spell():
     b, c = _setup("fireball", foes=(mon("mage", (9, 5)),))
     cast(b, "fireball", 3)
     assert b.pending["reaction"] == "counterspell" and b.pending["actor"] == "mage"
+
+
+# ================================================================ duration and concentration
+def _blessing(*extra, foes=None, at=(3, 5)):
+    """The wizard has blessed its ally (concentration); the ogre stands far off."""
+    ally = pc("fighter", 5, (at[0] + 1, at[1]), "ally")
+    b, c = _setup("bless", *extra, foes=foes or (mon("ogre", (13, 9)),), allies=(ally,), at=at)
+    cast(b, "bless", 1)
+    target(b, "ally")
+    pick(b, "stop")
+    assert c.concentration == "bless" and "blessed" in ally.conditions
+    return b, c, ally
+
+
+def test_a_concentration_spell_lasts_its_duration_then_ends():
+    """Spellcasting > Casting a Spell > Duration > Concentration
+    A concentration spell lasts as long as its duration says: Bless (up to 1 minute, 10 rounds)
+    still holds 9 rounds on and ends when the tenth round after the casting begins."""
+    b, c, ally = _blessing()
+    start = b.round
+    b.round = start + 9
+    b.start_turn(c)
+    assert c.concentration == "bless"
+    b.round = start + 10
+    b.start_turn(c)
+    assert c.concentration is None and "blessed" not in ally.conditions
+
+
+def test_casting_another_concentration_spell_ends_the_first():
+    """Spellcasting > Casting a Spell > Duration > Concentration
+    A caster concentrates on one spell at a time: casting a second concentration spell (Hold
+    Monster) ends Bless."""
+    b, c, ally = _blessing("hold-monster", foes=(mon("ogre", (8, 5)),))
+    turn(b, "caster")
+    cast(b, "hold-monster", 5)
+    script(b, 20)
+    target(b, "ogre")
+    assert c.concentration == "hold-monster" and "blessed" not in ally.conditions
+
+
+def test_a_spell_without_concentration_leaves_concentration_alone():
+    """Spellcasting > Casting a Spell > Duration > Concentration
+    Only another concentration spell breaks concentration: a cantrip does not."""
+    b, c, ally = _blessing("fire-bolt", foes=(mon("ogre", (8, 5)),))
+    turn(b, "caster")
+    cast(b, "fire-bolt")
+    script(b, 1)
+    target(b, "ogre")
+    assert c.concentration == "bless" and "blessed" in ally.conditions
+
+
+def test_moving_does_not_break_concentration():
+    """Spellcasting > Casting a Spell > Duration > Concentration
+    Ordinary activity such as moving keeps concentration."""
+    b, c, ally = _blessing()
+    turn(b, "caster")
+    pick(b, "move")
+    b.choose(0)
+    while b.decision.kind == "route":
+        b.choose(0)
+    assert c.concentration == "bless"
+
+
+def test_damage_calls_for_a_dc_10_con_save_when_half_is_less():
+    """Spellcasting > Casting a Spell > Duration > Concentration
+    Taking damage, the concentrating caster makes a Constitution save, DC 10 when half the damage is
+    less than 10: after 6 damage, 8 + 2 = 10 keeps Bless, 7 + 2 = 9 loses it."""
+    for d20, kept in ((8, True), (7, False)):
+        b, c, ally = _blessing()
+        script(b, d20)
+        b.damage(c, 6, "slashing", source="ogre")
+        save = events(b, "save")[-1]
+        assert "DC 10 CON" in save["text"] and (c.concentration == "bless") == kept, d20
+
+
+def test_heavy_damage_sets_the_concentration_dc_at_half_the_damage():
+    """Spellcasting > Casting a Spell > Duration > Concentration
+    When half the damage is more than 10, the DC is half the damage: 30 damage sets DC 15, so
+    13 + 2 = 15 keeps the spell and 12 + 2 = 14 loses it."""
+    for d20, kept in ((13, True), (12, False)):
+        b, c, _ally = _blessing()
+        script(b, d20)
+        b.damage(c, 30, "slashing", source="ogre")
+        assert "DC 15 CON" in events(b, "save")[-1]["text"] and (c.concentration == "bless") == kept
+
+
+def test_each_source_of_damage_calls_for_its_own_concentration_save():
+    """Spellcasting > Casting a Spell > Duration > Concentration
+    Damage from two sources means two saves: two orcs hit the wizard in turn, and the second save's
+    failure ends the spell though the first succeeded."""
+    b, c, ally = _blessing(foes=(mon("orc", (2, 5), "orc1"), mon("orc", (3, 4), "orc2")))
+    turn(b, "orc1")
+    script(b, 15, 1, 15)   # hit, 1 + 3 damage, save 17 vs DC 10
+    pick(b, "attack")
+    target(b, "caster")
+    turn(b, "orc2")
+    script(b, 15, 1, 2)    # hit, 4 damage, save 4 vs DC 10
+    pick(b, "attack")
+    target(b, "caster")
+    assert [e["success"] for e in events(b, "save")] == [True, False]
+    assert c.concentration is None and "blessed" not in ally.conditions
+
+
+def test_a_spells_area_damage_calls_for_a_concentration_save():
+    """Spellcasting > Casting a Spell > Duration > Concentration
+    Damage from a spell's area counts like any other: caught in a foe's Fireball, the wizard saves
+    for its concentration after its Dexterity save."""
+    foe = _wizard("fireball", cid="foe", at=(12, 5), side="enemies")
+    b, c, ally = _blessing(foes=(foe,))
+    turn(b, "foe")
+    cast(b, "fireball", 3)
+    pick(b, "reaction", "Let") if b.pending.get("reaction") else None
+    script(b, *[2] * 8, 20, 1, 20, 1)   # 16 fire; the wizard and ally save; con save 1 + 2 fails
+    place(b, 3, 5)
+    assert c.concentration is None and "blessed" not in ally.conditions
+
+
+def test_being_incapacitated_ends_concentration():
+    """Spellcasting > Casting a Spell > Duration > Concentration
+    A caster who becomes incapacitated loses concentration: paralyzed by a foe's Hold Person, the
+    wizard's Bless ends."""
+    foe = _wizard("hold-person", cid="foe", at=(8, 5), side="enemies")
+    b, c, ally = _blessing(foes=(foe,))
+    turn(b, "foe")
+    cast(b, "hold-person", 2)
+    script(b, 1)
+    target(b, "caster")
+    assert "paralyzed" in c.conditions
+    assert c.concentration is None and "blessed" not in ally.conditions
+
+
+def test_falling_unconscious_ends_concentration():
+    """Spellcasting > Casting a Spell > Duration > Concentration
+    Dropped to 0 hit points, the unconscious (incapacitated) wizard loses concentration."""
+    b, c, ally = _blessing()
+    b.damage(c, c.hp, "slashing", source="ogre")
+    assert c.hp == 0 and not c.dead and c.concentration is None and "blessed" not in ally.conditions
+
+
+def test_death_ends_concentration():
+    """Spellcasting > Casting a Spell > Duration > Concentration
+    A caster who dies loses concentration: a monster caster's spell ends with it. The mage's
+    (concentration) Suggestion holds the fighter until the mage dies."""
+    f = pc("fighter", 5, (3, 5), "fighter")
+    m = mon("mage", (8, 5))
+    b = arena(f, m, layout=WIDE, first="mage")
+    cast(b, "suggestion", 2)
+    script(b, 1)
+    target(b, "fighter")
+    assert "turned" in f.conditions and m.concentration == "suggestion"
+    b.damage(m, m.hp, "force", source="fighter")
+    assert m.dead and "turned" not in f.conditions
+
+
+def test_a_monster_casters_concentration_is_checked_when_it_takes_damage():
+    """Spellcasting > Casting a Spell > Duration > Concentration
+    A monster concentrating on a spell saves like a PC: the mage (Con +0) hit for 8 fails its DC 10
+    save on a 9 and the fighter is freed from its Suggestion; on a 10 it holds."""
+    for d20, kept in ((10, True), (9, False)):
+        f = pc("fighter", 5, (3, 5), "fighter")
+        m = mon("mage", (8, 5))
+        b = arena(f, m, layout=WIDE, first="mage")
+        cast(b, "suggestion", 2)
+        script(b, 1)
+        target(b, "fighter")
+        script(b, d20)
+        b.damage(m, 8, "slashing", source="fighter")
+        assert (m.concentration == "suggestion") == kept and ("turned" in f.conditions) == kept

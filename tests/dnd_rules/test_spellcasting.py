@@ -711,3 +711,198 @@ def test_a_monster_casters_concentration_is_checked_when_it_takes_damage():
         script(b, d20)
         b.damage(m, 8, "slashing", source="fighter")
         assert (m.concentration == "suggestion") == kept and ("turned" in f.conditions) == kept
+
+
+# ================================================================ targets and areas
+def test_a_creature_behind_total_cover_cannot_be_targeted():
+    """Spellcasting > Casting a Spell > Targets > A Clear Path to the Target
+    A spell's target needs a clear path: an orc behind a wall (total cover) is not offered to Fire
+    Bolt while one in the open is."""
+    layout = [row if i not in (3, 4, 5, 6, 7) else row[:6] + "#" + row[7:] for i, row in enumerate(WIDE)]
+    c = _wizard("fire-bolt")
+    b = arena(c, mon("orc", (9, 5), "hidden"), mon("orc", (5, 9), "open"), layout=layout, first="caster")
+    cast(b, "fire-bolt")
+    assert [o.data for o in b.decision.options if o.kind == "target"] == [("open",)]
+
+
+def test_a_spell_for_a_creature_of_your_choice_can_target_yourself():
+    """Spellcasting > Casting a Spell > Targets > Targeting Yourself
+    A spell that targets a creature of the caster's choice may target the caster: the wounded wizard
+    heals itself with Cure Wounds."""
+    b, c = _setup("cure-wounds", foes=(mon("ogre", (13, 9)),))
+    c.hp = 5
+    b.forget_options()
+    cast(b, "cure-wounds", 1)
+    script(b, 4)
+    target(b, "caster")
+    assert c.hp == 5 + 4 + 4
+
+
+def test_a_caster_inside_its_own_area_is_spared():
+    """Spellcasting > Casting a Spell > Targets > Targeting Yourself
+    A caster standing in its own spell's area would be caught like anyone else (Fireball centred
+    beside the wizard would burn it too).
+    Simplified: the engine never applies a creature's own area to itself (battle/targets.py
+    area_hits), so a caster cannot hurt itself; its allies in the area are hit."""
+    ally = pc("fighter", 5, (3, 6), "ally")
+    b, c = spell_setup("fireball", mon("orc", (4, 5)), allies=(ally,), level=1)   # (no Sculpt Spells)
+    cast(b, "fireball", 3)
+    script(b, *[1] * 8, 1, 1)   # 8 fire; the orc and the ally fail their saves
+    place(b, 4, 5)
+    assert c.hp == c.max_hp and b.creatures["orc"].hp == 15 - 8 and ally.hp == ally.max_hp - 8
+
+
+def test_a_sphere_reaches_its_radius_from_the_point_and_no_further():
+    """Spellcasting > Casting a Spell > Areas of Effect > Sphere
+    A sphere spreads its radius from the chosen point (a grid intersection), the point included:
+    Fireball (20 ft) catches the orc in the square at the point and one whose square lies within
+    20 ft of it, not one whose square starts 20 ft away."""
+    b, _c = spell_setup("fireball", mon("orc", (8, 5), "o0"), mon("orc", (11, 5), "o20"), mon("orc", (12, 5), "o25"))
+    cast(b, "fireball", 3)
+    script(b, *[1] * 8, 1, 1)
+    place(b, 8, 5)
+    hp = {k: b.creatures[k].hp for k in ("o0", "o20", "o25")}
+    assert hp == {"o0": 7, "o20": 7, "o25": 15}
+
+
+def test_a_cone_widens_from_the_caster_and_leaves_the_caster_out():
+    """Spellcasting > Casting a Spell > Areas of Effect > Cone
+    A cone starts at the caster (its point of origin, not part of the area) and widens as it goes:
+    Burning Hands (15 ft) aimed east burns an orc 15 ft ahead and one 15 ft ahead 5 ft to the side,
+    not one behind the caster, nor the caster."""
+    b, c = spell_setup("burning-hands", mon("orc", (6, 5), "ahead"), mon("orc", (6, 6), "side"),
+                       mon("orc", (2, 5), "behind"))
+    cast(b, "burning-hands", 1)
+    script(b, 1, 1, 1, 1, 1)   # 3 fire; two saves fail
+    pick(b, "direction", "Toward E ")
+    hp = {k: b.creatures[k].hp for k in ("ahead", "side", "behind")}
+    assert hp == {"ahead": 12, "side": 12, "behind": 15} and c.hp == c.max_hp
+
+
+def test_a_line_runs_straight_from_the_caster_for_its_length():
+    """Spellcasting > Casting a Spell > Areas of Effect > Line
+    A line runs from its point of origin (the caster, not included) straight for its length and
+    width: Lightning Bolt (100 ft by 5 ft) east hits orcs on the caster's row, not one a row off."""
+    b, c = spell_setup("lightning-bolt", mon("orc", (6, 5), "near"), mon("orc", (13, 5), "far"),
+                       mon("orc", (8, 7), "off"), at=(3, 5))
+    cast(b, "lightning-bolt", 3)
+    script(b, *[1] * 8, 1, 1)
+    pick(b, "direction", "Toward E ")
+    hp = {k: b.creatures[k].hp for k in ("near", "far", "off")}
+    assert hp == {"near": 7, "far": 7, "off": 15} and c.hp == c.max_hp
+
+
+def test_a_cube_from_the_caster_does_not_include_the_caster():
+    """Spellcasting > Casting a Spell > Areas of Effect > Cube
+    A cube's point of origin lies on one of its faces and is not in the area: Thunderwave's 15-ft
+    cube pushed out from the wizard hits the orc beside it, and not the wizard."""
+    b, c = spell_setup("thunderwave", mon("orc", (4, 5)))
+    cast(b, "thunderwave", 1)
+    script(b, 1, 1, 1)   # 2d8 = 2; the orc's Con save fails
+    pick(b, "direction", "Toward E ")
+    assert b.creatures["orc"].hp == 13 and c.hp == c.max_hp
+
+
+def test_a_cylinder_includes_its_centre_and_its_radius():
+    """Spellcasting > Casting a Spell > Areas of Effect > Cylinder
+    A cylinder's circle is centred on the point of origin, which is in the area: Flame Strike (10-ft
+    radius) on an orc catches it and one 10 ft away, not one 15 ft away."""
+    b, _c = spell_setup("flame-strike", mon("orc", (8, 5), "o0"), mon("orc", (9, 5), "o10"),
+                        mon("orc", (10, 5), "o15"))
+    cast(b, "flame-strike", 5)
+    script(b, *[1] * 8, 1, 1)
+    place(b, 8, 5)
+    hp = {k: b.creatures[k].hp for k in ("o0", "o10", "o15")}
+    assert hp["o0"] < 15 and hp["o10"] < 15 and hp["o15"] == 15
+
+
+def test_total_cover_blocks_an_area_from_its_point_of_origin():
+    """Spellcasting > Casting a Spell > Areas of Effect
+    An area spreads in straight lines from its point of origin; a creature behind total cover from
+    that point is not in it: a wall between the fireball's point and an orc 10 ft away shields it."""
+    layout = [row if i not in (2, 3, 4, 5, 6, 7, 8) else row[:9] + "#" + row[10:] for i, row in enumerate(WIDE)]
+    c = _wizard("fireball")
+    b = arena(c, mon("orc", (8, 5), "front"), mon("orc", (10, 5), "behind"), layout=layout, first="caster")
+    cast(b, "fireball", 3)
+    script(b, *[1] * 8, 1)
+    place(b, 8, 5)
+    assert b.creatures["front"].hp == 7 and b.creatures["behind"].hp == 15
+
+
+# ================================================================ saves, attacks, combining
+def test_the_spell_save_dc_is_8_plus_ability_plus_proficiency():
+    """Spellcasting > Casting a Spell > Spell Saving Throws
+    The DC is 8 + spellcasting modifier + proficiency (8 + 4 + 3 = 15): the orc's Wis save of 14
+    fails Hold Person's paralysis, 15 succeeds."""
+    for d20, held in ((14, True), (15, False)):
+        b, _c = spell_setup("hold-monster", mon("orc", (6, 5)))
+        cast(b, "hold-monster", 5)
+        script(b, d20)
+        target(b, "orc")
+        assert ("paralyzed" in b.creatures["orc"].conditions) == held, d20
+
+
+def test_a_monster_spell_uses_its_stat_blocks_save_dc():
+    """Spellcasting > Casting a Spell > Spell Saving Throws
+    A monster caster's save DC is its stat block's (the mage: DC 14): the fighter's Wisdom save
+    total of 13 fails Suggestion, 14 succeeds."""
+    for total, held in ((13, True), (14, False)):
+        f = pc("fighter", 5, (3, 5), "fighter")
+        m = mon("mage", (8, 5))
+        b = arena(f, m, layout=WIDE, first="mage")
+        cast(b, "suggestion", 2)
+        script(b, total - f.saves["wis"])
+        target(b, "fighter")
+        assert ("turned" in f.conditions) == held, total
+
+
+def test_the_spell_attack_bonus_is_ability_plus_proficiency():
+    """Spellcasting > Casting a Spell > Spell Attack Rolls
+    A spell attack adds spellcasting modifier + proficiency (+7): 6 + 7 = 13 hits the orc's AC 13,
+    5 + 7 = 12 misses."""
+    for d20, hit in ((6, True), (5, False)):
+        b, _c = spell_setup("fire-bolt", mon("orc", (8, 5)))
+        cast(b, "fire-bolt")
+        script(b, d20, 1, 1)
+        target(b, "orc")
+        assert events(b, "attack")[-1]["hit"] is hit and events(b, "attack")[-1]["total"] == d20 + 7
+
+
+def test_a_ranged_spell_attack_beside_a_foe_has_disadvantage():
+    """Spellcasting > Casting a Spell > Spell Attack Rolls
+    A ranged spell attack made within 5 ft of a hostile creature that sees the caster and isn't
+    incapacitated has disadvantage: Fire Bolt at the adjacent orc rolls two d20s and keeps the low."""
+    b, _c = spell_setup("fire-bolt", mon("orc", (4, 5)))
+    cast(b, "fire-bolt")
+    script(b, 18, 2)
+    target(b, "orc")
+    a = events(b, "attack")[-1]
+    assert a["total"] == 9 and a["hit"] is False
+
+
+def test_the_same_spell_twice_gives_its_benefit_once():
+    """Spellcasting > Casting a Spell > Combining Magical Effects
+    Two castings of one spell on a creature don't add up: an ally blessed by another caster is not a
+    target for the wizard's Bless, and its attack roll gains a single d4."""
+    ally = pc("fighter", 5, (4, 5), "ally")
+    ally.conditions["blessed"] = {"by": "cleric", "spell": "bless"}
+    b, _c = _setup("bless", foes=(mon("ogre", (5, 5)),), allies=(ally,))
+    cast(b, "bless", 1)
+    assert [o.data for o in b.decision.options if o.kind == "target"] == [("caster",)]
+    turn(b, "ally")
+    script(b, 3, 10, 1, 1)   # one d4 (3), then the d20, then damage
+    pick(b, "attack")
+    target(b, "ogre")
+    a = events(b, "attack")[-1]
+    assert a["total"] == 10 + ally.attacks[0].to_hit + 3
+
+
+def test_different_spells_add_their_effects():
+    """Spellcasting > Casting a Spell > Combining Magical Effects
+    Effects of different spells combine while they overlap: Shield (+5) and Shield of Faith (+2)
+    raise the wizard's AC 12 to 19."""
+    b, c = _setup("shield-of-faith", foes=(mon("ogre", (13, 9)),))
+    cast(b, "shield-of-faith", 1)
+    target(b, "caster")
+    c.conditions["shield"] = {"until": "start_of_turn"}
+    assert b.armour_class(c) == 12 + 5 + 2

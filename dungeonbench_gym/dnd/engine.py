@@ -65,7 +65,7 @@ from .monster_traits import (   # monsters' own traits: one module per trait fam
 )
 from .monster_traits import dispatch as monster_traits
 from .rules.hooks import DESTINATION_USES, OPTION_KINDS, REACTIONS, freeze_all
-from .state import Combatant
+from .state import INCAPACITATING, Combatant
 
 
 # The mechanics: each registers the option kinds and reactions it answers into rules/hooks.py's
@@ -141,6 +141,12 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
 
     def event(self, kind: str, text: str, **data) -> None:
         self.log.append({"event": kind, "text": text, **data})
+        if kind == "condition" and data.get("condition") in INCAPACITATING:
+            # SRD Concentration: an incapacitated creature loses concentration. Every rule that
+            # imposes a condition announces it here, so this is the one place they all pass.
+            t = self.creatures.get(data.get("creature"))
+            if t is not None and t.concentration is not None and data["condition"] in t.conditions:
+                self.end_concentration(t)
 
     @property
     def active(self) -> Combatant | None:

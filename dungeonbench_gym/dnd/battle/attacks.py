@@ -701,6 +701,22 @@ def _answer_reaction(b, c: Combatant, p: dict, data: tuple) -> None:
     b._resolve_reaction(c, p, data[0])
 
 
+def _shield_missile_options(b, c: Combatant, p: dict) -> list[Opt]:
+    return [Opt(f"Cast Shield ({p['caster']}'s magic missile deals you no damage; +5 AC; uses a spell slot)",
+                "reaction", (True,)),
+            Opt("Let the magic missile strike", "reaction", (False,))]
+
+
+def _answer_shield_missile(b, c: Combatant, p: dict, data: tuple) -> None:
+    """SRD Shield, taken when Magic Missile targets c: the dart (and the rest) deal it no damage."""
+    if data[0]:
+        b._cast_shield(c)
+    b._dart(b.creatures[p["caster"]], c, p["left"], p["declined"] + (() if data[0] else (c.cid,)))
+
+
+REACTIONS.register("shield_missile", Reaction(_shield_missile_options, _answer_shield_missile))
+
+
 for _name, _options in (("opportunity", _opportunity_options), ("readied", _readied_options),
                         ("uncanny_dodge", _uncanny_dodge_options), ("parry", _parry_options),
                         ("shield", _shield_options)):

@@ -93,15 +93,26 @@ class CastingMixin:
         self.event("concentration", f"{c.cid}'s {c.concentration} ends", creature=c.cid)
         c.concentration = None
 
-    def _dart(self, c: Combatant, t: Combatant, left: int) -> None:
-        """One Magic Missile dart (1d4+1 force); then the next dart's target, or back to the menu."""
+    def _dart(self, c: Combatant, t: Combatant, left: int, declined: tuple = ()) -> None:
+        """One Magic Missile dart (1d4+1 force); then the next dart's target, or back to the menu.
+        SRD Shield: a creature the darts target may cast it as its reaction (once per casting:
+        ``declined`` are those who let it be), and a shielded creature takes no damage from them."""
         if "ms" in t.resources:   # a tarrasque's Reflective Carapace: unaffected, or the dart turns back
             t = monster_traits.carapace_target(self, c, "magic-missile", t)
-        amount = self.roller.roll_damage("1d4+1", what="damage magic-missile force")
-        if t is not None:
-            self.damage(t, amount, "force", magical=True, source=c.cid)
+        if t is not None and t.cid not in declined and "shield" not in t.conditions and self._can_shield(t):
+            self.pending = {"kind": "reaction", "actor": t.cid, "reaction": "shield_missile", "caster": c.cid,
+                            "left": left, "declined": declined,
+                            "prompt": f"{t.cid}: {c.cid}'s magic missile targets you"}
+            self._cache = None
+            return
+        if t is not None and "shield" in t.conditions:
+            self.event("shield", f"{t.cid}'s shield stops the magic missile", creature=t.cid, source=c.cid)
+        else:
+            amount = self.roller.roll_damage("1d4+1", what="damage magic-missile force")
+            if t is not None:
+                self.damage(t, amount, "force", magical=True, source=c.cid)
         if left and self.outcome is None and not self.check_outcome() and self.spell_targets(c, "magic-missile"):
-            self.pending = {"kind": "target", "actor": c.cid, "use": ("dart", "magic-missile", left)}
+            self.pending = {"kind": "target", "actor": c.cid, "use": ("dart", "magic-missile", left, declined)}
         else:
             self.back_to_menu(c)
 
@@ -307,7 +318,7 @@ def _dart_targets(b, c: Combatant, use: tuple) -> list[Opt]:
 
 
 def _dart_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
-    b._dart(c, t, use[2] - 1)
+    b._dart(c, t, use[2] - 1, use[3])
 
 
 def _ray_targets(b, c: Combatant, use: tuple) -> list[Opt]:

@@ -1,0 +1,109 @@
+"""SRD 5.1 Monsters (the introduction's rules: legendary actions and resistance, recharge,
+multiattack, innate spellcasting), rule by rule: each test's docstring names the section and states
+the rule; the dice are scripted and the outcome asserted exactly."""
+
+from dnd_helpers import WIDE, arena, cast, events, fighter, labels, mon, pick, script, turn
+
+from dungeonbench_gym.dnd.verification.arena import caster
+
+
+def _unicorn(at=(5, 5)):
+    f = fighter(5, at=(4, 5))
+    u = mon("unicorn", at)
+    b = arena(f, u, layout=WIDE, first="fighter")
+    return b, f, u
+
+
+def test_a_legendary_action_comes_at_the_end_of_another_creatures_turn():
+    """Monsters > Legendary Creatures > Legendary Actions
+    A legendary action is taken only at the end of another creature's turn: the unicorn has none on
+    its own menu, and is asked when the fighter's turn ends."""
+    b, f, u = _unicorn()
+    assert b.pending["kind"] == "action"
+    pick(b, None, "End turn")
+    assert b.pending["kind"] == "legendary" and b.pending["actor"] == "unicorn" and b.pending["after"] == "fighter"
+    turn(b, "unicorn")
+    assert not [o for o in b.decision.options if o.kind == "legendary"]
+
+
+def test_only_one_legendary_action_at_a_time():
+    """Monsters > Legendary Creatures > Legendary Actions
+    One legendary action is used at a time: after the unicorn's Hooves at the end of the fighter's
+    turn, the next turn begins with no second legendary action."""
+    b, f, u = _unicorn()
+    pick(b, None, "End turn")
+    script(b, 1)   # the hooves miss
+    pick(b, "legendary", "hooves")
+    pick(b, "target")
+    assert b.pending["kind"] == "action" and len(events(b, "legendary")) == 1
+
+
+def test_a_legendary_action_costing_more_than_is_left_is_not_offered():
+    """Monsters > Legendary Creatures > Legendary Actions
+    An option costing several actions needs that many left: with 2 left the unicorn cannot Heal Self
+    (3)."""
+    b, f, u = _unicorn()
+    u.hp -= 20
+    u.resources["legendary_left"] = 2
+    pick(b, None, "End turn")
+    assert not [x for x in labels(b) if "heal-self" in x] and [x for x in labels(b) if "hooves" in x]
+
+
+def test_spent_legendary_actions_return_at_the_start_of_its_turn():
+    """Monsters > Legendary Creatures > Legendary Actions
+    The creature regains its spent legendary actions at the start of its turn."""
+    b, f, u = _unicorn()
+    u.resources["legendary_left"] = 0
+    turn(b, "unicorn")
+    assert u.resources["legendary_left"] == 3
+
+
+def test_no_legendary_action_while_incapacitated():
+    """Monsters > Legendary Creatures > Legendary Actions
+    An incapacitated legendary creature takes no legendary action: the stunned unicorn is not asked
+    when the fighter's turn ends."""
+    b, f, u = _unicorn()
+    u.conditions["stunned"] = {}
+    pick(b, None, "End turn")
+    assert b.pending["kind"] != "legendary"
+
+
+def test_legendary_resistance_turns_a_failed_save_into_a_success():
+    """Monsters > Legendary Creatures > Legendary Resistance
+    A creature with Legendary Resistance (3/day) may choose to succeed on a save it fails: the adult
+    red dragon fails Hold Monster's save, succeeds instead and has 2 uses left."""
+    c = caster("hold-monster", 9, "caster", (3, 5))
+    d = mon("adult-red-dragon", (8, 5))
+    b = arena(c, d, layout=WIDE, first="caster")
+    cast(b, "hold-monster", 5)
+    script(b, 1)
+    pick(b, "target")
+    assert "paralyzed" not in d.conditions and d.resources["legendary_resistance"] == 2
+    assert events(b, "legendary_resistance")
+
+
+def test_a_recharge_action_returns_on_its_die_roll_at_the_start_of_the_turn():
+    """Monsters > Monster Statistics > Actions > Limited Usage
+    A "Recharge 5-6" action, once used, rolls a d6 at the start of each of the monster's turns and
+    is back on a 5 or 6: a 4 leaves the young red dragon's Fire Breath spent, a 5 restores it."""
+    f = fighter(5, at=(2, 2))
+    d = mon("young-red-dragon", (8, 5))
+    b = arena(f, d, layout=WIDE, first="fighter")
+    d.recharge["fire-breath"] = False
+    script(b, 4)
+    turn(b, "young-red-dragon")
+    assert d.recharge["fire-breath"] is False
+    script(b, 5)
+    turn(b, "young-red-dragon")
+    assert d.recharge["fire-breath"] is True
+
+
+def test_multiattack_makes_the_attacks_its_stat_block_lists():
+    """Monsters > Monster Statistics > Actions > Multiattack
+    A creature with Multiattack makes the attacks its stat block lists on its turn: the young red
+    dragon's bite and two claws."""
+    f = fighter(5, at=(4, 5))
+    d = mon("young-red-dragon", (5, 5))
+    b = arena(f, d, layout=WIDE, first="young-red-dragon")
+    pick(b, "multiattack")
+    assert sorted(d.economy.attack_queue) == ["bite", "claw", "claw"]

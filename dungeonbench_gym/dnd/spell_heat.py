@@ -1,10 +1,9 @@
 """Heat Metal (the ``"heat"`` spell mechanism): a foe in metal armour or holding a metal weapon
 takes fire damage and has disadvantage on its attack rolls and ability checks; on each later turn
-of the caster's concentration a bonus action heats the object again (no slot). Simplifications:
-the target keeps the object (the engine models no dropped weapons, so the Constitution save to
-drop a held weapon is not rolled), and the disadvantage lasts until the end of the caster's next
-turn where the SRD says until its start (left for the rules audit, issue 18: changing it changes
-play).
+of the caster's concentration a bonus action heats the object again (no slot). The disadvantage
+lasts until the start of the caster's next turn (SRD), so a heating on a later turn brings it back.
+Simplification: the target keeps the object (the engine models no dropped weapons, so the
+Constitution save to drop a held weapon is not rolled).
 
 The whole mechanism is this module: its spell row names ``"mech": "heat"`` and ``"needs_metal"``
 (``content/data/spell_mechanics.json``), the spellbook runs its target step (a foe carrying
@@ -48,7 +47,7 @@ def _scorch(b, c, key: str, level: int, t) -> None:
     if t.dead or c.concentration != key:
         return
     t.conditions["heated"] = {"by": c.cid, "spell": key, "level": level, "attack_dis": True, "check_dis": True,
-                              "until": "end_of_source_next_turn", "turn_of": c.cid, "round": b.round}
+                              "until": "start_of_source_next_turn", "round": b.round}
     b.event("condition", f"{t.cid} is heated ({key}): disadvantage on attacks and checks", creature=t.cid,
             condition="heated", spell=key)
 

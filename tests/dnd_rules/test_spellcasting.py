@@ -906,3 +906,23 @@ def test_different_spells_add_their_effects():
     target(b, "caster")
     c.conditions["shield"] = {"until": "start_of_turn"}
     assert b.armour_class(c) == 12 + 5 + 2
+
+
+def test_heat_metal_disadvantage_lasts_until_the_start_of_the_casters_next_turn():
+    """Spellcasting > Spells > Heat Metal
+    A creature holding or wearing the heated metal that keeps it has disadvantage on attack rolls and
+    ability checks until the start of the caster's next turn; on that turn a bonus action heats the
+    metal again, which brings the disadvantage back."""
+    b, c = spell_setup("heat-metal", mon("orc", (4, 5), "orc"))
+    orc = b.creatures["orc"]
+    cast(b, "heat-metal")
+    target(b, "orc")
+    assert orc.conditions["heated"]["attack_dis"]
+    turn(b, "orc")   # the orc's turn: still heated while it attacks
+    assert "heated" in orc.conditions
+    turn(b, "caster")   # the start of the caster's next turn: it ends
+    assert "heated" not in orc.conditions and c.concentration == "heat-metal"
+    b.round += 1   # (turn() restarts the round count: make this a later round than the casting)
+    b.forget_options()
+    pick(b, "reheat")
+    assert orc.conditions["heated"]["attack_dis"]

@@ -134,6 +134,10 @@ class TurnsMixin:
             for k in ("slowed", "chilled", "no_heal"):
                 if o.conditions.get(k, {}).get("by") == c.cid:
                     del o.conditions[k]
+            for k in [k for k, v in o.conditions.items()
+                      if v.get("until") == "start_of_source_next_turn" and v.get("by") == c.cid]:
+                del o.conditions[k]
+                self.event("condition_end", f"{o.cid} is no longer {k}", creature=o.cid, condition=k)
         if c.concentration and self.round >= c.resources.get("concentration_until", 10 ** 9):
             self.end_concentration(c)   # the spell's duration ran out
         sw = c.resources.get("spiritual_weapon")

@@ -10,7 +10,8 @@ targets (and how many more per slot level), who is exempt, a zone's behaviour. A
 * ``{"not_yet": why}``: combat-relevant, but its mechanism is not built,
 * ``{"out": reason}``: out of scope (see :data:`.rules.spell_data.OUT_REASONS`).
 
-Mechanisms: ``attack`` (spell attack rolls, Eldritch Blast beams, Vampiric Touch's healing),
+Mechanisms: ``attack`` (spell attack rolls, Eldritch Blast beams, Vampiric Touch's healing; ``on_hit``:
+riders of a hit, as the attack profile's ``on_hit`` entries: Ray of Frost's ``["mark", "slowed"]``),
 ``save`` (one or more targets, damage half/none and/or a condition with a repeat save), ``word``
 (no save under an HP threshold), ``area`` (the SRD shape placed by a point or a direction, damage
 and/or a condition; ``zone``: it stays, hurting those who start a turn in it, and may drift away
@@ -52,7 +53,7 @@ from .rules import hooks
 from .rules.hooks import SPELL_MECHANISMS, SPELL_SCREENS
 from .rules.spell_data import OUT_REASONS, beams, dice, extra_targets
 from .rules.spell_data import free_squares as _free_squares
-from .rules.spell_data import mech, pool_dice
+from .rules.spell_data import mech, on_hit, pool_dice
 from .rules.spell_data import reveal as _reveal
 from .rules.spell_data import shape as _shape
 from .rules.spell_data import spell as _spell
@@ -483,7 +484,7 @@ def effect(b, c, key: str, level: int, t):
         profile = AttackProfile(key, sp.name, c.resources["spell_attack"],
                                 (DamagePart(dmg, sp.damage_type),) if dmg else (),   # Ray of Enfeeblement: none
                                 sp.attack_type == "melee", SQUARE_FT, rng, rng,
-                                spell=True)
+                                spell=True, on_hit=on_hit(key))   # riders on a hit (Ray of Frost's slowing)
         before = t.hp
         out = b.make_attack(c, profile, t, melee=sp.attack_type == "melee", then="menu")
         if out and m.get("heal_half") and before > t.hp:   # Vampiric Touch: half the damage dealt

@@ -133,17 +133,12 @@ class CastingMixin:
         if "buff" in m:
             self._spell_effect(c, key, t)
             return True
+        # a single-target save cantrip (Sacred Flame): no half on a success
         dice = sp.damage_for(slot_level=level or None, character_level=c.level)
-        if sp.save_ability:   # a single-target save cantrip (Sacred Flame): no half on a success
-            if not self.saving_throw(t, sp.save_ability, c.resources["spell_dc"], magic=True):
-                amount = self.roller.roll_damage(dice, what=f"damage {key} {sp.damage_type}")
-                self.damage(t, amount, sp.damage_type, magical=True, source=c.cid)
-            return True
-        rng = dispatch.spell_range(c, key, sp.range_feet or 0)   # (Distant Spell)
-        profile = AttackProfile(key, sp.name, c.resources["spell_attack"], (DamagePart(dice, sp.damage_type),),
-                                sp.attack_type == "melee", 5, rng, rng, spell=True,
-                                on_hit=spell_data.on_hit(key))
-        return self.make_attack(c, profile, t, melee=sp.attack_type == "melee", then="menu")
+        if not self.saving_throw(t, sp.save_ability, c.resources["spell_dc"], magic=True):
+            amount = self.roller.roll_damage(dice, what=f"damage {key} {sp.damage_type}")
+            self.damage(t, amount, sp.damage_type, magical=True, source=c.cid)
+        return True
 
     def _spell_effect(self, c: Combatant, key: str, t: Combatant) -> None:
         """A buff on a willing creature, or a debuff after a failed save (the row's ``buff``, ``debuff``)."""

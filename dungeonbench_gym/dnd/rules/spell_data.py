@@ -18,8 +18,6 @@ itself; their rows carry what that code, the menu, the planner and the Day track
   (``true``: the spell's own save ability);
 * ``targets`` and ``per_level``: targets at the spell's level and more per slot level above, each
   its own target decision (:func:`extra_targets`; Scorching Ray's are rays);
-* ``on_hit``: riders of a spell attack that hits, as the attack profile's ``on_hit`` entries
-  (:func:`on_hit`);
 * ``dice`` and ``pool_per_level``: an HP pool and its growth per slot level (Sleep: :func:`pool_dice`);
   ``radius``: an emanation's reach in feet (Spirit Guardians);
 * ``summary``: the menu's note, a format string over :data:`SUMMARY_FIELDS` (:func:`summary`).
@@ -120,7 +118,8 @@ def pool_dice(key: str, level: int) -> str:
 
 @functools.cache
 def on_hit(key: str) -> tuple:
-    """The riders of a spell attack that hits (its row's ``on_hit``), as AttackProfile.on_hit entries."""
+    """The riders of a spell attack that hits (its row's ``on_hit``: Ray of Frost's slowing, Guiding
+    Bolt's mark, Chill Touch's, Shocking Grasp's), as AttackProfile.on_hit entries."""
     return tuple(tuple(e) for e in mech(key).get("on_hit", ()))
 
 

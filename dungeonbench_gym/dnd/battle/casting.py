@@ -130,14 +130,7 @@ class CastingMixin:
             mod = c.resources["spell_mod"] if sp.heal_adds_modifier else 0
             self.heal(t, max(1, spell_buffs.heal_roll(self, t, sp.heal_for(level), f"heal {key}") + mod), key)
             return True
-        if "buff" in m:
-            self._spell_effect(c, key, t)
-            return True
-        # a single-target save cantrip (Sacred Flame): no half on a success
-        dice = sp.damage_for(slot_level=level or None, character_level=c.level)
-        if not self.saving_throw(t, sp.save_ability, c.resources["spell_dc"], magic=True):
-            amount = self.roller.roll_damage(dice, what=f"damage {key} {sp.damage_type}")
-            self.damage(t, amount, sp.damage_type, magical=True, source=c.cid)
+        self._spell_effect(c, key, t)   # a buff (Mage Armor, Sanctuary, Shield of Faith)
         return True
 
     def _spell_effect(self, c: Combatant, key: str, t: Combatant) -> None:

@@ -126,10 +126,6 @@ class CastingMixin:
             self._spell_effect(c, key, t)                   # then one decision per extra one
             self.more_targets(c, key, level, spell_data.extra_targets(key, level), (t.cid,))
             return None
-        if sp.heal_at_slot_level:
-            mod = c.resources["spell_mod"] if sp.heal_adds_modifier else 0
-            self.heal(t, max(1, spell_buffs.heal_roll(self, t, sp.heal_for(level), f"heal {key}") + mod), key)
-            return True
         self._spell_effect(c, key, t)   # a buff (Mage Armor, Sanctuary, Shield of Faith)
         return True
 

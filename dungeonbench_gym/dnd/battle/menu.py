@@ -346,8 +346,6 @@ class MenuMixin:
         sp = content.spell(key)
         if key == "magic-missile":
             return f"{2 + level} darts of 1d4+1 force, auto-hit"
-        if sp.heal_at_slot_level:
-            return f"heal {sp.heal_for(level)}{c.resources['spell_mod']:+d}"
         note = spell_data.summary(c, key, level)   # the row's own note (Bless, Sleep, Spirit Guardians...)
         if note is not None:
             return note

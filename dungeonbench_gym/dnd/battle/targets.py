@@ -58,10 +58,7 @@ class TargetingMixin:
             return spellbook.targets(self, c, key, first)
         sp = content.spell(key)
         rng = SQUARE_FT if sp.range_kind == "touch" else dispatch.spell_range(c, key, sp.range_feet or 0)
-        if sp.heal_at_slot_level:   # the living, wounded, self included
-            pool = [o for o in self.creatures.values()
-                    if o.side == c.side and not o.dead and o.hp < o.max_hp and "no_heal" not in o.conditions]
-        elif "buff" in (m := spell_data.mech(key)):   # a willing creature not yet under it
+        if "buff" in (m := spell_data.mech(key)):   # a willing creature not yet under it
             cond, bare = m["buff"], m.get("unarmored")
             pool = [o for o in self.creatures.values()
                     if o.side == c.side and not o.dead and cond not in o.conditions and not (bare and o.armored)]

@@ -57,6 +57,7 @@ from .rules.spell_data import mech, on_hit, pool_dice
 from .rules.spell_data import reveal as _reveal
 from .rules.spell_data import shape as _shape
 from .rules.spell_data import spell as _spell
+from .rules.spell_data import summary as spell_summary
 from .rules.spell_data import table
 from .state import AttackProfile, DamagePart
 
@@ -260,6 +261,9 @@ def summary(c, key: str, level: int) -> str:
     own = _mechanism(m["mech"])
     if own is not None and own.summary is not None:
         return own.summary(c, key, level)
+    note = spell_summary(c, key, level)   # the row's own note (Bless's +1d4, Sleep's pool)
+    if note is not None:
+        return note
     bits = []
     dmg = dice(c, key, level)
     if m["mech"] == "attack":
@@ -712,8 +716,8 @@ def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
             continue
         ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True,
                             adv=dispatch.lands_stride_adv(t, key))   # Land's Stride against Entangle
-        if amount and not m.get("repeat_damage"):
-            dealt = (amount // 2 if sp.save_success == "half" or m.get("half") else 0) if ok else amount
+        if amount and not m.get("repeat_damage"):   # (Evasion: none on a Dex save's success, half on a failure)
+            dealt = dispatch.area_damage(t, ability, ok, sp.save_success == "half" or bool(m.get("half")), amount)
             if dealt:
                 b.damage(t, dealt, sp.damage_type, magical=True, source=c.cid)
         if ok or t.dead:

@@ -182,35 +182,16 @@ class CastingMixin:
         hits = self.area_hits(c, use, where)
         if use[0] == "spell" and self.specials:   # a line spell on a tarrasque (Reflective Carapace)
             hits = monster_traits.carapace_hits(self, c, use[1], hits)
-        if use[0] == "spell" and use[1] == "sleep":
+        if use[0] == "spell":   # Sleep
             self.pay_spell(c, use[1], use[2])
             self._sleep(c, use[2], hits)
             self.back_to_menu(c)
             return
-        if use[0] == "spell":
-            sp = content.spell(use[1])
-            self.pay_spell(c, use[1], use[2])
-            ability, dc, half = sp.save_ability, c.resources["spell_dc"], sp.save_success == "half"
-            parts = (DamagePart(sp.damage_for(slot_level=use[2]), sp.damage_type),)
-            magical = True
-        else:
-            spec = monster_action(c, use[1])
-            if spec.chosen_creatures:   # it picks who is affected: its foes
-                hits = [o for o in hits if o.side != c.side]
-            self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
-                               queued=use[2:3] == ("queue",))
-            return
-        # SRD: roll the damage once for everyone in the area
-        rolled = [(p.type, self.roller.roll_damage(p.dice, what=f"damage {use[1]} {p.type}")) for p in parts]
-        for t in hits:
-            ok = self.saving_throw(t, ability, dc, magic=use[0] == "spell", big=True)
-            for dtype, amount in rolled:
-                self.damage(t, dispatch.area_damage(t, ability, ok, half, amount), dtype, magical=magical,
-                            source=c.cid)   # (Evasion)
-            if not ok and use[1] == "thunderwave" and not t.dead:
-                self.push(c, t, 10)   # pushed 10 ft away from the caster (forced movement)
-                self.event("push", f"{t.cid} is pushed to ({t.pos[0]}, {t.pos[1]})", creature=t.cid)
-        self.back_to_menu(c)
+        spec = monster_action(c, use[1])   # a monster's save action placed as an area
+        if spec.chosen_creatures:   # it picks who is affected: its foes
+            hits = [o for o in hits if o.side != c.side]
+        self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
+                           queued=use[2:3] == ("queue",))
 
     def _sleep(self, c: Combatant, level: int, hits: list) -> None:
         """SRD Sleep: 5d8 HP (+2d8 per slot level above 1) puts creatures to sleep in ascending order

@@ -343,16 +343,6 @@ class MenuMixin:
     def _spell_summary(self, c: Combatant, key: str, level: int) -> str:
         if spell_data.handles(key):
             return spellbook.summary(c, key, level)
-        sp = content.spell(key)
         if key == "magic-missile":
             return f"{2 + level} darts of 1d4+1 force, auto-hit"
-        note = spell_data.summary(c, key, level)   # the row's own note (Bless, Sleep, Spirit Guardians...)
-        if note is not None:
-            return note
-        dice = sp.damage_for(slot_level=level or None, character_level=c.level)
-        if sp.area is not None:
-            return (f"{sp.area.size}-ft {sp.area.shape}, DC {c.resources['spell_dc']} "
-                    f"{sp.save_ability.upper()}, {dice} {sp.damage_type}")
-        if sp.save_ability:
-            return f"DC {c.resources['spell_dc']} {sp.save_ability.upper()}, {dice} {sp.damage_type}"
-        return f"{c.resources['spell_attack']:+d}, {dice} {sp.damage_type}"
+        return spell_data.summary(c, key, level)   # the row's own note (Bless, Sleep, Spirit Guardians...)

@@ -277,6 +277,8 @@ def summary(c, key: str, level: int) -> str:
             bits.append(f"{dmg} {sp.damage_type}" + (" (half on a save)" if sp.save_success == "half" else ""))
         if m.get("condition"):
             bits.append(m["condition"])
+        if m.get("push"):   # Thunderwave, Gust of Wind
+            bits.append(f"pushed {m['push']} ft on a failure")
         if m["mech"] == "area":
             shape, size = _shape(key)
             bits.append(f"{size}-ft {shape}")

@@ -80,8 +80,6 @@ def _dc(c) -> int:
 def placement(key: str) -> str:
     """How the spell is aimed: "target", "point", "direction" or "self"."""
     m, sp = mech(key), _spell(key)
-    if m["mech"] == "pool":
-        return "direction"
     if m.get("place"):   # Storm of Vengeance: centred over the caster (its area covers any map)
         return m["place"]
     if m["mech"] in ("summon", "tiers", "pool_heal"):
@@ -89,7 +87,7 @@ def placement(key: str) -> str:
     own = _mechanism(m["mech"])   # a mechanism of its own module (polymorph, control, light, ...)
     if own is not None and own.placement is not None:
         return own.placement(key)
-    if m["mech"] not in ("area", "zone"):   # zone: a lasting area without a save (dnd/spell_zones.py)
+    if m["mech"] not in ("area", "zone", "pool"):   # zone: a lasting area without a save (dnd/spell_zones.py)
         return "target"
     shape = m.get("shape") or sp.area.shape
     if sp.range_kind == "self":
@@ -681,8 +679,8 @@ def resolve_area(b, c, use: tuple, where) -> None:
     if m["mech"] == "pool":
         pool = b.roller.roll(pool_dice(key, level), what=f"{key} hit points")
         b.event("spell", f"{key} affects {pool} hit points of creatures", creature=c.cid, pool=pool)
-        for t in sorted(hits, key=lambda o: (o.hp, o.cid)):
-            if not t.conscious or m["condition"] in t.conditions or m["condition"] in t.condition_immunities:
+        for t in sorted(hits, key=lambda o: (o.hp, o.cid)):   # (Sleep: not the undead, nor those immune to charm)
+            if not t.conscious or m["condition"] in t.conditions or _exempt(key, t):
                 continue
             if t.hp > pool:
                 break

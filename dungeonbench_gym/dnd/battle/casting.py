@@ -31,7 +31,6 @@ class CastingMixin:
 
     # ---------------------------------------------------------------- spells and areas
     def begin_spell(self, c: Combatant, key: str, level: int) -> None:
-        sp = content.spell(key)
         use = ("spell", key, level)
         if spell_counter.offer(self, c, key, level):   # a foe sees the casting and may counter it
             return
@@ -44,12 +43,8 @@ class CastingMixin:
             c.conditions["spirit_guardians"] = {"by": c.cid, "spell": key, "level": level,
                                                 "dc": c.resources["spell_dc"]}
             self.back_to_menu(c)
-        elif sp.area is None:
+        else:   # a target (the engine's own spells are aimed at creatures)
             self.pending = {"kind": "target", "actor": c.cid, "use": use}
-        elif sp.area.shape == "sphere":
-            self.pending = {"kind": "point_x", "actor": c.cid, "use": use}
-        else:
-            self.pending = {"kind": "direction", "actor": c.cid, "use": use}
 
     def pay_spell(self, c: Combatant, key: str, level: int) -> None:
         sp = content.spell(key)
@@ -176,40 +171,15 @@ class CastingMixin:
         self.back_to_menu(c)
 
     def _resolve_area(self, c: Combatant, use: tuple, where) -> None:
-        if use[0] == "spell" and spell_data.handles(use[1]):
+        if use[0] == "spell":   # every area spell is a spellbook row (dnd/spellbook.py)
             spellbook.resolve_area(self, c, use, where)
             return
         hits = self.area_hits(c, use, where)
-        if use[0] == "spell" and self.specials:   # a line spell on a tarrasque (Reflective Carapace)
-            hits = monster_traits.carapace_hits(self, c, use[1], hits)
-        if use[0] == "spell":   # Sleep
-            self.pay_spell(c, use[1], use[2])
-            self._sleep(c, use[2], hits)
-            self.back_to_menu(c)
-            return
         spec = monster_action(c, use[1])   # a monster's save action placed as an area
         if spec.chosen_creatures:   # it picks who is affected: its foes
             hits = [o for o in hits if o.side != c.side]
         self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
                            queued=use[2:3] == ("queue",))
-
-    def _sleep(self, c: Combatant, level: int, hits: list) -> None:
-        """SRD Sleep: 5d8 HP (+2d8 per slot level above 1) puts creatures to sleep in ascending order
-        of current HP, no save; undead and creatures immune to charm are unaffected."""
-        pool = self.roller.roll(spell_data.pool_dice("sleep", level), what="sleep hit points")
-        self.event("sleep", f"Sleep affects {pool} hit points of creatures", creature=c.cid, pool=pool)
-        for t in sorted(hits, key=lambda o: (o.hp, o.cid)):
-            if not t.conscious or "unconscious" in t.conditions or t.creature_type == "undead" or \
-                    "charmed" in t.condition_immunities:
-                continue
-            if t.hp > pool:
-                break
-            pool -= t.hp
-            t.conditions["unconscious"] = {"by": c.cid, "spell": "sleep", "asleep": True}
-            t.conditions.setdefault("prone", {})
-            self.release_grapples_by(t)
-            self.end_concentration(t)
-            self.event("condition", f"{t.cid} falls asleep", creature=t.cid, condition="unconscious")
 
     # ---------------------------------------------------------------- Spirit Guardians
     def _guardians(self) -> list[Combatant]:

@@ -328,11 +328,8 @@ class MenuMixin:
                     continue
             elif key == "spiritual-weapon" and "spiritual_weapon" in c.resources:
                 continue
-            elif sp.area is None:
-                if not self.spell_targets(c, key, first=True):
-                    continue
-            elif sp.area.shape == "sphere" and not self.point_ok(c, c.pos[0], c.pos[1], sp.range_feet or 0):
-                continue   # the caster's own corner is a legal point whenever any is: no full scan
+            elif not self.spell_targets(c, key, first=True):   # the engine's own spells: a creature
+                continue
             how = " (bonus action)" if bonus else ""
             for level in levels:
                 at = f" at level {level}" if level else ""

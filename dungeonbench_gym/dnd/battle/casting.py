@@ -6,7 +6,7 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 from __future__ import annotations
 
 from .. import (
-    content, spell_buffs, spell_control, spell_counter,
+    content, spell_control, spell_counter,
     spell_summons, spell_walls, spellbook,
 )
 from ..classes import dispatch
@@ -117,7 +117,7 @@ class CastingMixin:
             self._weapon_attack(c, t)
             return None
         m = spell_data.mech(key)
-        if m.get("targets", 1) > 1 or m.get("per_level"):   # Bless, Bane, Hold Person: the first target,
+        if m.get("targets", 1) > 1 or m.get("per_level"):   # Bless: the first target,
             self._spell_effect(c, key, t)                   # then one decision per extra one
             self.more_targets(c, key, level, spell_data.extra_targets(key, level), (t.cid,))
             return None
@@ -125,23 +125,10 @@ class CastingMixin:
         return True
 
     def _spell_effect(self, c: Combatant, key: str, t: Combatant) -> None:
-        """A buff on a willing creature, or a debuff after a failed save (the row's ``buff``, ``debuff``)."""
-        m = spell_data.mech(key)
-        cond = m.get("buff")
-        if cond is not None:
-            t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc")}
-            self.event("condition", f"{t.cid} is under {key}", creature=t.cid, condition=cond)
-            return
-        cond = m["debuff"]
-        ability = content.spell(key).save_ability
-        rep = m.get("repeat")   # a save at the end of each of its turns (true: the spell's own ability)
-        if cond in t.condition_immunities or spell_buffs.wards(t, cond):   # Freedom of Movement
-            self.event("condition", f"{t.cid} is immune to {cond}", creature=t.cid)
-            return
-        if not self.saving_throw(t, ability, c.resources["spell_dc"], magic=True, big=True):
-            t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources["spell_dc"],
-                                  "repeat": (rep if isinstance(rep, str) else ability) if rep else None}
-            self.event("condition", f"{t.cid} is {cond} ({key})", creature=t.cid, condition=cond)
+        """A buff on a willing creature (the row's ``buff``: Bless, Shield of Faith, Mage Armor, Sanctuary)."""
+        cond = spell_data.mech(key)["buff"]
+        t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc")}
+        self.event("condition", f"{t.cid} is under {key}", creature=t.cid, condition=cond)
 
     def more_targets(self, c: Combatant, key: str, level: int, left: int, chosen: tuple) -> None:
         if left > 0 and self.outcome is None and any(t.cid not in chosen for t in self.spell_targets(c, key)):

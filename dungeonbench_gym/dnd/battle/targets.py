@@ -63,11 +63,7 @@ class TargetingMixin:
             pool = [o for o in self.creatures.values()
                     if o.side == c.side and not o.dead and cond not in o.conditions and not (bare and o.armored)]
         else:
-            pool = self.enemies_of(c)
-            if "debuff" in m:   # Bane, Hold Person: a foe of its types not yet under it
-                cond, types = m["debuff"], m.get("types")
-                pool = [o for o in pool if (types is None or o.creature_type in types) and cond not in o.conditions]
-            pool = [o for o in pool if self.may_target(c, o)]
+            pool = [o for o in self.enemies_of(c) if self.may_target(c, o)]   # Spiritual Weapon, Magic Missile...
             if self.specials:   # Limited Magic Immunity (monster_traits/rakshasa.py)
                 pool = monster_traits.spell_screen(self, c, key, pool)
         ok = (t for t in pool if (t is c or self.distance(c, t) <= rng) and self.line_of_effect(c, t))

@@ -14,8 +14,10 @@ Mechanisms: ``attack`` (spell attack rolls, Eldritch Blast beams, Vampiric Touch
 riders of a hit, as the attack profile's ``on_hit`` entries: Ray of Frost's ``["mark", "slowed"]``),
 ``save`` (one or more targets, damage half/none and/or a condition with a repeat save), ``word``
 (no save under an HP threshold), ``area`` (the SRD shape placed by a point or a direction, damage
-and/or a condition; ``zone``: it stays, hurting those who start a turn in it, and may drift away
-from the caster), ``pool`` (Color Spray's HP pool), ``heal``, ``temp_hp``, ``max_hp``,
+and/or a condition, ``push``: feet a failed save pushes a creature away, Thunderwave; ``zone``: it
+stays, hurting those who start a turn in it, and may drift away from the caster), ``pool`` (an HP
+pool of the row's ``dice`` + ``pool_per_level`` takes creatures lowest HP first: Color Spray, Sleep;
+its exemptions are the row's ``not_types``, ``immune_as``), ``heal``, ``temp_hp``, ``max_hp``,
 ``stabilize``, ``cure``, ``revive``, ``buff`` and ``mark`` (a condition with flags the engine reads:
 ``ac``, ``ac_min``, ``speed``, ``speed_double``, ``speed_half``, ``speed_zero``, ``attacked_adv``,
 ``attacked_adv_by_caster``, ``attacked_dis``, ``attacked_dis_types``, ``attack_dis``, ``resist``,
@@ -24,7 +26,8 @@ riders ``hit_dice`` (``once``, ``reveals``), ``marked_dice`` (``marked_any``: an
 ``fly``, ``save_die``, ``save_adv``/``save_dis`` (``save_adv_vs``: against a condition), ``sees_invisible``,
 ``death_ward``, ``images`` (Mirror Image), ``retort`` (Fire Shield), ``bonus_dash``, ``no_spells``),
 ``dispel`` (Dispel Magic), ``summon`` (Conjure Animals: new combatants on the caster's side),
-``tiers`` (Divine Word). Walls (``wall``: Wall of Fire) are placed by a point, then a direction;
+``tiers`` (Divine Word). A row's ``summary`` replaces the mechanism's menu note
+(:func:`.rules.spell_data.summary`). Walls (``wall``: Wall of Fire) are placed by a point, then a direction;
 the mechanism ``wall`` (a ``barrier`` entry: Wall of Force, Stone, Ice, Prismatic Wall, Passwall)
 changes the battle's map (:mod:`.spell_walls`).
 ``repeat_damage``: the repeat save hurts on a failure (Phantasmal Killer). ``recall``: later turns

@@ -376,6 +376,13 @@ _CONDITION_WORTH = {"paralyzed": 25, "stunned": 22, "unconscious": 20, "petrifie
                     "restrained": 10, "blinded": 10, "frightened": 8, "charmed": 8, "poisoned": 5, "prone": 3}
 
 
+# spells the rules of thumb above and below play by name (Fire Bolt, Sacred Flame, Bless...), or leave
+# alone (Ray of Frost, Guiding Bolt...): the engine's own spells before they became spellbook rows
+# (issue 17), kept out of the expected-value rule so that the baseline plays them as it did
+OWN_RULES = frozenset(("fire-bolt", "ray-of-frost", "chill-touch", "shocking-grasp", "guiding-bolt",
+                       "inflict-wounds", "sacred-flame", "bane", "hold-person"))
+
+
 def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[int]):
     """The best data-driven spell (a spellbook mechanics row) by a rough expected value in HP:
     damage dice x the chance a foe is hurt x targets, a condition's worth x the chance it lands,
@@ -400,7 +407,8 @@ def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: lis
         key, level = opts[i].data[:2]
         m = spell_data.mech(key)
         kind = m.get("mech")
-        if key in seen or not spell_data.handles(key) or kind in ("heal", "stabilize", "area", "pool"):
+        if key in seen or not spell_data.handles(key) or kind in ("heal", "stabilize", "area", "pool") or \
+                key in OWN_RULES:
             continue   # healing has its own rule; areas are placed by the rule above
         seen.add(key)
         sp = content.spell(key)

@@ -401,11 +401,7 @@ def _spell_legal(battle, c: Combatant, key: str, level: int, bonus_ok: bool) -> 
         return c.concentration != key
     if key == "spiritual-weapon":
         return "spiritual_weapon" not in c.resources and bool(battle.spell_targets(c, key))
-    if sp.area is None:
-        return bool(battle.spell_targets(c, key))
-    if sp.area.shape == "sphere":
-        return battle.point_ok(c, c.pos[0], c.pos[1], sp.range_feet or 0)
-    return True
+    return bool(battle.spell_targets(c, key))   # the engine's own spells: a creature
 
 
 def _max_castable(c: Combatant) -> int:

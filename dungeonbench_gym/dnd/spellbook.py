@@ -10,11 +10,14 @@ targets (and how many more per slot level), who is exempt, a zone's behaviour. A
 * ``{"not_yet": why}``: combat-relevant, but its mechanism is not built,
 * ``{"out": reason}``: out of scope (see :data:`.rules.spell_data.OUT_REASONS`).
 
-Mechanisms: ``attack`` (spell attack rolls, Eldritch Blast beams, Vampiric Touch's healing),
+Mechanisms: ``attack`` (spell attack rolls, Eldritch Blast beams, Vampiric Touch's healing; ``on_hit``:
+riders of a hit, as the attack profile's ``on_hit`` entries: Ray of Frost's ``["mark", "slowed"]``),
 ``save`` (one or more targets, damage half/none and/or a condition with a repeat save), ``word``
 (no save under an HP threshold), ``area`` (the SRD shape placed by a point or a direction, damage
-and/or a condition; ``zone``: it stays, hurting those who start a turn in it, and may drift away
-from the caster), ``pool`` (Color Spray's HP pool), ``heal``, ``temp_hp``, ``max_hp``,
+and/or a condition, ``push``: feet a failed save pushes a creature away, Thunderwave; ``zone``: it
+stays, hurting those who start a turn in it, and may drift away from the caster), ``pool`` (an HP
+pool of the row's ``dice`` + ``pool_per_level`` takes creatures lowest HP first: Color Spray, Sleep;
+its exemptions are the row's ``not_types``, ``immune_as``), ``heal``, ``temp_hp``, ``max_hp``,
 ``stabilize``, ``cure``, ``revive``, ``buff`` and ``mark`` (a condition with flags the engine reads:
 ``ac``, ``ac_min``, ``speed``, ``speed_double``, ``speed_half``, ``speed_zero``, ``attacked_adv``,
 ``attacked_adv_by_caster``, ``attacked_dis``, ``attacked_dis_types``, ``attack_dis``, ``resist``,
@@ -23,7 +26,8 @@ riders ``hit_dice`` (``once``, ``reveals``), ``marked_dice`` (``marked_any``: an
 ``fly``, ``save_die``, ``save_adv``/``save_dis`` (``save_adv_vs``: against a condition), ``sees_invisible``,
 ``death_ward``, ``images`` (Mirror Image), ``retort`` (Fire Shield), ``bonus_dash``, ``no_spells``),
 ``dispel`` (Dispel Magic), ``summon`` (Conjure Animals: new combatants on the caster's side),
-``tiers`` (Divine Word). Walls (``wall``: Wall of Fire) are placed by a point, then a direction;
+``tiers`` (Divine Word). A row's ``summary`` replaces the mechanism's menu note
+(:func:`.rules.spell_data.summary`). Walls (``wall``: Wall of Fire) are placed by a point, then a direction;
 the mechanism ``wall`` (a ``barrier`` entry: Wall of Force, Stone, Ice, Prismatic Wall, Passwall)
 changes the battle's map (:mod:`.spell_walls`).
 ``repeat_damage``: the repeat save hurts on a failure (Phantasmal Killer). ``recall``: later turns
@@ -52,10 +56,11 @@ from .rules import hooks
 from .rules.hooks import SPELL_MECHANISMS, SPELL_SCREENS
 from .rules.spell_data import OUT_REASONS, beams, dice, extra_targets
 from .rules.spell_data import free_squares as _free_squares
-from .rules.spell_data import mech, pool_dice
+from .rules.spell_data import mech, on_hit, pool_dice
 from .rules.spell_data import reveal as _reveal
 from .rules.spell_data import shape as _shape
 from .rules.spell_data import spell as _spell
+from .rules.spell_data import summary as spell_summary
 from .rules.spell_data import table
 from .state import AttackProfile, DamagePart
 
@@ -78,8 +83,6 @@ def _dc(c) -> int:
 def placement(key: str) -> str:
     """How the spell is aimed: "target", "point", "direction" or "self"."""
     m, sp = mech(key), _spell(key)
-    if m["mech"] == "pool":
-        return "direction"
     if m.get("place"):   # Storm of Vengeance: centred over the caster (its area covers any map)
         return m["place"]
     if m["mech"] in ("summon", "tiers", "pool_heal"):
@@ -87,7 +90,7 @@ def placement(key: str) -> str:
     own = _mechanism(m["mech"])   # a mechanism of its own module (polymorph, control, light, ...)
     if own is not None and own.placement is not None:
         return own.placement(key)
-    if m["mech"] not in ("area", "zone"):   # zone: a lasting area without a save (dnd/spell_zones.py)
+    if m["mech"] not in ("area", "zone", "pool"):   # zone: a lasting area without a save (dnd/spell_zones.py)
         return "target"
     shape = m.get("shape") or sp.area.shape
     if sp.range_kind == "self":
@@ -259,6 +262,9 @@ def summary(c, key: str, level: int) -> str:
     own = _mechanism(m["mech"])
     if own is not None and own.summary is not None:
         return own.summary(c, key, level)
+    note = spell_summary(c, key, level)   # the row's own note (Bless's +1d4, Sleep's pool)
+    if note is not None:
+        return note
     bits = []
     dmg = dice(c, key, level)
     if m["mech"] == "attack":
@@ -272,6 +278,8 @@ def summary(c, key: str, level: int) -> str:
             bits.append(f"{dmg} {sp.damage_type}" + (" (half on a save)" if sp.save_success == "half" else ""))
         if m.get("condition"):
             bits.append(m["condition"])
+        if m.get("push"):   # Thunderwave, Gust of Wind
+            bits.append(f"pushed {m['push']} ft on a failure")
         if m["mech"] == "area":
             shape, size = _shape(key)
             bits.append(f"{size}-ft {shape}")
@@ -483,7 +491,7 @@ def effect(b, c, key: str, level: int, t):
         profile = AttackProfile(key, sp.name, c.resources["spell_attack"],
                                 (DamagePart(dmg, sp.damage_type),) if dmg else (),   # Ray of Enfeeblement: none
                                 sp.attack_type == "melee", SQUARE_FT, rng, rng,
-                                spell=True)
+                                spell=True, on_hit=on_hit(key))   # riders on a hit (Ray of Frost's slowing)
         before = t.hp
         out = b.make_attack(c, profile, t, melee=sp.attack_type == "melee", then="menu")
         if out and m.get("heal_half") and before > t.hp:   # Vampiric Touch: half the damage dealt
@@ -674,8 +682,8 @@ def resolve_area(b, c, use: tuple, where) -> None:
     if m["mech"] == "pool":
         pool = b.roller.roll(pool_dice(key, level), what=f"{key} hit points")
         b.event("spell", f"{key} affects {pool} hit points of creatures", creature=c.cid, pool=pool)
-        for t in sorted(hits, key=lambda o: (o.hp, o.cid)):
-            if not t.conscious or m["condition"] in t.conditions or m["condition"] in t.condition_immunities:
+        for t in sorted(hits, key=lambda o: (o.hp, o.cid)):   # (Sleep: not the undead, nor those immune to charm)
+            if not t.conscious or m["condition"] in t.conditions or _exempt(key, t):
                 continue
             if t.hp > pool:
                 break
@@ -711,8 +719,8 @@ def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
             continue
         ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True,
                             adv=dispatch.lands_stride_adv(t, key))   # Land's Stride against Entangle
-        if amount and not m.get("repeat_damage"):
-            dealt = (amount // 2 if sp.save_success == "half" or m.get("half") else 0) if ok else amount
+        if amount and not m.get("repeat_damage"):   # (Evasion: none on a Dex save's success, half on a failure)
+            dealt = dispatch.area_damage(t, ability, ok, sp.save_success == "half" or bool(m.get("half")), amount)
             if dealt:
                 b.damage(t, dealt, sp.damage_type, magical=True, source=c.cid)
         if ok or t.dead:

@@ -6,7 +6,7 @@ Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 from __future__ import annotations
 
 from .. import (
-    content, spell_buffs, spell_control, spell_counter,
+    content, spell_control, spell_counter,
     spell_summons, spell_walls, spellbook,
 )
 from ..classes import dispatch
@@ -31,7 +31,6 @@ class CastingMixin:
 
     # ---------------------------------------------------------------- spells and areas
     def begin_spell(self, c: Combatant, key: str, level: int) -> None:
-        sp = content.spell(key)
         use = ("spell", key, level)
         if spell_counter.offer(self, c, key, level):   # a foe sees the casting and may counter it
             return
@@ -44,12 +43,8 @@ class CastingMixin:
             c.conditions["spirit_guardians"] = {"by": c.cid, "spell": key, "level": level,
                                                 "dc": c.resources["spell_dc"]}
             self.back_to_menu(c)
-        elif sp.area is None:
+        else:   # a target (the engine's own spells are aimed at creatures)
             self.pending = {"kind": "target", "actor": c.cid, "use": use}
-        elif sp.area.shape == "sphere":
-            self.pending = {"kind": "point_x", "actor": c.cid, "use": use}
-        else:
-            self.pending = {"kind": "direction", "actor": c.cid, "use": use}
 
     def pay_spell(self, c: Combatant, key: str, level: int) -> None:
         sp = content.spell(key)
@@ -133,47 +128,18 @@ class CastingMixin:
             self._weapon_attack(c, t)
             return None
         m = spell_data.mech(key)
-        if m.get("targets", 1) > 1 or m.get("per_level"):   # Bless, Bane, Hold Person: the first target,
+        if m.get("targets", 1) > 1 or m.get("per_level"):   # Bless: the first target,
             self._spell_effect(c, key, t)                   # then one decision per extra one
             self.more_targets(c, key, level, spell_data.extra_targets(key, level), (t.cid,))
             return None
-        if sp.heal_at_slot_level:
-            mod = c.resources["spell_mod"] if sp.heal_adds_modifier else 0
-            self.heal(t, max(1, spell_buffs.heal_roll(self, t, sp.heal_for(level), f"heal {key}") + mod), key)
-            return True
-        if "buff" in m:
-            self._spell_effect(c, key, t)
-            return True
-        dice = sp.damage_for(slot_level=level or None, character_level=c.level)
-        if sp.save_ability:   # a single-target save cantrip (Sacred Flame): no half on a success
-            if not self.saving_throw(t, sp.save_ability, c.resources["spell_dc"], magic=True):
-                amount = self.roller.roll_damage(dice, what=f"damage {key} {sp.damage_type}")
-                self.damage(t, amount, sp.damage_type, magical=True, source=c.cid)
-            return True
-        rng = dispatch.spell_range(c, key, sp.range_feet or 0)   # (Distant Spell)
-        profile = AttackProfile(key, sp.name, c.resources["spell_attack"], (DamagePart(dice, sp.damage_type),),
-                                sp.attack_type == "melee", 5, rng, rng, spell=True,
-                                on_hit=spell_data.on_hit(key))
-        return self.make_attack(c, profile, t, melee=sp.attack_type == "melee", then="menu")
+        self._spell_effect(c, key, t)   # a buff (Mage Armor, Sanctuary, Shield of Faith)
+        return True
 
     def _spell_effect(self, c: Combatant, key: str, t: Combatant) -> None:
-        """A buff on a willing creature, or a debuff after a failed save (the row's ``buff``, ``debuff``)."""
-        m = spell_data.mech(key)
-        cond = m.get("buff")
-        if cond is not None:
-            t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc")}
-            self.event("condition", f"{t.cid} is under {key}", creature=t.cid, condition=cond)
-            return
-        cond = m["debuff"]
-        ability = content.spell(key).save_ability
-        rep = m.get("repeat")   # a save at the end of each of its turns (true: the spell's own ability)
-        if cond in t.condition_immunities or spell_buffs.wards(t, cond):   # Freedom of Movement
-            self.event("condition", f"{t.cid} is immune to {cond}", creature=t.cid)
-            return
-        if not self.saving_throw(t, ability, c.resources["spell_dc"], magic=True, big=True):
-            t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources["spell_dc"],
-                                  "repeat": (rep if isinstance(rep, str) else ability) if rep else None}
-            self.event("condition", f"{t.cid} is {cond} ({key})", creature=t.cid, condition=cond)
+        """A buff on a willing creature (the row's ``buff``: Bless, Shield of Faith, Mage Armor, Sanctuary)."""
+        cond = spell_data.mech(key)["buff"]
+        t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc")}
+        self.event("condition", f"{t.cid} is under {key}", creature=t.cid, condition=cond)
 
     def more_targets(self, c: Combatant, key: str, level: int, left: int, chosen: tuple) -> None:
         if left > 0 and self.outcome is None and any(t.cid not in chosen for t in self.spell_targets(c, key)):
@@ -203,59 +169,15 @@ class CastingMixin:
         self.back_to_menu(c)
 
     def _resolve_area(self, c: Combatant, use: tuple, where) -> None:
-        if use[0] == "spell" and spell_data.handles(use[1]):
+        if use[0] == "spell":   # every area spell is a spellbook row (dnd/spellbook.py)
             spellbook.resolve_area(self, c, use, where)
             return
         hits = self.area_hits(c, use, where)
-        if use[0] == "spell" and self.specials:   # a line spell on a tarrasque (Reflective Carapace)
-            hits = monster_traits.carapace_hits(self, c, use[1], hits)
-        if use[0] == "spell" and use[1] == "sleep":
-            self.pay_spell(c, use[1], use[2])
-            self._sleep(c, use[2], hits)
-            self.back_to_menu(c)
-            return
-        if use[0] == "spell":
-            sp = content.spell(use[1])
-            self.pay_spell(c, use[1], use[2])
-            ability, dc, half = sp.save_ability, c.resources["spell_dc"], sp.save_success == "half"
-            parts = (DamagePart(sp.damage_for(slot_level=use[2]), sp.damage_type),)
-            magical = True
-        else:
-            spec = monster_action(c, use[1])
-            if spec.chosen_creatures:   # it picks who is affected: its foes
-                hits = [o for o in hits if o.side != c.side]
-            self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
-                               queued=use[2:3] == ("queue",))
-            return
-        # SRD: roll the damage once for everyone in the area
-        rolled = [(p.type, self.roller.roll_damage(p.dice, what=f"damage {use[1]} {p.type}")) for p in parts]
-        for t in hits:
-            ok = self.saving_throw(t, ability, dc, magic=use[0] == "spell", big=True)
-            for dtype, amount in rolled:
-                self.damage(t, dispatch.area_damage(t, ability, ok, half, amount), dtype, magical=magical,
-                            source=c.cid)   # (Evasion)
-            if not ok and use[1] == "thunderwave" and not t.dead:
-                self.push(c, t, 10)   # pushed 10 ft away from the caster (forced movement)
-                self.event("push", f"{t.cid} is pushed to ({t.pos[0]}, {t.pos[1]})", creature=t.cid)
-        self.back_to_menu(c)
-
-    def _sleep(self, c: Combatant, level: int, hits: list) -> None:
-        """SRD Sleep: 5d8 HP (+2d8 per slot level above 1) puts creatures to sleep in ascending order
-        of current HP, no save; undead and creatures immune to charm are unaffected."""
-        pool = self.roller.roll(spell_data.pool_dice("sleep", level), what="sleep hit points")
-        self.event("sleep", f"Sleep affects {pool} hit points of creatures", creature=c.cid, pool=pool)
-        for t in sorted(hits, key=lambda o: (o.hp, o.cid)):
-            if not t.conscious or "unconscious" in t.conditions or t.creature_type == "undead" or \
-                    "charmed" in t.condition_immunities:
-                continue
-            if t.hp > pool:
-                break
-            pool -= t.hp
-            t.conditions["unconscious"] = {"by": c.cid, "spell": "sleep", "asleep": True}
-            t.conditions.setdefault("prone", {})
-            self.release_grapples_by(t)
-            self.end_concentration(t)
-            self.event("condition", f"{t.cid} falls asleep", creature=t.cid, condition="unconscious")
+        spec = monster_action(c, use[1])   # a monster's save action placed as an area
+        if spec.chosen_creatures:   # it picks who is affected: its foes
+            hits = [o for o in hits if o.side != c.side]
+        self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
+                           queued=use[2:3] == ("queue",))
 
     # ---------------------------------------------------------------- Spirit Guardians
     def _guardians(self) -> list[Combatant]:

@@ -328,11 +328,8 @@ class MenuMixin:
                     continue
             elif key == "spiritual-weapon" and "spiritual_weapon" in c.resources:
                 continue
-            elif sp.area is None:
-                if not self.spell_targets(c, key, first=True):
-                    continue
-            elif sp.area.shape == "sphere" and not self.point_ok(c, c.pos[0], c.pos[1], sp.range_feet or 0):
-                continue   # the caster's own corner is a legal point whenever any is: no full scan
+            elif not self.spell_targets(c, key, first=True):   # the engine's own spells: a creature
+                continue
             how = " (bonus action)" if bonus else ""
             for level in levels:
                 at = f" at level {level}" if level else ""
@@ -343,18 +340,6 @@ class MenuMixin:
     def _spell_summary(self, c: Combatant, key: str, level: int) -> str:
         if spell_data.handles(key):
             return spellbook.summary(c, key, level)
-        sp = content.spell(key)
         if key == "magic-missile":
             return f"{2 + level} darts of 1d4+1 force, auto-hit"
-        if sp.heal_at_slot_level:
-            return f"heal {sp.heal_for(level)}{c.resources['spell_mod']:+d}"
-        note = spell_data.summary(c, key, level)   # the row's own note (Bless, Sleep, Spirit Guardians...)
-        if note is not None:
-            return note
-        dice = sp.damage_for(slot_level=level or None, character_level=c.level)
-        if sp.area is not None:
-            return (f"{sp.area.size}-ft {sp.area.shape}, DC {c.resources['spell_dc']} "
-                    f"{sp.save_ability.upper()}, {dice} {sp.damage_type}")
-        if sp.save_ability:
-            return f"DC {c.resources['spell_dc']} {sp.save_ability.upper()}, {dice} {sp.damage_type}"
-        return f"{c.resources['spell_attack']:+d}, {dice} {sp.damage_type}"
+        return spell_data.summary(c, key, level)   # the row's own note (Bless, Sleep, Spirit Guardians...)

@@ -58,19 +58,12 @@ class TargetingMixin:
             return spellbook.targets(self, c, key, first)
         sp = content.spell(key)
         rng = SQUARE_FT if sp.range_kind == "touch" else dispatch.spell_range(c, key, sp.range_feet or 0)
-        if sp.heal_at_slot_level:   # the living, wounded, self included
-            pool = [o for o in self.creatures.values()
-                    if o.side == c.side and not o.dead and o.hp < o.max_hp and "no_heal" not in o.conditions]
-        elif "buff" in (m := spell_data.mech(key)):   # a willing creature not yet under it
+        if "buff" in (m := spell_data.mech(key)):   # a willing creature not yet under it
             cond, bare = m["buff"], m.get("unarmored")
             pool = [o for o in self.creatures.values()
                     if o.side == c.side and not o.dead and cond not in o.conditions and not (bare and o.armored)]
         else:
-            pool = self.enemies_of(c)
-            if "debuff" in m:   # Bane, Hold Person: a foe of its types not yet under it
-                cond, types = m["debuff"], m.get("types")
-                pool = [o for o in pool if (types is None or o.creature_type in types) and cond not in o.conditions]
-            pool = [o for o in pool if self.may_target(c, o)]
+            pool = [o for o in self.enemies_of(c) if self.may_target(c, o)]   # Spiritual Weapon, Magic Missile...
             if self.specials:   # Limited Magic Immunity (monster_traits/rakshasa.py)
                 pool = monster_traits.spell_screen(self, c, key, pool)
         ok = (t for t in pool if (t is c or self.distance(c, t) <= rng) and self.line_of_effect(c, t))

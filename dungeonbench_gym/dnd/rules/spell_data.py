@@ -7,22 +7,22 @@ Kept below the spellbook and the mechanisms that extend it (dnd/spell_*.py, ligh
 features), so that they read a spell without importing each other. The spellbook
 (:mod:`..spellbook`) documents the row's fields.
 
-Rows ``"mech": "engine"`` are the spells the engine's casting code (dnd/battle/casting.py) runs
-itself; their rows carry what that code, the menu, the planner and the Day track read:
+Rows ``"mech": "engine"`` are the spells the engine's casting code (dnd/battle/casting.py) still runs
+itself (Magic Missile, Shield, Scorching Ray, Misty Step, Spirit Guardians, Spiritual Weapon, Bless,
+Shield of Faith, Mage Armor, Sanctuary); their rows carry what that code, the menu, the planner and
+the Day track read:
 
 * ``buff``: the condition it puts on a willing creature (Bless, Shield of Faith, Mage Armor,
   Sanctuary; it ends with concentration if the spell has it); ``unarmored``: only on a creature
   without armour (Mage Armor);
-* ``debuff``: the condition a failed save puts on (Bane, Hold Person); ``types``: the creature
-  types it can target; ``repeat``: a save at the end of each of the target's turns ends it
-  (``true``: the spell's own save ability);
 * ``targets`` and ``per_level``: targets at the spell's level and more per slot level above, each
   its own target decision (:func:`extra_targets`; Scorching Ray's are rays);
-* ``on_hit``: riders of a spell attack that hits, as the attack profile's ``on_hit`` entries
-  (:func:`on_hit`);
-* ``dice`` and ``pool_per_level``: an HP pool and its growth per slot level (Sleep: :func:`pool_dice`);
-  ``radius``: an emanation's reach in feet (Spirit Guardians);
-* ``summary``: the menu's note, a format string over :data:`SUMMARY_FIELDS` (:func:`summary`).
+* ``radius``: an emanation's reach in feet (Spirit Guardians).
+
+Any row may carry ``summary``: the menu's note, a format string over :data:`SUMMARY_FIELDS`
+(:func:`summary`), used instead of the mechanism's own (Bane's -1d4, Sleep's pool). ``dice`` and
+``pool_per_level`` are an HP pool and its growth per slot level (the ``pool`` mechanism: Sleep,
+Color Spray; :func:`pool_dice`).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def extra_targets(key: str, level: int) -> int:
 
 
 def pool_dice(key: str, level: int) -> str:
-    """An HP pool's dice at this slot level: the row's ``dice`` and ``pool_per_level`` (Sleep)."""
+    """An HP pool's dice at this slot level: the row's ``dice`` and ``pool_per_level`` (Sleep, Color Spray)."""
     m, sp = mech(key), spell(key)
     n, die = m["dice"].split("d")
     extra = int(m["pool_per_level"].split("d")[0]) * (level - sp.level)
@@ -120,7 +120,8 @@ def pool_dice(key: str, level: int) -> str:
 
 @functools.cache
 def on_hit(key: str) -> tuple:
-    """The riders of a spell attack that hits (its row's ``on_hit``), as AttackProfile.on_hit entries."""
+    """The riders of a spell attack that hits (its row's ``on_hit``: Ray of Frost's slowing, Guiding
+    Bolt's mark, Chill Touch's, Shocking Grasp's), as AttackProfile.on_hit entries."""
     return tuple(tuple(e) for e in mech(key).get("on_hit", ()))
 
 
@@ -151,7 +152,7 @@ class _Fields(dict):
 
 
 def summary(c, key: str, level: int) -> str | None:
-    """The menu's note for a spell the engine runs itself (its row's ``summary``), or None."""
+    """The menu's note authored in the spell's row (``summary``), or None."""
     text = mech(key).get("summary")
     return None if text is None else text.format_map(_Fields(c, key, level))
 

@@ -492,7 +492,8 @@ def effect(b, c, key: str, level: int, t):
             impose(b, c, key, t, m.get("repeat"), level)
         return out
     if kind == "save":
-        ok = b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=level > 0 or bool(m.get("condition")))
+        ok = b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=level > 0 or bool(m.get("condition")),
+                            origin=c)   # (the cover between them counts for a Dex save)
         if dmg and not m.get("repeat_damage"):
             amount = b.roller.roll_damage(dmg, what=f"damage {key} {sp.damage_type}")
             if ok and not m.get("damage_always"):   # Feeblemind: the damage comes before its save
@@ -629,6 +630,21 @@ def impose(b, c, key: str, t, repeat_ability, level: int | None = None) -> None:
         b.release_grapples_by(t)
 
 
+def origin(b, c, key: str, where, anchor=None):
+    """Where an area spell's effect comes from, for the cover a Dexterity save adds (SRD Combat >
+    Cover): the point of origin of a sphere or cylinder placed on a point (Fireball's centre), the
+    caster for an area from its space (a cone, line or cube in a direction, an emanation); None
+    for what appears throughout its area rather than spreading from a point: a wall, a cube placed
+    on a point (Web, Grease, Black Tentacles, Faerie Fire, Fire Storm: the engine anchors it at a
+    corner, not at a point of origin)."""
+    if mech(key).get("wall"):
+        return None
+    if where is None or placement(key) != "point":
+        return c
+    a = area(b, c, key, where, anchor)
+    return a.origin_ft if a.shape in ("sphere", "cylinder") else None
+
+
 def area_hits(b, c, key: str, where, anchor=None) -> list:
     a = area(b, c, key, where, anchor)
     out = [o for o in b.creatures.values()
@@ -691,7 +707,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
         c.resources["zone"] = {"spell": key, "level": level, "at": list(anchor or where), "dc": _dc(c)}
         if anchor is not None:
             c.resources["zone"]["dir"] = list(where)
-    _strike(b, c, key, level, hits, push=m.get("push", 0))
+    _strike(b, c, key, level, hits, push=m.get("push", 0), origin=origin(b, c, key, where, anchor))
     b.back_to_menu(c)
 
 
@@ -701,7 +717,8 @@ def ask_direction(b, c, use: tuple, anchor) -> None:
     b.forget_options()
 
 
-def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
+def _strike(b, c, key: str, level: int, hits: list, push: int = 0, origin=None) -> None:
+    """Each creature hit saves (``origin``: where the effect comes from, for a Dex save's cover)."""
     m, sp = mech(key), _spell(key)
     ability = m.get("save") or sp.save_ability
     dmg = dice(c, key, level)
@@ -710,7 +727,7 @@ def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
         if t.dead:
             continue
         ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True,
-                            adv=dispatch.lands_stride_adv(t, key))   # Land's Stride against Entangle
+                            adv=dispatch.lands_stride_adv(t, key), origin=origin)   # Land's Stride: Entangle
         if amount and not m.get("repeat_damage"):
             dealt = (amount // 2 if sp.save_success == "half" or m.get("half") else 0) if ok else amount
             if dealt:
@@ -752,7 +769,7 @@ def _tiers(b, c, key: str, level: int) -> None:
     b.pay_spell(c, key, level)
     _reveal(c)
     for t in hits:
-        if t.dead or b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=True):
+        if t.dead or b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=True, origin=c):
             continue
         for hp_max, conds, rounds in m["tiers"]:
             if t.hp > hp_max:
@@ -880,7 +897,7 @@ def start_of_turn(b, c) -> None:
         where, anchor = (tuple(oz["dir"]), tuple(oz["at"])) if "dir" in oz else (tuple(oz["at"]), None)
         if c in area_hits(b, o, oz["spell"], where, anchor) and not _exempt(oz["spell"], c):
             b.event("zone", f"{c.cid} starts its turn in {o.cid}'s {oz['spell']}", creature=c.cid, source=o.cid)
-            _strike(b, o, oz["spell"], oz["level"], [c])
+            _strike(b, o, oz["spell"], oz["level"], [c], origin=origin(b, o, oz["spell"], where, anchor))
 
 
 # ================================================================ coverage

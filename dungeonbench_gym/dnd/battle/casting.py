@@ -146,6 +146,7 @@ class CastingMixin:
             return True
         dice = sp.damage_for(slot_level=level or None, character_level=c.level)
         if sp.save_ability:   # a single-target save cantrip (Sacred Flame): no half on a success
+            # SRD Sacred Flame: "the target gains no benefit from cover for this saving throw" (no origin)
             if not self.saving_throw(t, sp.save_ability, c.resources["spell_dc"], magic=True):
                 amount = self.roller.roll_damage(dice, what=f"damage {key} {sp.damage_type}")
                 self.damage(t, amount, sp.damage_type, magical=True, source=c.cid)
@@ -170,7 +171,7 @@ class CastingMixin:
         if cond in t.condition_immunities or spell_buffs.wards(t, cond):   # Freedom of Movement
             self.event("condition", f"{t.cid} is immune to {cond}", creature=t.cid)
             return
-        if not self.saving_throw(t, ability, c.resources["spell_dc"], magic=True, big=True):
+        if not self.saving_throw(t, ability, c.resources["spell_dc"], magic=True, big=True, origin=c):
             t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources["spell_dc"],
                                   "repeat": (rep if isinstance(rep, str) else ability) if rep else None}
             self.event("condition", f"{t.cid} is {cond} ({key})", creature=t.cid, condition=cond)
@@ -225,12 +226,13 @@ class CastingMixin:
             if spec.chosen_creatures:   # it picks who is affected: its foes
                 hits = [o for o in hits if o.side != c.side]
             self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
-                               queued=use[2:3] == ("queue",))
+                               queued=use[2:3] == ("queue",), origin=self.area_origin(c, use, where))
             return
         # SRD: roll the damage once for everyone in the area
         rolled = [(p.type, self.roller.roll_damage(p.dice, what=f"damage {use[1]} {p.type}")) for p in parts]
+        origin = self.area_origin(c, use, where) if ability == "dex" else None   # (a Dex save's cover)
         for t in hits:
-            ok = self.saving_throw(t, ability, dc, magic=use[0] == "spell", big=True)
+            ok = self.saving_throw(t, ability, dc, magic=use[0] == "spell", big=True, origin=origin)
             for dtype, amount in rolled:
                 self.damage(t, dispatch.area_damage(t, ability, ok, half, amount), dtype, magical=magical,
                             source=c.cid)   # (Evasion)

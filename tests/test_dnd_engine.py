@@ -950,6 +950,17 @@ def test_lookup_save_odds_and_area_preview():
     assert lookup.area_preview(b, "w", ("save_action", "cold-breath"), (1, 0, 0)) == []
 
 
+def test_lookup_area_effect_counts_the_cover_a_dex_save_gets():
+    """The planner's odds follow the engine: a fighter behind a low wall (half cover from a red
+    wyrmling's Fire Breath, DC 13 Dex) saves on 10+ (Dex +1, +2), not 12+."""
+    from dungeonbench_gym.dnd import lookup
+    layout = ["#" * 12] + ["#" + "." * 10 + "#"] * 3 + ["#.....=....#"] + ["#" + "." * 10 + "#"] * 3 + ["#" * 12]
+    d, f = mon("red-dragon-wyrmling", (5, 4), "wyrmling"), fighter(5, at=(7, 4))
+    b = arena(d, f, layout=layout)
+    hit, = lookup.area_effect(b, "wyrmling", "fire-breath", "E")["hits"]
+    assert hit["id"] == "fighter" and hit["p_save"] == pytest.approx(11 / 20)
+
+
 # ----------------------------------------------------------------- shove
 def test_shove_prone_wins_the_contest_and_uses_an_attack():
     f, g = fighter(5), mon("goblin", (3, 2))    # Athletics +3 Str +3 prof; goblin best +2 (Dex)

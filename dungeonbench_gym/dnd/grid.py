@@ -27,7 +27,9 @@ Conventions (every caller relies on them)
   two of the four lines pass through them and half cover when one does. Degrees do not add: the
   best one applies. The cells of the attacker and of the target never count. Lines run in 3D from
   the middle height of each creature, so a flyer sees over a low wall and a ledge hides creatures
-  standing back from its edge; creature cells block at every height (they are columns).
+  standing back from its edge; creature cells block at every height (they are columns). Against
+  an area's point of origin (:meth:`BattleMap.cover_from_point`: a Dexterity save's cover) the
+  lines are drawn from that point instead of the attacker's best corner.
 * **Sight** (:meth:`BattleMap.can_see`) uses the same lines: heavily obscured cells (fog, dense
   foliage) block sight but not effect; a target whose every square is heavily obscured is unseen.
 * **Movement** (:meth:`BattleMap.reachable`): Dijkstra over the 8 neighbours, 5 ft a step;
@@ -86,6 +88,12 @@ class Cover(IntEnum):
     def bonus(self) -> int | None:
         """Bonus to AC and Dexterity saving throws; None for total cover (cannot be targeted)."""
         return (0, 2, 5, None)[self]
+
+    @property
+    def save_bonus(self) -> int:
+        """Bonus to a Dexterity saving throw against an effect that reached the creature anyway
+        (total cover from an area's point of origin, yet inside it: counted as three-quarters)."""
+        return (0, 2, 5, 5)[self]
 
 
 # ----------------------------------------------------------------------------- cell flags
@@ -963,19 +971,27 @@ class BattleMap:
         if len(self._pair_cache) > 200_000:
             self._pair_cache.clear()
         ax, ay, an, az = abox
-        tx, ty, tn, tz = tbox
         W = self.width
-        za, zt, own, corners = _line_ends(W, ax, ay, an, az, tx, ty, tn, tz)
+        za, zt, own, corners = _line_ends(W, ax, ay, an, az, *tbox)
         a_obscured = all(self._flags[(ay + j) * W + ax + i] & OBSCURED and
                          az < self._elev[(ay + j) * W + ax + i] + self._top[(ay + j) * W + ax + i]
                          for j in range(an) for i in range(an))
+        rec = self._line_records([(2 * cx, 2 * cy) for cx, cy in corners], za, zt, own, tbox, a_obscured)
+        self._pair_cache[key] = rec
+        return rec
+
+    def _line_records(self, starts, za: float, zt: float, own, tbox, a_obscured: bool) -> tuple:
+        """Per (start point, target square), best first: the cover degree of the 4 lines from the
+        start (doubled coordinates, height ``za``) to the square's corners (height ``zt``), the
+        cells of the clear lines, whether one is a sight line, and how many are blocked."""
+        tx, ty, tn, tz = tbox
+        W = self.width
         pairs = []
         for sy in range(ty, ty + tn):
             for sx in range(tx, tx + tn):
                 si = sy * W + sx
                 s_obscured = bool(self._flags[si] & OBSCURED and tz < self._elev[si] + self._top[si])
-                for cx, cy in corners:
-                    X0, Y0 = 2 * cx, 2 * cy
+                for X0, Y0 in starts:
                     nblocked = 0
                     n2 = 0
                     n1 = 0
@@ -1006,9 +1022,7 @@ class BattleMap:
                     pairs.append((deg, tuple(clear), sight, nblocked))
         # best pairs first, so queries can stop early
         pairs.sort(key=lambda p: p[0])
-        rec = tuple(pairs)
-        self._pair_cache[key] = rec
-        return rec
+        return tuple(pairs)
 
     def cover(self, attacker_cells, target_cells, creature_cells: Iterable = frozenset(), *,
               attacker_z: float | None = None, target_z: float | None = None) -> Cover:
@@ -1025,7 +1039,48 @@ class BattleMap:
         res = self._cover_cache.get(ckey)
         if res is not None:
             return res
-        pairs = self._pairs(abox, tbox)
+        res = self._least_cover(self._pairs(abox, tbox), creature_cells)
+        if len(self._cover_cache) > 200_000:
+            self._cover_cache.clear()
+        self._cover_cache[ckey] = res
+        return res
+
+    def cover_from_point(self, point_ft, target_cells, creature_cells: Iterable = frozenset(), *,
+                         target_z: float | None = None) -> Cover:
+        """Cover of the target against an effect whose point of origin is ``point_ft`` = (x, y, z)
+        in feet from the map's top-left corner at floor level (:attr:`.areas.Area.origin_ft`; on
+        the 2.5-ft lattice): the DMG grid rule with the point in place of the attacker's corner,
+        lines to the 4 corners of the target's best square. The square holding the point (when it
+        is a square's middle) and the target's own squares never count. Cached per map."""
+        X0, Y0 = round(point_ft[0] / 2.5), round(point_ft[1] / 2.5)
+        za = float(point_ft[2])
+        tbox = self._box(target_cells, target_z)
+        if not isinstance(creature_cells, frozenset):
+            creature_cells = frozenset(creature_cells)
+        ckey = ("point", X0, Y0, za, tbox, creature_cells)
+        res = self._cover_cache.get(ckey)
+        if res is not None:
+            return res
+        pkey = ("point", X0, Y0, za, tbox)
+        rec = self._pair_cache.get(pkey)
+        if rec is None:
+            if len(self._pair_cache) > 200_000:
+                self._pair_cache.clear()
+            W = self.width
+            tx, ty, tn, tz = tbox
+            own = {(ty + j) * W + tx + i for j in range(tn) for i in range(tn)}
+            if X0 & 1 and Y0 & 1:
+                own.add((Y0 >> 1) * W + (X0 >> 1))
+            rec = self._pair_cache[pkey] = self._line_records([(X0, Y0)], za, tz + 2.5 * tn, own, tbox, False)
+        res = self._least_cover(rec, creature_cells)
+        if len(self._cover_cache) > 200_000:
+            self._cover_cache.clear()
+        self._cover_cache[ckey] = res
+        return res
+
+    def _least_cover(self, pairs, creature_cells: frozenset) -> Cover:
+        """The best (least) degree over the records of :meth:`_line_records`, a creature on a
+        clear line making half cover of none."""
         W = self.width
         occ = None
         best = 3
@@ -1042,11 +1097,7 @@ class BattleMap:
                 best = deg
                 if best == 0:
                     break
-        res = Cover(best)
-        if len(self._cover_cache) > 200_000:
-            self._cover_cache.clear()
-        self._cover_cache[ckey] = res
-        return res
+        return Cover(best)
 
     def line_of_effect(self, a_cells, b_cells, *, a_z: float | None = None,
                        b_z: float | None = None) -> bool:

@@ -504,7 +504,7 @@ def use_item(battle, c: Combatant, data: tuple) -> None:
         cond = use["condition"]
         if cond in t.condition_immunities:
             battle.event("condition", f"{t.cid} is immune to {cond}", creature=t.cid)
-        elif not battle.saving_throw(t, use["save"], use["dc"], magic=True, big=True):
+        elif not battle.saving_throw(t, use["save"], use["dc"], magic=True, big=True, origin=c):
             t.conditions[cond] = {"by": c.cid, "dc": use["dc"], "repeat": use["save"], "magic": True,
                                   "until_round": battle.round + use["rounds"], "item": key}
             battle.event("condition", f"{t.cid} is {cond} ({rec['name']})", creature=t.cid, condition=cond)

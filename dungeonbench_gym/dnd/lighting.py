@@ -416,7 +416,7 @@ def cast_at(b, c, key: str, level: int, t) -> bool:
     m = _m(key)
     if key == "light":
         _end_light(b.creatures.values(), c, b)
-        if t.side != c.side and b.saving_throw(t, "dex", c.resources.get("spell_dc", 10), magic=True):
+        if t.side != c.side and b.saving_throw(t, "dex", c.resources.get("spell_dc", 10), magic=True, origin=c):
             b.event("spell", f"{t.cid} keeps its gear out of {c.cid}'s light", creature=t.cid, spell=key)
             return True
         _give(b, t, "lit", {"by": c.cid, "spell": key, "light": list(m["light"]),

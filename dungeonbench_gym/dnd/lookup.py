@@ -83,7 +83,7 @@ def save_odds(battle: Battle, target: str, ability: str, dc: int, magic: bool = 
     return float(_p_save(battle, battle.creatures[target], ability, dc, magic))
 
 
-def _p_save(battle: Battle, t, ability: str, dc: int, magic: bool = False) -> Fraction:
+def _p_save(battle: Battle, t, ability: str, dc: int, magic: bool = False, cover: int = 0) -> Fraction:
 
     if ability in ("str", "dex") and (not t.conscious or any(k in t.conditions for k in AUTO_FAIL)):
         return Fraction(0)
@@ -92,7 +92,7 @@ def _p_save(battle: Battle, t, ability: str, dc: int, magic: bool = False) -> Fr
     dis = ("restrained" in t.conditions and ability == "dex") or exhaustion >= 3
     bless = (1, 2, 3, 4) if "blessed" in t.conditions else (0,)
     bane = (1, 2, 3, 4) if "baned" in t.conditions else (0,)
-    total = sum(p_d20_success(dc, t.saves[ability] + b - m, adv, dis) for b in bless for m in bane)
+    total = sum(p_d20_success(dc, t.saves[ability] + cover + b - m, adv, dis) for b in bless for m in bane)
     return total / (len(bless) * len(bane))
 
 
@@ -128,7 +128,8 @@ def _mean(expr, f) -> Fraction:
 def area_effect(battle: Battle, user: str, what: str, where, level: int | None = None) -> dict:
     """Who an area spell or a monster's save action (a breath) placed at `where` would hit, and
     per creature hit: its chance to save and the expected damage, as ``Battle._resolve_area``
-    resolves it (damage rolled once, half or nothing on a save, then resistances).
+    resolves it (damage rolled once, half or nothing on a save, then resistances; a Dex save
+    with the cover between the area's point of origin and the creature).
     where: a grid point (x, y) for spheres, a compass name ("NE") or vector for cones and lines."""
 
     c = battle.creatures[user]
@@ -169,8 +170,10 @@ def area_effect(battle: Battle, user: str, what: str, where, level: int | None =
             where = COMPASS[where.upper()]
         where = (int(where[0]), int(where[1]), 0)
     hits = []
+    origin = battle.area_origin(c, use, where) if ability == "dex" else None
     for t in battle.area_hits(c, use, where):
-        p_save = _p_save(battle, t, ability, dc, magic=use[0] == "spell")
+        cover = battle.save_cover(origin, t).save_bonus if origin is not None else 0   # SRD Cover
+        p_save = _p_save(battle, t, ability, dc, magic=use[0] == "spell", cover=cover)
         expected = Fraction(0)
         for dice, dtype in parts:
             e = parse(dice)

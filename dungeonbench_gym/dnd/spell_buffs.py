@@ -280,7 +280,7 @@ def resolve_reaction(b, c, p: dict, data: tuple) -> None:
                 spell="hellish-rebuke", level=lv)
         amount = b.roller.roll_damage(spell_data.dice(c, "hellish-rebuke", lv), what="damage hellish-rebuke fire")
         if b.saving_throw(attacker, content.spell("hellish-rebuke").save_ability, c.resources["spell_dc"],
-                          magic=True, big=True):
+                          magic=True, big=True, origin=c):
             amount //= 2
         if amount:
             b.damage(attacker, amount, "fire", magical=True, source=c.cid)

@@ -403,7 +403,7 @@ def on_step(b, c) -> None:
 def _aura_hit(b, g, t, aura: dict) -> int:
     dice = g.resources["aura_dice"]
     amount = int(dice) if str(dice).isdigit() else b.roller.roll_damage(dice, what=f"damage {g.cid} {aura['type']}")
-    ok = b.saving_throw(t, aura["save"], g.resources["spell_dc"], magic=True, big=True)
+    ok = b.saving_throw(t, aura["save"], g.resources["spell_dc"], magic=True, big=True, origin=g)
     dealt = amount // 2 if ok and aura.get("half") else (0 if ok else amount)
     if dealt:
         return b.damage(t, dealt, aura["type"], magical=True, source=g.cid) or 0

@@ -504,10 +504,11 @@ def _trigger(b, w, c) -> None:
 
 def _explode(b, w, hits) -> None:
     amount = b.roller.roll_damage(glyph_dice(w["level"]), what=f"damage glyph-of-warding {w['kind']}")
+    centre = _area(w["spell"], w["point"], b.map).origin_ft   # the sphere's centre: a Dex save's cover
     for t in hits:
         if t.dead:
             continue
-        ok = b.saving_throw(t, "dex", w["dc"], magic=True, big=True)
+        ok = b.saving_throw(t, "dex", w["dc"], magic=True, big=True, origin=centre)
         dealt = class_features.area_damage(t, "dex", ok, True, amount)   # (Evasion)
         if dealt:
             b.damage(t, dealt, w["kind"], magical=True, source=w["by"])

@@ -533,7 +533,7 @@ def _prismatic(b, c, key: str, level: int, a) -> None:
                 break
             _, colour, dtype = _COLOURS[r - 1]
             b.event("spell", f"{o.cid} is struck by the {colour} ray", creature=o.cid, spell=key)
-            ok = b.saving_throw(o, "dex", dc, magic=True, big=True)
+            ok = b.saving_throw(o, "dex", dc, magic=True, big=True, origin=c)   # a cone from the caster
             if dtype:
                 amount = b.roller.roll_damage("10d6", what=f"damage {key} {dtype}")
                 b.damage(o, amount // 2 if ok else amount, dtype, magical=True, source=c.cid)

@@ -30,7 +30,8 @@ riders ``hit_dice`` (``once``, ``reveals``), ``marked_dice`` (``marked_any``: an
 (:func:`.rules.spell_data.summary`). Walls (``wall``: Wall of Fire) are placed by a point, then a direction;
 the mechanism ``wall`` (a ``barrier`` entry: Wall of Force, Stone, Ice, Prismatic Wall, Passwall)
 changes the battle's map (:mod:`.spell_walls`).
-``repeat_damage``: the repeat save hurts on a failure (Phantasmal Killer). ``recall``: later turns
+``repeat_damage``: the repeat save hurts on a failure (Phantasmal Killer). ``no_cover``: the target
+gains no benefit from cover on its save (Sacred Flame). ``recall``: later turns
 may spend the action on the same effect again without a slot (Call Lightning). Counterspell (``counter``)
 lives in :mod:`.spell_counter`; removal, domination, confusion, long teleports, escapes and Wish
 (``control``) in :mod:`.spell_control`; Tree Stride, Transport via Plants and Plant Growth, which use
@@ -500,7 +501,8 @@ def effect(b, c, key: str, level: int, t):
             impose(b, c, key, t, m.get("repeat"), level)
         return out
     if kind == "save":
-        ok = b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=level > 0 or bool(m.get("condition")))
+        ok = b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=level > 0 or bool(m.get("condition")),
+                            origin=None if m.get("no_cover") else c)   # a Dex save's cover (not Sacred Flame's)
         if dmg and not m.get("repeat_damage"):
             amount = b.roller.roll_damage(dmg, what=f"damage {key} {sp.damage_type}")
             if ok and not m.get("damage_always"):   # Feeblemind: the damage comes before its save
@@ -637,6 +639,21 @@ def impose(b, c, key: str, t, repeat_ability, level: int | None = None) -> None:
         b.release_grapples_by(t)
 
 
+def origin(b, c, key: str, where, anchor=None):
+    """Where an area spell's effect comes from, for the cover a Dexterity save adds (SRD Combat >
+    Cover): the point of origin of a sphere or cylinder placed on a point (Fireball's centre), the
+    caster for an area from its space (a cone, line or cube in a direction, an emanation); None
+    for what appears throughout its area rather than spreading from a point: a wall, a cube placed
+    on a point (Web, Grease, Black Tentacles, Faerie Fire, Fire Storm: the engine anchors it at a
+    corner, not at a point of origin)."""
+    if mech(key).get("wall"):
+        return None
+    if where is None or placement(key) != "point":
+        return c
+    a = area(b, c, key, where, anchor)
+    return a.origin_ft if a.shape in ("sphere", "cylinder") else None
+
+
 def area_hits(b, c, key: str, where, anchor=None) -> list:
     a = area(b, c, key, where, anchor)
     out = [o for o in b.creatures.values()
@@ -699,7 +716,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
         c.resources["zone"] = {"spell": key, "level": level, "at": list(anchor or where), "dc": _dc(c)}
         if anchor is not None:
             c.resources["zone"]["dir"] = list(where)
-    _strike(b, c, key, level, hits, push=m.get("push", 0))
+    _strike(b, c, key, level, hits, push=m.get("push", 0), origin=origin(b, c, key, where, anchor))
     b.back_to_menu(c)
 
 
@@ -709,7 +726,8 @@ def ask_direction(b, c, use: tuple, anchor) -> None:
     b.forget_options()
 
 
-def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
+def _strike(b, c, key: str, level: int, hits: list, push: int = 0, origin=None) -> None:
+    """Each creature hit saves (``origin``: where the effect comes from, for a Dex save's cover)."""
     m, sp = mech(key), _spell(key)
     ability = m.get("save") or sp.save_ability
     dmg = dice(c, key, level)
@@ -718,7 +736,7 @@ def _strike(b, c, key: str, level: int, hits: list, push: int = 0) -> None:
         if t.dead:
             continue
         ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True,
-                            adv=dispatch.lands_stride_adv(t, key))   # Land's Stride against Entangle
+                            adv=dispatch.lands_stride_adv(t, key), origin=origin)   # Land's Stride: Entangle
         if amount and not m.get("repeat_damage"):   # (Evasion: none on a Dex save's success, half on a failure)
             dealt = dispatch.area_damage(t, ability, ok, sp.save_success == "half" or bool(m.get("half")), amount)
             if dealt:
@@ -760,7 +778,7 @@ def _tiers(b, c, key: str, level: int) -> None:
     b.pay_spell(c, key, level)
     _reveal(c)
     for t in hits:
-        if t.dead or b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=True):
+        if t.dead or b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=True, origin=c):
             continue
         for hp_max, conds, rounds in m["tiers"]:
             if t.hp > hp_max:
@@ -888,7 +906,7 @@ def start_of_turn(b, c) -> None:
         where, anchor = (tuple(oz["dir"]), tuple(oz["at"])) if "dir" in oz else (tuple(oz["at"]), None)
         if c in area_hits(b, o, oz["spell"], where, anchor) and not _exempt(oz["spell"], c):
             b.event("zone", f"{c.cid} starts its turn in {o.cid}'s {oz['spell']}", creature=c.cid, source=o.cid)
-            _strike(b, o, oz["spell"], oz["level"], [c])
+            _strike(b, o, oz["spell"], oz["level"], [c], origin=origin(b, o, oz["spell"], where, anchor))
 
 
 # ================================================================ coverage

@@ -598,6 +598,120 @@ def test_total_cover_bars_a_direct_attack_or_spell():
     assert b.spell_targets(w, "fire-bolt") == []
 
 
+def _dex_cover_scene(mid, *extra, caster_key="fireball", at=(1, 1)):
+    """A room with a column of ``mid`` cells (low wall "=", thick pillar "O") at x = 7, rows 4-6;
+    an orc (Dex +1, 15 HP) east of it at (8, 5); the spell_probe wizard (save DC 15) holding
+    ``caster_key``, on its turn."""
+    from dungeonbench_gym.dnd.verification.arena import caster
+    layout = ["#" * 16] + ["#" + "." * 14 + "#"] * 3 + ["#......" + mid + "..." + "....#"] * 3 \
+        + ["#" + "." * 14 + "#"] * 2 + ["#" * 16]
+    c, o = caster(caster_key, 5, "caster", at), mon("orc", (8, 5))
+    return arena(c, o, *extra, layout=layout, first="caster"), c, o
+
+
+def _fireball_at(b, x, y, *dice):
+    cast(b, "fireball", 3)
+    script(b, *[1] * 8, *dice)   # 8d6 fire (8), then the saves
+    pick(b, "point_x", f"x = {x}")
+    pick(b, "point_y", f"Point ({x}, {y}")
+
+
+def test_half_cover_adds_2_to_a_dexterity_save_against_an_area_from_the_far_side():
+    """Combat > Cover > Half Cover
+    Half cover gives +2 to Dexterity saving throws as well as to AC: an orc behind a low wall
+    saves against a Fireball centred on the far side of the wall with 2 added (13 + 1 + 2 = 16
+    beats DC 15), taking half the damage."""
+    b, _c, o = _dex_cover_scene("=")
+    _fireball_at(b, 6, 5, 13)
+    save = events(b, "save")[-1]
+    assert save["success"] and save["cover"] == 1 and "half cover" in save["text"]
+    assert o.hp == 15 - 4
+
+
+def test_three_quarters_cover_adds_5_to_a_dexterity_save_against_an_area_from_the_far_side():
+    """Combat > Cover > Three-Quarters Cover
+    Three-quarters cover gives +5 to Dexterity saving throws: an orc behind a thick pillar saves
+    against a Fireball centred beyond it with 5 added (10 + 1 + 5 = 16 beats DC 15)."""
+    b, _c, o = _dex_cover_scene("O")
+    _fireball_at(b, 6, 5, 10)
+    assert events(b, "save")[-1]["success"] and o.hp == 15 - 4
+
+
+def test_no_cover_bonus_against_an_effect_from_the_same_side_of_the_cover():
+    """Combat > Cover
+    A target has cover only if the effect originates on the opposite side of the cover: a
+    Fireball centred east of the orc, the low wall at its back, gives its Dex save nothing
+    (13 + 1 = 14 fails DC 15)."""
+    b, _c, o = _dex_cover_scene("=")
+    _fireball_at(b, 11, 5, 13)
+    save = events(b, "save")[-1]
+    assert not save["success"] and "cover" not in save
+    assert o.hp == 15 - 8
+
+
+def test_a_creature_between_the_point_of_origin_and_the_target_gives_half_cover_to_its_dex_save():
+    """Combat > Cover > Half Cover
+    A creature, friend or foe, is an obstacle: a goblin standing between a Fireball's centre and
+    the orc gives the orc +2 to its Dex save (the goblin, in the open, saves without a bonus)."""
+    b, _c, o = _dex_cover_scene(".", mon("goblin", (7, 5), "shield_goblin"))
+    _fireball_at(b, 6, 5, 13, 1)   # the orc's save, then the goblin's
+    saves = {e["creature"]: e for e in events(b, "save")}
+    assert "cover" not in saves["shield_goblin"] and saves["orc"]["cover"] == 1
+    assert saves["orc"]["success"] and o.hp == 15 - 4
+
+
+def test_cover_adds_nothing_to_a_save_of_another_ability():
+    """Combat > Cover > Half Cover
+    The cover bonus is to AC and Dexterity saving throws only: behind a low wall, an orc's
+    Constitution save against Thunderwave from the far side gets no +2 (10 + 3 = 13 fails DC 15)."""
+    b, c, o = _dex_cover_scene("=", caster_key="thunderwave", at=(5, 5))
+    cast(b, "thunderwave", 1)
+    script(b, 1, 1, 10)   # 2d8 thunder (2), then the orc's Con save
+    pick(b, "direction", "Toward E ")
+    save = events(b, "save")[-1]
+    assert not save["success"] and "cover" not in save and o.hp == 15 - 2
+
+
+def test_half_cover_counts_for_a_dex_save_against_a_breath_weapon():
+    """Combat > Cover > Half Cover
+    A monster's breath weapon originates at the monster: a fighter behind a low wall adds 2 to its
+    Dexterity save against a red dragon wyrmling's Fire Breath (10 + 1 + 2 = 13 meets DC 13)."""
+    layout = ["#" * 12] + ["#" + "." * 10 + "#"] * 3 + ["#.....=....#"] + ["#" + "." * 10 + "#"] * 3 + ["#" * 12]
+    d, f = mon("red-dragon-wyrmling", (5, 4), "wyrmling"), fighter(5, at=(7, 4))
+    b = arena(d, f, layout=layout, first="wyrmling")
+    hp = f.hp
+    pick(b, "save_action", "Fire Breath")
+    script(b, *[1] * 7, 10)   # 7d6 fire (7), then the fighter's Dex save
+    pick(b, "direction", "Toward E ")
+    save = events(b, "save")[-1]
+    assert save["creature"] == "fighter" and save["success"] and save["cover"] == 1
+    assert f.hp == hp - 3
+
+
+def test_half_cover_counts_for_a_single_target_dex_save_spell():
+    """Combat > Cover > Half Cover
+    A spell that makes one creature save originates at its caster: an orc behind a low wall adds 2
+    to its Dexterity save against Disintegrate (13 + 1 + 2 = 16 beats DC 15) and takes nothing."""
+    b, _c, o = _dex_cover_scene("=", caster_key="disintegrate", at=(5, 5))
+    cast(b, "disintegrate", 6)
+    script(b, 13, *[1] * 10)   # the orc's Dex save, then 10d6 + 40 (no damage on a success)
+    target(b, "orc")
+    save = events(b, "save")[-1]
+    assert save["success"] and save["cover"] == 1 and o.hp == 15
+
+
+def test_sacred_flame_ignores_cover():
+    """Combat > Cover > Half Cover
+    A spell may say its target gains no benefit from cover (Sacred Flame): behind a low wall the
+    orc's Dexterity save against it gets no +2 (13 + 1 = 14 still fails DC 15)."""
+    b, _c, o = _dex_cover_scene("=", caster_key="sacred-flame", at=(5, 5))
+    cast(b, "sacred-flame")
+    script(b, 13, 1, 1)   # the orc's Dex save, then 2d8 radiant (level 5)
+    target(b, "orc")
+    save = events(b, "save")[-1]
+    assert not save["success"] and "cover" not in save and o.hp == 15 - 2
+
+
 # ==================================================================== Damage and Healing
 def test_hit_points_lost_change_nothing_until_zero():
     """Combat > Damage and Healing > Hit Points

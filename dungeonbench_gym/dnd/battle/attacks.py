@@ -414,7 +414,7 @@ class AttacksMixin:
         for o in sorted(self.creatures.values(), key=lambda o: o.cid):
             if o is t or o.dead or self.distance(t, o) > burst["radius"]:
                 continue
-            ok = self.saving_throw(o, burst["ability"], burst["dc"])
+            ok = self.saving_throw(o, burst["ability"], burst["dc"], origin=t)   # (a Dex save's cover)
             for ty, amount in rolled:
                 self.damage(o, (amount // 2 if burst.get("half_on_success") else 0) if ok else amount, ty,
                             magical=True, source=t.cid)

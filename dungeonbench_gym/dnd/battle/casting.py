@@ -177,7 +177,7 @@ class CastingMixin:
         if spec.chosen_creatures:   # it picks who is affected: its foes
             hits = [o for o in hits if o.side != c.side]
         self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
-                           queued=use[2:3] == ("queue",))
+                           queued=use[2:3] == ("queue",), origin=self.area_origin(c, use, where))
 
     # ---------------------------------------------------------------- Spirit Guardians
     def _guardians(self) -> list[Combatant]:

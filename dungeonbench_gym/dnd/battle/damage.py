@@ -12,6 +12,7 @@ from .. import (
 )
 from ..classes import dispatch
 from ..monster_traits import dispatch as monster_traits   # monsters' own traits (one module per trait family)
+from ..grid import Cover
 from ..rules.conditions import AUTO_FAIL
 from ..state import Combatant
 
@@ -20,10 +21,14 @@ class DamageMixin:
     """Saves, damage, healing and death."""
 
     def saving_throw(self, t: Combatant, ability: str, dc: int, *, magic: bool = False, big: bool = False,
-                     adv: bool = False, condition=None) -> bool:
+                     adv: bool = False, condition=None, origin=None) -> bool:
         """A save with the conditions' effects (SRD appendix A), Bless/Bane, Magic Resistance, and
         Legendary Resistance (spent on a failed save against a big effect: ``big``). ``condition``
-        (a name or several) is what a failure imposes: traits like Brave give advantage against it."""
+        (a name or several) is what a failure imposes: traits like Brave give advantage against it.
+        ``origin``: where the effect comes from, a creature or a point (x, y, z) in feet
+        (:attr:`.areas.Area.origin_ft`): a Dexterity save adds the cover between it and t (SRD
+        Combat > Cover: +2 half, +5 three-quarters; :meth:`save_cover`). None: no cover counts
+        (an effect on t itself, a repeat save at the end of its turn, Sacred Flame)."""
         if dispatch.careful_success(self, t):   # Careful Spell: the sorcerer's allies succeed
             return True
         against = (condition,) if isinstance(condition, str) else tuple(condition or ())
@@ -51,10 +56,13 @@ class DamageMixin:
         bonus += self._leadership_die(t)   # a knight's Leadership
         if "baned" in t.conditions:
             bonus -= self.roller.roll("1d4", what=f"bane {t.cid}")
+        cover = self.save_cover(origin, t) if origin is not None and ability == "dex" else Cover.NONE
+        bonus += cover.save_bonus   # SRD Cover: +2 / +5 to Dex saves
         roll = self.roller.roll_d20(adv, dis, bonus=bonus, what=f"save {t.cid} {ability}")
         ok = roll.total >= dc
+        note = f", {cover.name.lower().replace('_', '-')} cover" if cover else ""
         self.event("save", f"{t.cid} {'succeeds on' if ok else 'fails'} a DC {dc} {ability.upper()} save "
-                   f"({roll.total})", creature=t.cid, success=ok)
+                   f"({roll.total}{note})", creature=t.cid, success=ok, **({"cover": int(cover)} if cover else {}))
         if not ok and t.is_pc and dispatch.rescue_save(self, t, ability, dc, roll.total, adv, dis):
             return True   # Bardic Inspiration, Indomitable, Diamond Soul, Dark One's Own Luck
         if not ok and big and t.resources.get("legendary_resistance", 0) > 0:
@@ -63,6 +71,18 @@ class DamageMixin:
                        f"({t.resources['legendary_resistance']} left)", creature=t.cid)
             return True
         return ok
+
+    def save_cover(self, origin, t: Combatant) -> Cover:
+        """The cover t has against an effect from ``origin``: a creature (as for its attack,
+        :meth:`cover`), or a point (x, y, z) in feet (an area's point of origin: lines from that
+        point, the other creatures giving half cover as they do against an attack)."""
+        if isinstance(origin, Combatant):
+            return Cover.NONE if origin is t else self.cover(origin, t)
+        others = frozenset(cell for o in self.creatures.values()
+                           if not o.dead and o is not t
+                           and o.conditions.get("mounted", o.conditions.get("ridden", {})).get("on") != t.cid
+                           for cell in o.cells)
+        return self.map.cover_from_point(origin, t.cells, others, target_z=t.pos[2])
 
     def add_exhaustion(self, t: Combatant, levels: int = 1) -> None:
         """SRD exhaustion: 1 disadvantage on ability checks, 2 speed halved, 3 disadvantage on attack

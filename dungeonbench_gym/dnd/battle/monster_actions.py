@@ -80,10 +80,12 @@ class MonsterActionsMixin:
         else:
             self.pending = {"kind": "direction", "actor": c.cid, "use": use}
 
-    def _monster_save(self, c: Combatant, key: str, hits: list, legendary: bool = False, queued: bool = False) -> None:
+    def _monster_save(self, c: Combatant, key: str, hits: list, legendary: bool = False, queued: bool = False,
+                      origin=None) -> None:
         """A monster save action on those it affects: damage rolled once for all, half or none on
         a success, conditions on a failure with the stat block's duration and repeat save.
-        ``legendary``: taken between turns, costing legendary points, not its action."""
+        ``legendary``: taken between turns, costing legendary points, not its action. ``origin``:
+        where it comes from, for a Dex save's cover (default: the monster; a sphere's centre)."""
         spec = monster_action(c, key)
         sv = spec.save
         if queued:   # a step of its multiattack: the action is already paid
@@ -104,7 +106,7 @@ class MonsterActionsMixin:
                 continue
             ability = max(sv.ability_choices, key=lambda a: t.saves[a]) if sv.ability_choices else sv.ability
             ok = self.saving_throw(t, ability, sv.dc, big=True, adv=self._sure_footed(t, ability, sv.conditions),
-                                   condition=sv.conditions)
+                                   condition=sv.conditions, origin=c if origin is None else origin)
             for dtype, amount in rolled:
                 self.damage(t, dispatch.area_damage(t, ability, ok, sv.half_on_success, amount), dtype,
                             magical=True, source=c.cid)   # (Evasion)

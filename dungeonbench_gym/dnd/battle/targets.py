@@ -207,6 +207,18 @@ class TargetingMixin:
             a = monster_action(c, use[1]).area
         return a.shape, a.size
 
+    def area_origin(self, c: Combatant, use: tuple, where):
+        """Where the engine's own area (a spell's, a monster's save action's) comes from, for the
+        cover a Dexterity save adds (SRD Combat > Cover): the point of origin (feet) of a sphere
+        or cylinder placed on a point, else the user (a cone, a line, a cube from it, an emanation);
+        the spellbook's spells as it says (:func:`.spellbook.origin`)."""
+        if use[0] == "spell" and spell_data.handles(use[1]):
+            return spellbook.origin(self, c, use[1], where, use[3] if len(use) > 3 else None)
+        if where is None:
+            return c
+        a = self._area(c, use, where)
+        return a.origin_ft if a.shape in ("sphere", "cylinder") else c
+
     def area_hits(self, c: Combatant, use: tuple, where) -> list[Combatant]:
         """The creatures (either side, not the user) an area placed there would affect."""
         area = self._area(c, use, where)

@@ -166,7 +166,10 @@ def test_two_scenarios_under_one_path_keep_their_own_maps():
      "necromancer"),
     ({"party": [{"id": "f", "archetype": "fighter", "level": 21, "at": [1, 1]}]}, "party[0].level", "out of range"),
     ({"party": []}, "party", "empty"),
-    ({"surprise": True}, "surprise", "not a known field"),
+    ({"ambush": True}, "ambush", "not a known field"),
+    ({"surprise": True}, "surprise", "must be a table"),
+    ({"surprise": {"surprised": ["nobody"]}}, "surprise.surprised", "no combatant of this encounter"),
+    ({"surprise": {"hiding": "monsters"}}, "surprise.hiding", "monsters"),
     ({"seeds": [1, -2]}, "seeds", "not a list of seeds"),
 ])
 def test_malformed_scenarios_name_the_file_field_and_fix(changes, field, says):

@@ -610,6 +610,7 @@ def test_reflective_carapace_turns_aside_or_reflects_spells():
     script(b, 6, 20, 5, 5)   # 6: the bolt turns back at the wizard (a critical: 2d10)
     assert b.make_attack(w, bolt, t, melee=False) is True and t.hp == hp and w.hp == 90
     script(b, 6, 2)   # a Magic Missile dart reflected: 1d4+1 to the caster
+    w.economy.reaction = False   # (its reaction spent: no Shield against its own dart)
     b._dart(w, t, 0)
     assert w.hp == 87 and t.hp == hp
     script(b, 6)   # a line spell: the caster is caught instead

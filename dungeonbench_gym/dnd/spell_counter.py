@@ -22,22 +22,26 @@ KEY = "counterspell"
 BASE_LEVEL = 3
 
 
-def _slots(o) -> list[int]:
-    slots = o.resources.get("slots", ())
+def _slots(o, stack: list = ()) -> list[int]:
+    """The slot levels o can counter with; the slot of o's own casting at the bottom of the stack is
+    kept for it (that spell is paid when the stack resolves)."""
+    slots = list(o.resources.get("slots", ()))
+    if stack and stack[0][0] == o.cid and stack[0][2] > 0:
+        slots[stack[0][2] - 1] -= 1
     return [lv for lv in range(BASE_LEVEL, len(slots) + 1) if slots[lv - 1] > 0]
 
 
-def can_counter(b, o, caster) -> bool:
-    """o could counter a spell caster is casting now."""
+def can_counter(b, o, caster, stack: list = ()) -> bool:
+    """o could counter a spell caster is casting now (``stack``: the castings waiting to resolve)."""
     return (KEY in o.spells and o.side != caster.side and o.conscious and not o.incapacitated
-            and o.economy.reaction and bool(_slots(o)) and b.distance(o, caster) <= RANGE_FT
+            and o.economy.reaction and bool(_slots(o, stack)) and b.distance(o, caster) <= RANGE_FT
             and b.map.can_see(o.cells, caster.cells, viewer_z=o.pos[2], target_z=caster.pos[2]))
 
 
 def _next_reactor(b, stack: list, declined: tuple):
     caster = b.creatures[stack[-1][0]]
     for o in sorted(b.creatures.values(), key=lambda o: o.cid):
-        if o.cid not in declined and can_counter(b, o, caster):
+        if o.cid not in declined and can_counter(b, o, caster, stack):
             return o
     return None
 
@@ -63,7 +67,7 @@ def offer(b, c, key: str, level: int) -> bool:
 def options(b, o, p: dict) -> list:
     cid, key, level = p["stack"][-1]
     out = []
-    for lv in _slots(o):
+    for lv in _slots(o, p["stack"]):
         how = "stops it" if lv >= level else \
             f"ability check {o.resources.get('spell_mod', 0):+d} vs DC {10 + level}"
         out.append(Opt(f"Counterspell {cid}'s {key} with a level-{lv} slot ({how})", "reaction", (True, lv)))

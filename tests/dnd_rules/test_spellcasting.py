@@ -926,3 +926,19 @@ def test_heat_metal_disadvantage_lasts_until_the_start_of_the_casters_next_turn(
     b.forget_options()
     pick(b, "reheat")
     assert orc.conditions["heated"]["attack_dis"]
+
+
+def test_a_caster_countering_a_counterspell_keeps_the_slot_of_its_own_spell():
+    """Spellcasting > Casting a Spell > Spell Slots
+    Casting a spell expends a slot of its level: a wizard whose spell is being countered may
+    counter the counterspell only with a slot it still has besides the one its spell needs, so its
+    last 3rd-level slot is not offered against the counterspell when its own spell is 3rd level."""
+    from dungeonbench_gym.dnd import spell_counter
+    w = _wizard("fireball", "counterspell", at=(3, 5))
+    w.resources["slots"] = (0, 0, 1, 0, 0, 0, 0, 0, 0)   # one 3rd-level slot: the Fireball's
+    mage = mon("mage", (9, 5), "mage")
+    b = arena(w, mage, layout=WIDE, first="caster")
+    stack = [("caster", "fireball", 3), ("mage", "counterspell", 3)]
+    assert spell_counter._slots(w, stack) == [] and not spell_counter.can_counter(b, w, mage, stack)
+    w.resources["slots"] = (0, 0, 2, 0, 0, 0, 0, 0, 0)
+    assert spell_counter._slots(w, stack) == [3]

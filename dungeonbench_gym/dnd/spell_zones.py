@@ -266,14 +266,14 @@ def shielded(b, c, key: str, t, level: int | None = None) -> bool:
     return False
 
 
-def screen(b, c, key: str, pool: list) -> list:
+def screen(b, c, key: str, pool: list, level: int | None = None) -> list:
     """The creatures of pool a spell from c can still affect: not shielded (Globe, Antimagic
     Field) and, for a single-target save spell ("a creature you can see"), seen through the
     obscuring zones."""
     if not live(b):
         return pool
     seeing = spell_data.mech(key).get("mech") in ("save", "word")
-    return [t for t in pool if not shielded(b, c, key, t) and (not seeing or t is c or sees(b, c, t))]
+    return [t for t in pool if not shielded(b, c, key, t, level) and (not seeing or t is c or sees(b, c, t))]
 
 
 # ================================================================ movement
@@ -656,10 +656,10 @@ def _choose_monster_zone(b, c, p, opt) -> None:
 
 
 @hooks.SPELL_SCREENS.step(10)
-def _screen_spell(b, c, key: str, pool: list) -> list:
+def _screen_spell(b, c, key: str, pool: list, level: int | None) -> list:
     """A Globe of Invulnerability or an Antimagic Field keeps the spell from those inside;
     obscuring zones from a save spell's unseen targets."""
-    return screen(b, c, key, pool) if b.zones else pool
+    return screen(b, c, key, pool, level) if b.zones else pool
 
 
 def _available(b, c, key: str, level: int) -> bool:

@@ -145,9 +145,10 @@ def _exempt(key: str, t) -> bool:
     return bool(cond and cond in t.condition_immunities and not m.get("flags"))
 
 
-def targets(b, c, key: str, first: bool = False) -> list:
+def targets(b, c, key: str, first: bool = False, level: int | None = None) -> list:
     """Creatures the spell may target now (in range, not behind total cover, not exempt);
-    ``first``: at most the first of them (is there anyone?)."""
+    ``first``: at most the first of them (is there anyone?); ``level``: the slot level when it is
+    chosen (Limited Magic Immunity and a Globe of Invulnerability stop spells by it)."""
     m, sp = mech(key), _spell(key)
     kind = m["mech"]
     own = _mechanism(kind)   # Polymorph's allies or foes, Water Walk's willing creatures, Light's touch
@@ -182,7 +183,7 @@ def targets(b, c, key: str, first: bool = False) -> list:
         if m.get("condition") and not sp.damage_at_slot_level and not sp.damage_at_character_level:
             pool = [o for o in pool if m["condition"] not in o.conditions]   # a pure debuff: not twice
     for screen in SPELL_SCREENS:   # an Antimagic Field, a Globe, Limited Magic Immunity (rules/hooks.py)
-        pool = screen(b, c, key, pool)
+        pool = screen(b, c, key, pool, level)
     ok = (t for t in pool if (t is c or b.distance(c, t) <= rng) and b.line_of_effect(c, t))
     if first:
         t = next(ok, None)
@@ -654,12 +655,12 @@ def origin(b, c, key: str, where, anchor=None):
     return a.origin_ft if a.shape in ("sphere", "cylinder") else None
 
 
-def area_hits(b, c, key: str, where, anchor=None) -> list:
+def area_hits(b, c, key: str, where, anchor=None, level: int | None = None) -> list:
     a = area(b, c, key, where, anchor)
     out = [o for o in b.creatures.values()
            if not o.dead and o is not c and not b.inside_apart(o, c) and areas.affects(a, b.map, o.cells, o.pos[2])]
     for screen in SPELL_SCREENS:   # an Antimagic Field, a Globe, Limited Magic Immunity (rules/hooks.py)
-        out = screen(b, c, key, out)
+        out = screen(b, c, key, out, level)
     return out
 
 
@@ -685,7 +686,7 @@ def resolve_area(b, c, use: tuple, where) -> None:
         ask_direction(b, c, use, where)
         return
     anchor = use[3] if len(use) > 3 else None
-    hits = area_hits(b, c, key, where, anchor)
+    hits = area_hits(b, c, key, where, anchor, level)
     if b.specials:   # a line spell on a tarrasque (Reflective Carapace, monster_traits/tarrasque.py)
         hits = monster_traits.carapace_hits(b, c, key, hits)
     if c.resources.pop("recalling", False):   # Call Lightning's later bolts: an action, no slot
@@ -904,7 +905,7 @@ def start_of_turn(b, c) -> None:
         if not oz or zone_of(b, o) is None or c.dead:
             continue
         where, anchor = (tuple(oz["dir"]), tuple(oz["at"])) if "dir" in oz else (tuple(oz["at"]), None)
-        if c in area_hits(b, o, oz["spell"], where, anchor) and not _exempt(oz["spell"], c):
+        if c in area_hits(b, o, oz["spell"], where, anchor, oz["level"]) and not _exempt(oz["spell"], c):
             b.event("zone", f"{c.cid} starts its turn in {o.cid}'s {oz['spell']}", creature=c.cid, source=o.cid)
             _strike(b, o, oz["spell"], oz["level"], [c], origin=origin(b, o, oz["spell"], where, anchor))
 

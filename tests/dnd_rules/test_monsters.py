@@ -2,7 +2,7 @@
 multiattack, innate spellcasting), rule by rule: each test's docstring names the section and states
 the rule; the dice are scripted and the outcome asserted exactly."""
 
-from dnd_helpers import WIDE, arena, cast, events, fighter, labels, mon, pick, script, turn
+from dnd_helpers import WIDE, arena, cast, events, fighter, labels, mon, pick, script, spell_setup, turn
 
 from dungeonbench_gym.dnd.verification.arena import caster
 
@@ -107,3 +107,17 @@ def test_multiattack_makes_the_attacks_its_stat_block_lists():
     b = arena(f, d, layout=WIDE, first="young-red-dragon")
     pick(b, "multiattack")
     assert sorted(d.economy.attack_queue) == ["bite", "claw", "claw"]
+
+
+def test_limited_magic_immunity_is_judged_by_the_slot_a_spell_is_cast_with():
+    """Monsters > Rakshasa > Limited Magic Immunity
+    A rakshasa can't be affected or detected by spells of 6th level or lower unless it wishes to be:
+    a Fireball cast with a 3rd-level slot does not touch it, the same Fireball cast with a 7th-level
+    slot does (a spell cast with a higher slot is a spell of that level)."""
+    for level, hurt in ((3, False), (7, True)):
+        b, c = spell_setup("fireball", mon("rakshasa", (9, 5), "rak"))
+        rak = b.creatures["rak"]
+        cast(b, "fireball", level)
+        pick(b, "point_x", "x = 9")
+        pick(b, "point_y", "Point (9, 5")
+        assert (rak.hp < rak.max_hp) == hurt, (level, rak.hp)

@@ -221,7 +221,7 @@ def _stop(b, c: Combatant, p: dict, opt: Opt) -> None:
 
 def _spell_targets(b, c: Combatant, use: tuple) -> list[Opt]:
     out = []
-    for t in b.spell_targets(c, use[1]):
+    for t in b.spell_targets(c, use[1], level=use[2] if len(use) > 2 else None):
         state = f"{t.hp}/{t.max_hp} HP" + ("" if t.conscious else ", dying")
         out.append(Opt(f"Cast {use[1]} on {t.cid} [{state}, AC {b.armour_class(t)}, "
                        f"{b.distance(c, t)} ft]", "target", (t.cid,)))

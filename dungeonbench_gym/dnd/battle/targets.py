@@ -52,10 +52,10 @@ class TargetingMixin:
             out = [t for t in out if self.attack_range(c, a, t) != "melee" or spell_zones.reach_through(self, c, t)]
         return out
 
-    def spell_targets(self, c: Combatant, key: str, first: bool = False) -> list[Combatant]:
+    def spell_targets(self, c: Combatant, key: str, first: bool = False, level: int | None = None) -> list[Combatant]:
         """Who the spell may target now; ``first``: at most the first (is there anyone?)."""
         if spell_data.handles(key):
-            return spellbook.targets(self, c, key, first)
+            return spellbook.targets(self, c, key, first, level)
         sp = content.spell(key)
         rng = SQUARE_FT if sp.range_kind == "touch" else dispatch.spell_range(c, key, sp.range_feet or 0)
         if "buff" in (m := spell_data.mech(key)):   # a willing creature not yet under it

@@ -32,5 +32,5 @@ def spell_screen(b, c, key: str, pool: list, level: int | None = None) -> list:
 
 
 @hooks.SPELL_SCREENS.step(20)
-def _screen_spell(b, c, key: str, pool: list) -> list:
-    return spell_screen(b, c, key, pool) if b.specials else pool
+def _screen_spell(b, c, key: str, pool: list, level: int | None) -> list:
+    return spell_screen(b, c, key, pool, level) if b.specials else pool

@@ -24,8 +24,9 @@ what the next one sees, and dice are rolled in it). The hooks test pins the step
 
 Pipelines:
 
-* :data:`SPELL_SCREENS`: ``step(battle, caster, key, creatures) -> creatures``: who among the
-  creatures a spell would target or catch it can affect (an Antimagic Field, a Globe of
+* :data:`SPELL_SCREENS`: ``step(battle, caster, key, creatures, level) -> creatures``: who among
+  the creatures a spell cast at ``level`` (None: the spell's own level) would target or catch it
+  can affect (an Antimagic Field, a Globe of
   Invulnerability, a rakshasa's Limited Magic Immunity); each step returns its input unchanged
   when it has nothing to say, cheaply (it runs for every spell considered).
 * :data:`LATER_OPTIONS`: ``step(battle, creature) -> list[Opt]``: what a creature's menu offers

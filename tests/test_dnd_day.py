@@ -212,8 +212,8 @@ def test_a_ten_minute_buff_lasts_exactly_the_next_fight_and_an_all_day_buff_the_
             run = r
             break
     assert run is not None
-    _pick(run, "buff", "Shield of Faith (level 1) on fighter")
-    _pick(run, "buff", "Mage Armor (level 1) on wizard")
+    _pick(run, "day_spell", "Shield of Faith (level 1) on fighter")
+    _pick(run, "day_spell", "Mage Armor (level 1) on wizard")
     fighter, wizard, cleric = run.party["fighter"], run.party["wizard"], run.party["cleric"]
     assert cleric.concentration == "shield-of-faith"
     _pick(run, "continue")
@@ -231,8 +231,8 @@ def test_a_ten_minute_buff_lasts_exactly_the_next_fight_and_an_all_day_buff_the_
 
 def test_a_short_rest_ends_next_fight_effects_but_not_all_day_ones():
     run = _to_intermission("dragon_hunt")
-    _pick(run, "buff", "Shield of Faith (level 1) on fighter")
-    _pick(run, "buff", "Mage Armor (level 1) on wizard")
+    _pick(run, "day_spell", "Shield of Faith (level 1) on fighter")
+    _pick(run, "day_spell", "Mage Armor (level 1) on wizard")
     _pick(run, "short_rest")
     _pick(run, "finish_rest")
     assert "shield_of_faith" not in run.party["fighter"].conditions

@@ -61,10 +61,9 @@ from .classes.druid import beast_forms, revert, take_wild_shape
 from .grid import size_squares
 from .items import equip, item, settle, use_out_of_combat
 from .model.archetypes import ARCHETYPES
-from .model.durations import DURATION_TEXT, drop_concentration, effect_duration, wild_shape_duration
+from .model.durations import DURATION_TEXT, wild_shape_duration
 from .model.options import Decision, Opt
 from .model.slots import spend_slot
-from .rules import spell_data
 from .scenario import Scenario, check_items, encounter_names, load_encounter, read_toml
 from .state import Economy
 
@@ -526,18 +525,6 @@ class DayRun:
                                                                f"{self.party[ids[0]].max_hp} HP)"
                         out.append(Opt(f"{c.cid} casts {sp.name} (level {lv}, {heal_dice(key, lv)}"
                                        f"{heal_modifier(c, key):+d}) on {who}", "heal", (c.cid, key, lv, ids)))
-            elif "buff" in spell_data.mech(key) and effect_duration(key):   # Mage Armor, Sanctuary...
-                how = DURATION_TEXT[effect_duration(key)]
-                m = spell_data.mech(key)
-                cond, bare = m["buff"], m.get("unarmored")
-                for t in living:
-                    if bare and t.armored:   # SRD Mage Armor: a target not wearing armour
-                        continue
-                    if cond in t.conditions:
-                        continue
-                    conc = ", concentration" if sp.concentration else ""
-                    out.append(Opt(f"{c.cid} casts {sp.name} (level {levels[0]}) on {t.cid} ({how}{conc})",
-                                   "buff", (c.cid, key, levels[0], t.cid)))
         return out
 
     def _wild_shape_options(self, c) -> list[Opt]:
@@ -666,18 +653,6 @@ class DayRun:
             lighting.day_apply(self, opt)
         elif k in spell_utility.DAY_KINDS:
             spell_utility.day_apply(self, opt)
-        elif k == "buff":
-            c, key, lv, t = self.party[d[0]], d[1], d[2], self.party[d[3]]
-            sp = content.spell(key)
-            spend_slot(c, lv)
-            if sp.concentration:   # a new concentration spell ends the caster's old one
-                drop_concentration(c, self.party.values())
-                c.concentration = key
-                c.resources["concentration_until"] = 10 ** 9
-            cond = spell_data.mech(key)["buff"]
-            t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc"),
-                                  "day_duration": effect_duration(key)}
-            self.event("buff", f"{c.cid} casts {key} on {t.cid} ({DURATION_TEXT[effect_duration(key)]})")
 
     def _heal(self, t, amount: int, source: str) -> None:
         before = t.hp

@@ -152,7 +152,8 @@ def _legendary_save_reaches(battle: Battle, c: Combatant, key: str) -> bool:
 
 
 def _is_support(spell_key: str) -> bool:
-    return bool(content.spell(spell_key).heal_at_slot_level) or "buff" in spell_data.mech(spell_key)
+    return bool(content.spell(spell_key).heal_at_slot_level) or \
+        (spell_data.mech(spell_key)["mech"] == "buff" and spell_key in OWN_RULES)   # Bless, Shield of Faith...
 
 
 def _support_key(battle: Battle, c: Combatant, o: Opt):
@@ -380,7 +381,8 @@ _CONDITION_WORTH = {"paralyzed": 25, "stunned": 22, "unconscious": 20, "petrifie
 # alone (Ray of Frost, Guiding Bolt...): the engine's own spells before they became spellbook rows
 # (issue 17), kept out of the expected-value rule so that the baseline plays them as it did
 OWN_RULES = frozenset(("fire-bolt", "ray-of-frost", "chill-touch", "shocking-grasp", "guiding-bolt",
-                       "inflict-wounds", "sacred-flame", "bane", "hold-person"))
+                       "inflict-wounds", "sacred-flame", "bane", "hold-person",
+                       "bless", "shield-of-faith", "mage-armor", "sanctuary"))
 
 
 def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[int]):
@@ -640,7 +642,7 @@ def _healing_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[
     for i in spells:
         key, level = opts[i].data[:2]
         sp = content.spell(key)
-        if not sp.heal_at_slot_level or "buff" in spell_data.mech(key):
+        if not sp.heal_at_slot_level:
             continue
         targets = {t.cid for t in battle.spell_targets(c, key)}
         if not any(o.cid in targets for o in hurt):

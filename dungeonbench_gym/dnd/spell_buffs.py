@@ -405,7 +405,8 @@ def day_options(run, c, living) -> list:
         elif kind == "gbuff":
             conc = ", concentration" if sp.concentration else ""
             for t in living:
-                if (m.get("self") and t is not c) or m["condition"] in t.conditions:
+                if (m.get("self") and t is not c) or m["condition"] in t.conditions or \
+                        (m.get("unarmored") and t.armored):   # SRD Mage Armor: a target not wearing armour
                     continue
                 out.append(Opt(f"{head} on {t.cid} ({DURATION_TEXT[effect_duration(key)]}{conc})", "day_spell",
                                (c.cid, key, lv, (t.cid,))))

@@ -24,7 +24,8 @@ its exemptions are the row's ``not_types``, ``immune_as``), ``heal``, ``temp_hp`
 ``resist_nonmagical``, ``save``, ``ends_on_attack``, ``ends_on_damage``, ``temp_each_turn``; weapon
 riders ``hit_dice`` (``once``, ``reveals``), ``marked_dice`` (``marked_any``: any attack), ``weapon_plus``;
 ``fly``, ``save_die``, ``save_adv``/``save_dis`` (``save_adv_vs``: against a condition), ``sees_invisible``,
-``death_ward``, ``images`` (Mirror Image), ``retort`` (Fire Shield), ``bonus_dash``, ``no_spells``),
+``death_ward``, ``images`` (Mirror Image), ``retort`` (Fire Shield), ``bonus_dash``, ``no_spells``;
+a row's ``unarmored``: only on a creature without armour, Mage Armor),
 ``dispel`` (Dispel Magic), ``summon`` (Conjure Animals: new combatants on the caster's side),
 ``tiers`` (Divine Word). A row's ``summary`` replaces the mechanism's menu note
 (:func:`.rules.spell_data.summary`). Walls (``wall``: Wall of Fire) are placed by a point, then a direction;
@@ -174,6 +175,8 @@ def targets(b, c, key: str, first: bool = False, level: int | None = None) -> li
             pool = [o for o in pool if tag not in o.conditions and key not in o.conditions]
             if m.get("self") or (sp.range_kind == "self" and not m.get("range")):   # Holy Aura: 30 ft
                 pool = [o for o in pool if o is c]
+            if m.get("unarmored"):   # Mage Armor: a creature not wearing armour
+                pool = [o for o in pool if not o.armored]
         elif kind == "temp_hp" and sp.range_kind == "self":
             pool = [c]
     elif kind == "dispel":   # a creature carrying a spell from the other side (or this side's foes' buffs)

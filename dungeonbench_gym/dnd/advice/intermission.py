@@ -80,11 +80,11 @@ def plan_intermission(run: DayRun) -> int:
         return i
 
     def worth(o) -> bool:   # Mage Armor only where 13 + Dex beats the AC one has (a monk's, say)
-        t = run.party[o.data[3]]
-        return o.data[1] != "mage-armor" or 13 + t.dex_mod > t.ac
+        t = run.party[o.data[3][0]]
+        return spell_data.mech(o.data[1]).get("unarmored") and effect_duration(o.data[1]) == "all_day" \
+            and 13 + t.dex_mod > t.ac
 
-    i = first("buff", lambda o: run.party[o.data[3]].conditions.get(spell_data.mech(o.data[1])["buff"]) is None
-              and effect_duration(o.data[1]) == "all_day" and worth(o))
+    i = first("day_spell", worth)   # (the other all-day buffs are buffs_advice's)
     if i is not None:
         return i
     i = wards_advice.plan(run, opts)   # a glyph on the foes' way in, a magic circle against their type

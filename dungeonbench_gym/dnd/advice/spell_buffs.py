@@ -39,5 +39,6 @@ def plan(run, opts) -> int | None:
             return i
     if worst.hp / worst.max_hp >= 0.5:   # all-day buffs (Mind Blank, Death Ward, Foresight) while slots last
         return first(lambda o: o.kind == "day_spell" and effect_duration(o.data[1]) == "all_day"
-                     and (_day_buff(o.data[1]) or _mech(o.data[1]).get("day") == "buff"))
+                     and (_day_buff(o.data[1]) or _mech(o.data[1]).get("day") == "buff")
+                     and not _mech(o.data[1]).get("unarmored"))   # Mage Armor: intermission's, where it is worth it
     return None

@@ -127,19 +127,7 @@ class CastingMixin:
                                                "dice": f"{sp.damage_for(slot_level=level)}+{c.resources['spell_mod']}"}
             self._weapon_attack(c, t)
             return None
-        m = spell_data.mech(key)
-        if m.get("targets", 1) > 1 or m.get("per_level"):   # Bless: the first target,
-            self._spell_effect(c, key, t)                   # then one decision per extra one
-            self.more_targets(c, key, level, spell_data.extra_targets(key, level), (t.cid,))
-            return None
-        self._spell_effect(c, key, t)   # a buff (Mage Armor, Sanctuary, Shield of Faith)
-        return True
-
-    def _spell_effect(self, c: Combatant, key: str, t: Combatant) -> None:
-        """A buff on a willing creature (the row's ``buff``: Bless, Shield of Faith, Mage Armor, Sanctuary)."""
-        cond = spell_data.mech(key)["buff"]
-        t.conditions[cond] = {"by": c.cid, "spell": key, "dc": c.resources.get("spell_dc")}
-        self.event("condition", f"{t.cid} is under {key}", creature=t.cid, condition=cond)
+        raise ValueError(f"{key}: not an engine spell aimed at a creature")
 
     def more_targets(self, c: Combatant, key: str, level: int, left: int, chosen: tuple) -> None:
         if left > 0 and self.outcome is None and any(t.cid not in chosen for t in self.spell_targets(c, key)):
@@ -262,11 +250,7 @@ def _more_targets(b, c: Combatant, use: tuple) -> list[Opt]:
 
 
 def _more_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
-    if spell_data.handles(use[1]):
-        spellbook.more(b, c, use, t)
-        return
-    b._spell_effect(c, use[1], t)
-    b.more_targets(c, use[1], use[2], use[3] - 1, use[4] + (t.cid,))
+    spellbook.more(b, c, use, t)
 
 
 def _weapon_targets(b, c: Combatant, use: tuple) -> list[Opt]:

@@ -58,14 +58,9 @@ class TargetingMixin:
             return spellbook.targets(self, c, key, first, level)
         sp = content.spell(key)
         rng = SQUARE_FT if sp.range_kind == "touch" else dispatch.spell_range(c, key, sp.range_feet or 0)
-        if "buff" in (m := spell_data.mech(key)):   # a willing creature not yet under it
-            cond, bare = m["buff"], m.get("unarmored")
-            pool = [o for o in self.creatures.values()
-                    if o.side == c.side and not o.dead and cond not in o.conditions and not (bare and o.armored)]
-        else:
-            pool = [o for o in self.enemies_of(c) if self.may_target(c, o)]   # Spiritual Weapon, Magic Missile...
-            if self.specials:   # Limited Magic Immunity (monster_traits/rakshasa.py)
-                pool = monster_traits.spell_screen(self, c, key, pool)
+        pool = [o for o in self.enemies_of(c) if self.may_target(c, o)]   # Spiritual Weapon, Magic Missile...
+        if self.specials:   # Limited Magic Immunity (monster_traits/rakshasa.py)
+            pool = monster_traits.spell_screen(self, c, key, pool)
         ok = (t for t in pool if (t is c or self.distance(c, t) <= rng) and self.line_of_effect(c, t))
         if first:
             t = next(ok, None)

@@ -8,13 +8,9 @@ features), so that they read a spell without importing each other. The spellbook
 (:mod:`..spellbook`) documents the row's fields.
 
 Rows ``"mech": "engine"`` are the spells the engine's casting code (dnd/battle/casting.py) still runs
-itself (Magic Missile, Shield, Scorching Ray, Misty Step, Spirit Guardians, Spiritual Weapon, Bless,
-Shield of Faith, Mage Armor, Sanctuary); their rows carry what that code, the menu, the planner and
-the Day track read:
+itself (Magic Missile, Shield, Scorching Ray, Misty Step, Spirit Guardians, Spiritual Weapon);
+their rows carry what that code, the menu and the planner read:
 
-* ``buff``: the condition it puts on a willing creature (Bless, Shield of Faith, Mage Armor,
-  Sanctuary; it ends with concentration if the spell has it); ``unarmored``: only on a creature
-  without armour (Mage Armor);
 * ``targets`` and ``per_level``: targets at the spell's level and more per slot level above, each
   its own target decision (:func:`extra_targets`; Scorching Ray's are rays);
 * ``radius``: an emanation's reach in feet (Spirit Guardians).

@@ -124,7 +124,7 @@ def test_scorching_ray_is_three_rays_each_a_target_decision():
     pick(b, "spell", "Scorching Ray at level 2")
     script(b, 18, 4, 4)              # 23 hits: 8 fire kills g1
     pick(b, "target", "g1")
-    assert g1.dead and b.decision.kind == "target" and "2 left" in b.decision.options[0].label
+    assert g1.dead and b.decision.kind == "target" and "(2 more)" in b.decision.options[0].label
     script(b, 1)                     # natural 1 misses
     pick(b, "target", "g2")
     script(b, 18, 1, 2)

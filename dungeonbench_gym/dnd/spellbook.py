@@ -463,7 +463,7 @@ def cast_at(b, c, key: str, level: int, t):
     b.pay_spell(c, key, level)
     _reveal(c)
     m = mech(key)
-    left = beams(key, c.level) - 1 if m["mech"] == "attack" else extra_targets(key, level)
+    left = extra_targets(key, level) + (beams(key, c.level) - 1 if m["mech"] == "attack" else 0)   # Scorching Ray's rays
     hit = effect(b, c, key, level, t)
     if hit is None:
         return None   # a reaction (Shield) interrupts; further beams are lost

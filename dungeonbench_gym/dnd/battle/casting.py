@@ -1,4 +1,4 @@
-"""Casting: paying for a spell, its targets one by one, darts, rays, areas, concentration.
+"""Casting: paying for a spell, its targets one by one, darts, areas, concentration.
 
 Part of :class:`~dungeonbench_gym.dnd.engine.Battle`.
 """
@@ -119,9 +119,6 @@ class CastingMixin:
         if key == "magic-missile":   # every dart hits; each further dart is its own target decision
             self._dart(c, t, 2 + level - 1)
             return None
-        if key == "scorching-ray":   # 3 rays (+1 per slot level above 2), each its own target
-            self._ray(c, t, level, spell_data.extra_targets(key, level))
-            return None
         if key == "spiritual-weapon":
             c.resources["spiritual_weapon"] = {"pos": list(t.pos), "until": self.round + 10,
                                                "dice": f"{sp.damage_for(slot_level=level)}+{c.resources['spell_mod']}"}
@@ -132,17 +129,6 @@ class CastingMixin:
     def more_targets(self, c: Combatant, key: str, level: int, left: int, chosen: tuple) -> None:
         if left > 0 and self.outcome is None and any(t.cid not in chosen for t in self.spell_targets(c, key)):
             self.pending = {"kind": "target", "actor": c.cid, "use": ("more", key, level, left, chosen)}
-        else:
-            self.back_to_menu(c)
-
-    def _ray(self, c: Combatant, t: Combatant, level: int, left: int) -> None:
-        """One Scorching Ray: a ranged spell attack for 2d6 fire; then the next ray's target."""
-        p = AttackProfile("scorching-ray", "Scorching Ray", c.resources["spell_attack"], (DamagePart("2d6", "fire"),),
-                          False, 0, 120, 120, spell=True)
-        if self.make_attack(c, p, t, melee=False, then="menu") is None:
-            return   # the target reacts (Shield); the rays left are lost
-        if left and self.outcome is None and not self.check_outcome() and self.spell_targets(c, "scorching-ray"):
-            self.pending = {"kind": "target", "actor": c.cid, "use": ("ray", "scorching-ray", level, left)}
         else:
             self.back_to_menu(c)
 
@@ -231,16 +217,6 @@ def _dart_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
     b._dart(c, t, use[2] - 1, use[3])
 
 
-def _ray_targets(b, c: Combatant, use: tuple) -> list[Opt]:
-    return [Opt(f"Next Scorching Ray ({use[3]} left) at {t.cid} [{t.hp}/{t.max_hp} HP, "
-                f"AC {b.armour_class(t)}, {b.distance(c, t)} ft]", "target", (t.cid,))
-            for t in b.spell_targets(c, use[1])]
-
-
-def _ray_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
-    b._ray(c, t, use[2], use[3] - 1)
-
-
 def _more_targets(b, c: Combatant, use: tuple) -> list[Opt]:
     """Bless, Bane, Hold Person: one more creature, or stop."""
     out = [Opt(f"Also {use[1]} {t.cid} ({use[3]} more) [{t.hp}/{t.max_hp} HP, {b.distance(c, t)} ft]",
@@ -264,6 +240,5 @@ def _weapon_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
 
 TARGET_USES.register("spell", TargetUse(_spell_targets, _spell_target))
 TARGET_USES.register("dart", TargetUse(_dart_targets, _dart_target))
-TARGET_USES.register("ray", TargetUse(_ray_targets, _ray_target))
 TARGET_USES.register("more", TargetUse(_more_targets, _more_target))
 TARGET_USES.register("weapon", TargetUse(_weapon_targets, _weapon_target))

@@ -63,7 +63,7 @@ class MenuMixin:
             return f"{actor}: choose an action"
         if kind == "target":
             use = p.get("use", ("?", "?"))
-            return (f"{actor}: choose the target of the next {use[0]}" if use[0] in ("dart", "ray", "more")
+            return (f"{actor}: choose the target of the next {use[0]}" if use[0] in ("dart", "more")
                     else f"{actor}: choose a target for {use[1]}")
         if kind == "destination":
             return f"{actor}: choose where to move ({self.creatures[actor].economy.movement} ft left)"

@@ -8,11 +8,11 @@ features), so that they read a spell without importing each other. The spellbook
 (:mod:`..spellbook`) documents the row's fields.
 
 Rows ``"mech": "engine"`` are the spells the engine's casting code (dnd/battle/casting.py) still runs
-itself (Magic Missile, Shield, Scorching Ray, Misty Step, Spirit Guardians, Spiritual Weapon);
+itself (Magic Missile, Shield, Misty Step, Spirit Guardians, Spiritual Weapon);
 their rows carry what that code, the menu and the planner read:
 
 * ``targets`` and ``per_level``: targets at the spell's level and more per slot level above, each
-  its own target decision (:func:`extra_targets`; Scorching Ray's are rays);
+  its own target decision (:func:`extra_targets`; on an ``attack`` row they are rays: Scorching Ray);
 * ``radius``: an emanation's reach in feet (Spirit Guardians).
 
 Any row may carry ``summary``: the menu's note, a format string over :data:`SUMMARY_FIELDS`

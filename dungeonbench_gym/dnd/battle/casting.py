@@ -36,8 +36,6 @@ class CastingMixin:
             return
         if spell_data.handles(key):
             spellbook.begin(self, c, key, level)
-        elif key == "misty-step":   # bonus action; the destination is the decision
-            self.pending = {"kind": "destination", "actor": c.cid, "use": ("teleport", key, level)}
         elif key == "spirit-guardians":   # an emanation around the caster: nothing to place
             self.pay_spell(c, key, level)
             c.conditions["spirit_guardians"] = {"by": c.cid, "spell": key, "level": level,

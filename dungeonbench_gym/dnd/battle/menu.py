@@ -320,9 +320,6 @@ class MenuMixin:
             if spell_data.handles(key):
                 if not spellbook.available(self, c, key, levels[0]):
                     continue
-            elif key == "misty-step":
-                if not self.teleport_options(c, {"use": ("teleport", key, levels[0])}, first=True):
-                    continue
             elif key == "spirit-guardians":
                 if c.concentration == key:
                     continue

@@ -380,7 +380,8 @@ _CONDITION_WORTH = {"paralyzed": 25, "stunned": 22, "unconscious": 20, "petrifie
 # alone (Ray of Frost, Guiding Bolt...): the engine's own spells before they became spellbook rows
 # (issue 17), kept out of the expected-value rule so that the baseline plays them as it did
 OWN_RULES = frozenset(("fire-bolt", "ray-of-frost", "chill-touch", "shocking-grasp", "guiding-bolt",
-                       "inflict-wounds", "sacred-flame", "bane", "hold-person", "misty-step"))
+                       "inflict-wounds", "sacred-flame", "bane", "hold-person", "misty-step",
+                       "spirit-guardians"))
 
 
 def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[int]):

@@ -36,11 +36,6 @@ class CastingMixin:
             return
         if spell_data.handles(key):
             spellbook.begin(self, c, key, level)
-        elif key == "spirit-guardians":   # an emanation around the caster: nothing to place
-            self.pay_spell(c, key, level)
-            c.conditions["spirit_guardians"] = {"by": c.cid, "spell": key, "level": level,
-                                                "dc": c.resources["spell_dc"]}
-            self.back_to_menu(c)
         else:   # a target (the engine's own spells are aimed at creatures)
             self.pending = {"kind": "target", "actor": c.cid, "use": use}
 
@@ -176,26 +171,6 @@ class CastingMixin:
             hits = [o for o in hits if o.side != c.side]
         self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
                            queued=use[2:3] == ("queue",), origin=self.area_origin(c, use, where))
-
-    # ---------------------------------------------------------------- Spirit Guardians
-    def _guardians(self) -> list[Combatant]:
-        return [o for o in self.creatures.values() if "spirit_guardians" in o.conditions and o.conscious]
-
-    def guardians_ft(self, g: Combatant) -> int:
-        """How far g's Spirit Guardians reach (the spell's row: ``radius``)."""
-        return spell_data.mech(g.conditions["spirit_guardians"]["spell"])["radius"]
-
-    def _zone_damage(self, g: Combatant, t: Combatant) -> None:
-        """Spirit Guardians: Wis save, 3d8 radiant (+1d8 per slot level above 3), half on a success;
-        once per turn per creature (entering the area or starting the turn there)."""
-        if (t.cid, g.cid) in self.zone_hits or t.dead:
-            return
-        self.zone_hits.add((t.cid, g.cid))
-        sg = g.conditions["spirit_guardians"]
-        ok = self.saving_throw(t, "wis", sg["dc"], magic=True)
-        amount = self.roller.roll_damage(f"{sg['level']}d8", what="damage spirit-guardians radiant")
-        self.event("zone", f"{t.cid} is struck by {g.cid}'s spirit guardians", creature=t.cid, source=g.cid)
-        self.damage(t, amount // 2 if ok else amount, "radiant", magical=True, source=g.cid)
 
 
 @OPTION_KINDS.handles("spell")

@@ -320,9 +320,6 @@ class MenuMixin:
             if spell_data.handles(key):
                 if not spellbook.available(self, c, key, levels[0]):
                     continue
-            elif key == "spirit-guardians":
-                if c.concentration == key:
-                    continue
             elif key == "spiritual-weapon" and "spiritual_weapon" in c.resources:
                 continue
             elif not self.spell_targets(c, key, first=True):   # the engine's own spells: a creature

@@ -28,7 +28,7 @@ LAYERS = (
     ("model", ("model", "state")),
     ("rules", ("rules",)),
     ("mechanics", ("classes", "spellbook", "spell_buffs", "spell_guardians", "spell_heat",
-                   "spell_control", "spell_counter", "spell_plants", "spell_summons",
+                   "spell_control", "spell_counter", "spell_plants", "spell_spiritual", "spell_summons",
                    "spell_utility", "spell_walls", "spell_wards", "spell_zones",
                    "monster_traits", "items", "lighting")),
     ("builders", ("builders",)),

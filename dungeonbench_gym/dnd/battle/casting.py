@@ -107,18 +107,12 @@ class CastingMixin:
     def cast_at(self, c: Combatant, key: str, level: int, t: Combatant) -> bool | None:
         if spell_data.handles(key):
             return spellbook.cast_at(self, c, key, level, t)
-        sp = content.spell(key)
         self.pay_spell(c, key, level)
         if key == "magic-missile":   # every dart hits; each further dart is its own target decision
             self._dart(c, t, 2 + level - 1)
             return None
         if key == "scorching-ray":   # 3 rays (+1 per slot level above 2), each its own target
             self._ray(c, t, level, spell_data.extra_targets(key, level))
-            return None
-        if key == "spiritual-weapon":
-            c.resources["spiritual_weapon"] = {"pos": list(t.pos), "until": self.round + 10,
-                                               "dice": f"{sp.damage_for(slot_level=level)}+{c.resources['spell_mod']}"}
-            self._weapon_attack(c, t)
             return None
         m = spell_data.mech(key)
         if m.get("targets", 1) > 1 or m.get("per_level"):   # Bless: the first target,
@@ -151,16 +145,6 @@ class CastingMixin:
         else:
             self.back_to_menu(c)
 
-    def _weapon_attack(self, c: Combatant, t: Combatant) -> None:
-        sw = c.resources["spiritual_weapon"]
-        sw["pos"] = list(t.pos)
-        c.economy.bonus = False
-        p = AttackProfile("spiritual-weapon", "Spiritual Weapon", c.resources["spell_attack"],
-                          (DamagePart(sw["dice"], "force"),), True, 5, 0, 0, spell=True)
-        if self.make_attack(c, p, t, melee=True, then="menu") is None:
-            return
-        self.back_to_menu(c)
-
     def _resolve_area(self, c: Combatant, use: tuple, where) -> None:
         if use[0] == "spell":   # every area spell is a spellbook row (dnd/spellbook.py)
             spellbook.resolve_area(self, c, use, where)
@@ -177,11 +161,6 @@ class CastingMixin:
 def _spell(b, c: Combatant, p: dict, opt: Opt) -> None:
     dispatch.before_spell(b, c, opt.data)   # metamagic (Quickened Spell)
     b.begin_spell(c, opt.data[0], opt.data[1])
-
-
-@OPTION_KINDS.handles("spiritual_weapon")
-def _spiritual_weapon(b, c: Combatant, p: dict, opt: Opt) -> None:
-    b.pending = {"kind": "target", "actor": c.cid, "use": ("weapon", "spiritual-weapon")}
 
 
 @OPTION_KINDS.handles("stop")   # no further targets for a multi-target spell
@@ -242,17 +221,7 @@ def _more_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
     b.more_targets(c, use[1], use[2], use[3] - 1, use[4] + (t.cid,))
 
 
-def _weapon_targets(b, c: Combatant, use: tuple) -> list[Opt]:
-    return [Opt(f"Spiritual Weapon attacks {t.cid} [{t.hp}/{t.max_hp} HP, AC {b.armour_class(t)}]",
-                "target", (t.cid,)) for t in b._weapon_targets(c)]
-
-
-def _weapon_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
-    b._weapon_attack(c, t)
-
-
 TARGET_USES.register("spell", TargetUse(_spell_targets, _spell_target))
 TARGET_USES.register("dart", TargetUse(_dart_targets, _dart_target))
 TARGET_USES.register("ray", TargetUse(_ray_targets, _ray_target))
 TARGET_USES.register("more", TargetUse(_more_targets, _more_target))
-TARGET_USES.register("weapon", TargetUse(_weapon_targets, _weapon_target))

@@ -140,9 +140,6 @@ class TurnsMixin:
                 self.event("condition_end", f"{o.cid} is no longer {k}", creature=o.cid, condition=k)
         if c.concentration and self.round >= c.resources.get("concentration_until", 10 ** 9):
             self.end_concentration(c)   # the spell's duration ran out
-        sw = c.resources.get("spiritual_weapon")
-        if sw and self.round >= sw["until"]:
-            del c.resources["spiritual_weapon"]
         for k in ("pounce_on", "rampage_ready", "rampage_bite"):   # bonus attacks last only for their turn
             c.resources.pop(k, None)
         c.conditions.pop("reckless", None)   # Reckless: attacks against it had advantage until now

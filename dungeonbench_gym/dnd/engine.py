@@ -36,8 +36,10 @@ from . import (
     spell_buffs,
     spell_control,   # removal (Banishment), domination, confusion, escapes, Wish
     spell_counter,
+    spell_guardians,   # Spirit Guardians
     spell_heat,   # Heat Metal
     spell_plants,   # trees and plants: Tree Stride, Transport via Plants, Plant Growth
+    spell_spiritual,   # Spiritual Weapon
     spell_summons,   # authored summons, the Polymorph family, conjured weapons
     spell_utility,   # water and objects: suffocation, Water Walk, Mage Hand, Unseen Servant
     spell_walls,   # walls raised mid-battle (the map is replaced), Forcecage, Resilient Sphere
@@ -72,7 +74,8 @@ from .state import INCAPACITATING, Combatant
 # tables as it is imported (the battle parts above register the engine's own). Once all are
 # in, the tables are frozen, so a late registration cannot change how a running battle plays.
 MECHANICS = (class_features, items, lighting, monster_traits, spell_buffs, spell_control, spell_counter,
-             spell_heat, spell_plants, spell_summons, spell_utility, spell_walls, spell_wards, spell_zones, spellbook,
+             spell_guardians, spell_heat, spell_plants, spell_spiritual, spell_summons, spell_utility, spell_walls,
+             spell_wards, spell_zones, spellbook,
              # the monster-trait families that register option kinds or a spell screen
              androsphinx, corrosion, duergar, fire_form, flying_sword, gelatinous_cube, gibbering_mouther, golems,
              hags, harpy, kraken, legendary, phantasms, rakshasa, roper)

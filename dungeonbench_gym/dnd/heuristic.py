@@ -382,7 +382,8 @@ _CONDITION_WORTH = {"paralyzed": 25, "stunned": 22, "unconscious": 20, "petrifie
 # (issue 17), kept out of the expected-value rule so that the baseline plays them as it did
 OWN_RULES = frozenset(("fire-bolt", "ray-of-frost", "chill-touch", "shocking-grasp", "guiding-bolt",
                        "inflict-wounds", "sacred-flame", "bane", "hold-person",
-                       "bless", "shield-of-faith", "mage-armor", "sanctuary", "scorching-ray"))
+                       "bless", "shield-of-faith", "mage-armor", "sanctuary", "scorching-ray", "misty-step",
+                       "spirit-guardians", "spiritual-weapon"))
 
 
 def _spellbook_choice(battle: Battle, c: Combatant, opts: list[Opt], spells: list[int]):

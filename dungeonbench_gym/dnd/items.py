@@ -395,12 +395,6 @@ def _spell_legal(battle, c: Combatant, key: str, level: int, bonus_ok: bool) -> 
         return False
     if spell_data.handles(key):
         return spellbook.available(battle, c, key, level)
-    if key == "misty-step":
-        return bool(battle.teleport_options(c, {"use": ("teleport", key, level)}, first=True))
-    if key == "spirit-guardians":
-        return c.concentration != key
-    if key == "spiritual-weapon":
-        return "spiritual_weapon" not in c.resources and bool(battle.spell_targets(c, key))
     return bool(battle.spell_targets(c, key))   # the engine's own spells: a creature
 
 

@@ -15,7 +15,8 @@ control effect is in play, so battles without one pay nothing):
   leave the battle alive. When no party member is left standing on the map and some escaped,
   the battle ends as ``"escape"``: scored a loss (the objective was not met), not a wipe. A foe
   that escapes counts as gone: the party may win by defeating the rest.
-* ``teleport`` (Dimension Door): the engine's teleport destination decision, 500 ft.
+* ``teleport`` (Misty Step, Dimension Door): the engine's teleport destination decision, the row's
+  ``reach`` (30 ft, 500 ft).
 * ``dominate`` (Dominate Beast / Person / Monster): on a failed Wisdom save (advantage: it is
   being fought) the creature changes sides for the duration and is played by whoever plays the
   caster's side, through the normal decisions on its own turns. Each time it takes damage it

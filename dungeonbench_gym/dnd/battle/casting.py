@@ -14,7 +14,7 @@ from ..monster_traits import dispatch as monster_traits   # monsters' own traits
 from ..model.options import Opt
 from ..model.slots import spend_slot
 from ..rules.hooks import OPTION_KINDS, TARGET_USES, TargetUse
-from ..state import AttackProfile, Combatant, DamagePart, monster_action
+from ..state import Combatant, monster_action
 from ..rules import spell_data
 
 
@@ -36,13 +36,6 @@ class CastingMixin:
             return
         if spell_data.handles(key):
             spellbook.begin(self, c, key, level)
-        elif key == "misty-step":   # bonus action; the destination is the decision
-            self.pending = {"kind": "destination", "actor": c.cid, "use": ("teleport", key, level)}
-        elif key == "spirit-guardians":   # an emanation around the caster: nothing to place
-            self.pay_spell(c, key, level)
-            c.conditions["spirit_guardians"] = {"by": c.cid, "spell": key, "level": level,
-                                                "dc": c.resources["spell_dc"]}
-            self.back_to_menu(c)
         else:   # a target (the engine's own spells are aimed at creatures)
             self.pending = {"kind": "target", "actor": c.cid, "use": use}
 
@@ -114,15 +107,9 @@ class CastingMixin:
     def cast_at(self, c: Combatant, key: str, level: int, t: Combatant) -> bool | None:
         if spell_data.handles(key):
             return spellbook.cast_at(self, c, key, level, t)
-        sp = content.spell(key)
         self.pay_spell(c, key, level)
         if key == "magic-missile":   # every dart hits; each further dart is its own target decision
             self._dart(c, t, 2 + level - 1)
-            return None
-        if key == "spiritual-weapon":
-            c.resources["spiritual_weapon"] = {"pos": list(t.pos), "until": self.round + 10,
-                                               "dice": f"{sp.damage_for(slot_level=level)}+{c.resources['spell_mod']}"}
-            self._weapon_attack(c, t)
             return None
         raise ValueError(f"{key}: not an engine spell aimed at a creature")
 
@@ -132,15 +119,6 @@ class CastingMixin:
         else:
             self.back_to_menu(c)
 
-    def _weapon_attack(self, c: Combatant, t: Combatant) -> None:
-        sw = c.resources["spiritual_weapon"]
-        sw["pos"] = list(t.pos)
-        c.economy.bonus = False
-        p = AttackProfile("spiritual-weapon", "Spiritual Weapon", c.resources["spell_attack"],
-                          (DamagePart(sw["dice"], "force"),), True, 5, 0, 0, spell=True)
-        if self.make_attack(c, p, t, melee=True, then="menu") is None:
-            return
-        self.back_to_menu(c)
 
     def _resolve_area(self, c: Combatant, use: tuple, where) -> None:
         if use[0] == "spell":   # every area spell is a spellbook row (dnd/spellbook.py)
@@ -153,36 +131,11 @@ class CastingMixin:
         self._monster_save(c, use[1], hits, legendary=use[2:3] == ("legendary",),
                            queued=use[2:3] == ("queue",), origin=self.area_origin(c, use, where))
 
-    # ---------------------------------------------------------------- Spirit Guardians
-    def _guardians(self) -> list[Combatant]:
-        return [o for o in self.creatures.values() if "spirit_guardians" in o.conditions and o.conscious]
-
-    def guardians_ft(self, g: Combatant) -> int:
-        """How far g's Spirit Guardians reach (the spell's row: ``radius``)."""
-        return spell_data.mech(g.conditions["spirit_guardians"]["spell"])["radius"]
-
-    def _zone_damage(self, g: Combatant, t: Combatant) -> None:
-        """Spirit Guardians: Wis save, 3d8 radiant (+1d8 per slot level above 3), half on a success;
-        once per turn per creature (entering the area or starting the turn there)."""
-        if (t.cid, g.cid) in self.zone_hits or t.dead:
-            return
-        self.zone_hits.add((t.cid, g.cid))
-        sg = g.conditions["spirit_guardians"]
-        ok = self.saving_throw(t, "wis", sg["dc"], magic=True)
-        amount = self.roller.roll_damage(f"{sg['level']}d8", what="damage spirit-guardians radiant")
-        self.event("zone", f"{t.cid} is struck by {g.cid}'s spirit guardians", creature=t.cid, source=g.cid)
-        self.damage(t, amount // 2 if ok else amount, "radiant", magical=True, source=g.cid)
-
 
 @OPTION_KINDS.handles("spell")
 def _spell(b, c: Combatant, p: dict, opt: Opt) -> None:
     dispatch.before_spell(b, c, opt.data)   # metamagic (Quickened Spell)
     b.begin_spell(c, opt.data[0], opt.data[1])
-
-
-@OPTION_KINDS.handles("spiritual_weapon")
-def _spiritual_weapon(b, c: Combatant, p: dict, opt: Opt) -> None:
-    b.pending = {"kind": "target", "actor": c.cid, "use": ("weapon", "spiritual-weapon")}
 
 
 @OPTION_KINDS.handles("stop")   # no further targets for a multi-target spell
@@ -229,16 +182,6 @@ def _more_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
     spellbook.more(b, c, use, t)
 
 
-def _weapon_targets(b, c: Combatant, use: tuple) -> list[Opt]:
-    return [Opt(f"Spiritual Weapon attacks {t.cid} [{t.hp}/{t.max_hp} HP, AC {b.armour_class(t)}]",
-                "target", (t.cid,)) for t in b._weapon_targets(c)]
-
-
-def _weapon_target(b, c: Combatant, use: tuple, t: Combatant) -> None:
-    b._weapon_attack(c, t)
-
-
 TARGET_USES.register("spell", TargetUse(_spell_targets, _spell_target))
 TARGET_USES.register("dart", TargetUse(_dart_targets, _dart_target))
 TARGET_USES.register("more", TargetUse(_more_targets, _more_target))
-TARGET_USES.register("weapon", TargetUse(_weapon_targets, _weapon_target))

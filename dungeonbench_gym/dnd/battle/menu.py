@@ -251,10 +251,6 @@ class MenuMixin:
                                    f"{'+'.join(p.dice for p in a.offhand)})", "attack", (a.key, "offhand")))
         for offer in LATER_OPTIONS:   # the later turns of lasting spells, walls, monster zones (rules/hooks.py)
             out.extend(offer(self, c))
-        sw = c.resources.get("spiritual_weapon")
-        if sw and e.bonus and self._weapon_targets(c):
-            out.append(Opt(f"Spiritual Weapon: move it and attack (bonus action, {c.resources['spell_attack']:+d}, "
-                           f"{sw['dice']} force)", "spiritual_weapon"))
         if ("cunning_action" in c.features or "nimble_escape" in c.features) and e.bonus:
             what = "Cunning Action" if "cunning_action" in c.features else "Nimble Escape"   # a goblin's: no Dash
             if "hidden" not in c.conditions and self.unseen(c):
@@ -320,14 +316,6 @@ class MenuMixin:
             if spell_data.handles(key):
                 if not spellbook.available(self, c, key, levels[0]):
                     continue
-            elif key == "misty-step":
-                if not self.teleport_options(c, {"use": ("teleport", key, levels[0])}, first=True):
-                    continue
-            elif key == "spirit-guardians":
-                if c.concentration == key:
-                    continue
-            elif key == "spiritual-weapon" and "spiritual_weapon" in c.resources:
-                continue
             elif not self.spell_targets(c, key, first=True):   # the engine's own spells: a creature
                 continue
             how = " (bonus action)" if bonus else ""

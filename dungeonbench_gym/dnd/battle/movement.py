@@ -17,7 +17,7 @@ from ..monster_traits import dispatch as monster_traits   # monsters' own traits
 from ..grid import SQUARE_FT, fall_damage_dice, footprint, nearest_box_ft
 from ..model.options import DestinationOpt, Opt
 from ..rules.conditions import ZERO_SPEED
-from ..rules.hooks import OPTION_KINDS
+from ..rules.hooks import MOVE_STEPS, OPTION_KINDS
 from ..state import SIZES, Combatant, expected_damage
 
 
@@ -320,10 +320,8 @@ class MovementMixin:
                 spell_summons.on_step(self, c)
             if self._readied_trigger(c, here):
                 return
-            for g in self._guardians():   # entering Spirit Guardians' area
-                if g.side != c.side and c.conscious and self.distance_from(c, here, g) > self.guardians_ft(g) \
-                        >= self.distance(c, g):
-                    self._zone_damage(g, c)
+            for step in MOVE_STEPS:   # entering Spirit Guardians' area (rules/hooks.py)
+                step(self, c, here)
         if c.conscious:
             c.pos = tuple(path[ms["i"]])
             self.event("move", f"{c.cid} moves to ({c.pos[0]}, {c.pos[1]})", creature=c.cid, pos=list(c.pos))

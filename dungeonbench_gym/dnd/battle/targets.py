@@ -90,20 +90,6 @@ class TargetingMixin:
             return False
         return c.conditions.get("charmed", {}).get("by") != t.cid
 
-    def _weapon_targets(self, c: Combatant) -> list[Combatant]:
-        """Spiritual Weapon: it moves up to 20 ft and attacks a creature within 5 ft of it, and it
-        stays within 60 ft of the caster (its position is the last creature it attacked)."""
-        sw = c.resources["spiritual_weapon"]
-        at = tuple(sw["pos"])
-        out = []
-        for t in self.enemies_of(c):
-            if self.distance(c, t) <= 60 and self.may_target(c, t) and \
-                    box_distance_ft(at[0], at[1], 1, at[2], t.pos[0], t.pos[1], t.squares, t.pos[2]) <= 25:
-                out.append(t)
-        if self.specials:   # Limited Magic Immunity (monster_traits/rakshasa.py)
-            out = monster_traits.spell_screen(self, c, "spiritual-weapon", out)
-        return out
-
     def teleport_options(self, c: Combatant, p: dict, first: bool = False) -> list[Opt]:
         """Misty Step: an unoccupied space within 30 ft that the caster can see (a monster's
         Teleport: within the stat block's distance). ``first``: stop at the first one found (is there

@@ -15,7 +15,7 @@ from ..monster_traits import dispatch as monster_traits   # monsters' own traits
 from ..grid import SQUARE_FT
 from ..model.options import Opt
 from ..rules.conditions import ZERO_SPEED
-from ..rules.hooks import OPTION_KINDS, TURN_ENDS
+from ..rules.hooks import OPTION_KINDS, TURN_ENDS, TURN_STARTS
 from ..state import Combatant, Economy, monster_action
 
 
@@ -140,9 +140,6 @@ class TurnsMixin:
                 self.event("condition_end", f"{o.cid} is no longer {k}", creature=o.cid, condition=k)
         if c.concentration and self.round >= c.resources.get("concentration_until", 10 ** 9):
             self.end_concentration(c)   # the spell's duration ran out
-        sw = c.resources.get("spiritual_weapon")
-        if sw and self.round >= sw["until"]:
-            del c.resources["spiritual_weapon"]
         for k in ("pounce_on", "rampage_ready", "rampage_bite"):   # bonus attacks last only for their turn
             c.resources.pop(k, None)
         c.conditions.pop("reckless", None)   # Reckless: attacks against it had advantage until now
@@ -158,13 +155,8 @@ class TurnsMixin:
             self._regenerate(c)
         if not c.conscious:
             return
-        started_in_zone = False
-        for g in self._guardians():
-            if g.side != c.side and self.distance(g, c) <= self.guardians_ft(g) and not self.inside_apart(g, c):
-                started_in_zone = True
-                self._zone_damage(g, c)
-        if started_in_zone and c.conscious:   # simplification: half speed for the whole turn
-            c.economy.movement //= 2
+        for step in TURN_STARTS:   # Spirit Guardians around a foe (rules/hooks.py)
+            step(self, c)
         spellbook.start_of_turn(self, c)   # data-driven zones (Cloudkill, Moonbeam)
         if self.zones:   # Sleet Storm, Storm of Vengeance (dnd/spell_zones.py)
             spell_zones.start_of_turn(self, c)

@@ -34,6 +34,10 @@ Pipelines:
   a wall section to break, Tree Stride's next tree), in the menu's order.
 * :data:`TURN_ENDS`: ``step(battle, creature)``: what happens as a creature's turn ends, before
   the engine's own end-of-turn rules (repeat saves that hurt, Earthquake's shaking, Blink's d20).
+* :data:`TURN_STARTS`: ``step(battle, creature)``: what happens as a conscious creature's turn
+  starts, before the data-driven zones (Spirit Guardians' spirits around a foe).
+* :data:`MOVE_STEPS`: ``step(battle, creature, here)``: a creature moving square by square has
+  just stepped from ``here`` to its new position (entering Spirit Guardians' area).
 
 Every step of a pipeline runs on every call: a step checks first, cheaply, whether its mechanic
 is in play (``battle.zones``, ``creature.concentration``...) and does nothing when it is not.
@@ -164,9 +168,11 @@ SPELL_MECHANISMS = Table("spell mechanism")
 SPELL_SCREENS = Pipeline("spell screens")
 LATER_OPTIONS = Pipeline("later options")
 TURN_ENDS = Pipeline("turn ends")
+TURN_STARTS = Pipeline("turn starts")
+MOVE_STEPS = Pipeline("move steps")
 # every table and pipeline (what the engine freezes and the hooks test pins)
 REGISTRIES = (OPTION_KINDS, REACTIONS, DESTINATION_USES, TARGET_USES, SPELL_MECHANISMS, SPELL_SCREENS,
-              LATER_OPTIONS, TURN_ENDS)
+              LATER_OPTIONS, TURN_ENDS, TURN_STARTS, MOVE_STEPS)
 
 
 def freeze_all() -> None:

@@ -53,8 +53,7 @@ def run_probe(key: str) -> None:
         return spell_summons_probes.probe(key)
     if m["mech"] in ("day", "reaction"):   # between fights (the Day track) or a reaction: dnd/spell_buffs.py
         return spell_buffs_probes.probe(key)
-    support = m["mech"] in _SUPPORT or key in ("cure-wounds", "healing-word", "misty-step",
-                                                               "spirit-guardians")
+    support = m["mech"] in _SUPPORT or key in ("cure-wounds", "healing-word", "spirit-guardians")
     sp = content.spell(key)
     seen = []
     for seed in SEEDS:

@@ -490,3 +490,27 @@ def test_a_form_with_no_room_at_its_square_ends_before_the_fight(monkeypatch):
     _pick(run, "continue")
     assert run.phase == "battle" and druid.squares == 1 and "Bear" not in druid.name
     assert any("no room for its form" in e for e in run.events(20))
+
+
+def test_env_state_names_the_one_creature_a_spell_between_fights_is_cast_on():
+    """The plain-data state an LLM reads: a spell cast between fights on one creature (Mage Armor,
+    Shield of Faith, a revival: a day_spell option) names that creature as the option's target."""
+    found = 0
+    for day in ("bandit_hideout", "gorgon_road", "sunken_temple"):
+        env = DnDDayEnv(day)
+        env.reset(seed=0)
+        for _ in range(3000):
+            run = env.run
+            if run.phase == "intermission":
+                state = env.state()
+                for o, row in zip(run.decision.options, state["decision"]["options"]):
+                    if o.kind == "day_spell" and len(o.data[3]) == 1:
+                        assert row["target"] == o.data[3][0], row
+                        found += 1
+                    elif o.kind == "day_spell":
+                        assert "target" not in row, row
+            action = heuristic.choose(run.battle) if run.phase == "battle" else 0
+            _obs, _r, term, trunc, _info = env.step(action)
+            if term or trunc:
+                break
+    assert found > 0

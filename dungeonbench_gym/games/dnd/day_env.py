@@ -175,10 +175,11 @@ class DnDDayEnv(DnDEncounterEnv):
         options = []
         for o in d.options:
             opt: dict[str, Any] = {"label": o.label, "kind": o.kind}
-            if o.kind in ("potion", "heal", "buff", "hit_die", "second_wind") and o.data:
-                target = o.data[-1] if o.kind in ("potion", "buff") else o.data[0]
-                if o.kind == "heal":
-                    target = o.data[3][0] if len(o.data[3]) == 1 else None
+            if o.kind in ("potion", "heal", "day_spell", "hit_die", "second_wind") and o.data:
+                target = o.data[-1] if o.kind == "potion" else o.data[0]
+                if o.kind in ("heal", "day_spell"):   # a spell cast between fights on one creature names it
+                    ids = o.data[3] if len(o.data) > 3 and isinstance(o.data[3], tuple) else ()
+                    target = ids[0] if len(ids) == 1 else None
                 if target is not None:
                     opt["target"] = target
             options.append(opt)

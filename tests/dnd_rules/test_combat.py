@@ -1162,3 +1162,24 @@ def test_healing_a_character_at_zero_ends_its_unconsciousness():
     assert f.conscious and f.hp == 3 + c.mod("int") and not f.incapacitated
     turn(b, "fighter")
     assert b.decision.actor == "fighter" and "stand" in kinds(b)   # still prone: it may stand up
+
+
+def test_first_aid_stabilizes_a_dying_creature_on_a_dc_10_medicine_check():
+    """Combat > Damage and Healing > Dropping to 0 Hit Points > Stabilizing a Creature
+    A creature can spend its action on first aid for a dying creature within reach: a Wisdom
+    (Medicine) check against DC 10; on a success the dying creature becomes stable (it makes no more
+    death saves), on a failure nothing changes. A creature that is not dying is offered none."""
+    for stable in (True, False):
+        medic = fighter(5, at=(2, 2), cid="medic")
+        down = fighter(5, at=(3, 2), cid="down")
+        b = _ambush(medic, down, mon("goblin", (8, 6)))
+        turn(b, "medic")
+        assert "first_aid" not in kinds(b)   # nobody is dying yet
+        down.hp, down.death_failures = 0, 1
+        b.forget_options()
+        bonus = b.medicine(medic)
+        script(b, max(1, 10 - bonus) if stable else 2)   # a total of at least 10; or 2 + Wis, short of it
+        pick(b, "first_aid", "Stabilize down")
+        assert down.stable == stable and medic.economy.actions == 0
+        assert down.death_failures == (0 if stable else 1)
+        assert events(b, "first_aid")[-1]["success"] == stable

@@ -111,6 +111,23 @@ def _ready(b, c: Combatant, p: dict, opt: Opt) -> None:
     b.back_to_menu(c)
 
 
+@OPTION_KINDS.handles("first_aid")
+def _first_aid(b, c: Combatant, p: dict, opt: Opt) -> None:
+    """SRD Stabilizing a Creature: an action and a DC 10 Wisdom (Medicine) check; a success makes
+    the dying creature stable (no more death saves; its counts reset)."""
+    b.spend(c)
+    t = b.creatures[opt.data[0]]
+    roll = b.roller.roll_d20(False, b.check_dis(c), bonus=b.medicine(c), what=f"medicine {c.cid}")
+    total = dispatch.check_total(c, "wis", roll.natural, roll.total, False)
+    ok = total >= 10 and t.hp == 0 and not t.dead
+    if ok:
+        t.stable = True
+        t.death_successes = t.death_failures = 0
+    b.event("first_aid", f"{c.cid} {'stabilizes' if ok else 'fails to stabilize'} {t.cid} "
+            f"(Medicine {total} vs DC 10)", creature=c.cid, target=t.cid, success=ok)
+    b.back_to_menu(c)
+
+
 @OPTION_KINDS.handles("dodge")
 def _dodge(b, c: Combatant, p: dict, opt: Opt) -> None:
     b.spend(c)

@@ -481,6 +481,12 @@ class AttacksMixin:
                    and self.distance(o, t) <= SQUARE_FT for o in self.creatures.values())
 
     # ---------------------------------------------------------------- shoving and grappling
+    def medicine(self, c: Combatant) -> int:
+        """The Wisdom (Medicine) bonus of c (our PC builds train no one in Medicine)."""
+        if c.is_pc:
+            return c.mod("wis") + dispatch.check_bonus(c, "wis")
+        return self._skill(c, "medicine", "wis")
+
     def athletics(self, c: Combatant) -> int:
         if c.is_pc:   # our builds: fighters are trained in Athletics
             return c.mod("str") + (c.prof if c.pc_class == "fighter" else dispatch.check_bonus(c, "str"))

@@ -222,6 +222,10 @@ class MenuMixin:
             out.append(Opt(f"Ready an attack (reaction when a foe comes within {c.melee_reach} ft)", "ready"))
         if any(self.distance(c, o) <= SQUARE_FT for o in self.enemies_of(c)):
             out.append(Opt("Help", "help"))
+        for o in self.allies_of(c):   # SRD first aid: a dying creature within reach
+            if o.hp == 0 and not o.dead and not o.stable and o is not c and self.distance(c, o) <= SQUARE_FT:
+                out.append(Opt(f"Stabilize {o.cid} (first aid: Wisdom (Medicine) {self.medicine(c):+d} vs DC 10)",
+                               "first_aid", (o.cid,)))
         if "grappled" in c.conditions:
             g = c.conditions["grappled"]
             against = f"DC {g['dc']}" if g.get("dc") is not None else "contested"

@@ -13,6 +13,7 @@ from ..builders.monsters import monster_combatant
 from ..grid import SQUARE_FT, size_squares
 from ..model.options import Opt
 from ..model.slots import spend_slot
+from ..rules import spell_data
 from ..rules.hooks import OPTION_KINDS, TARGET_USES, TargetUse
 from ..state import INCAPACITATING, SIZES, Combatant, Economy, monster_action
 
@@ -458,11 +459,7 @@ class MonsterActionsMixin:
 @OPTION_KINDS.handles("monster_invisibility")   # an imp's Invisibility: concentration, ends when it attacks
 def _monster_invisibility(b, c: Combatant, p: dict, opt: Opt) -> None:
     c.economy.actions -= 1
-    b.end_concentration(c)
-    c.concentration = "invisibility"
-    c.resources["concentration_until"] = b.round + 600
-    c.conditions["invisible"] = {"by": c.cid, "spell": "invisibility", "ends_on_attack": True}
-    b.event("invisibility", f"{c.cid} turns invisible", creature=c.cid)
+    spell_data.turn_invisible(b, c)
     b.back_to_menu(c)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .. import content
 from ..grid import footprint
 from ..model.options import Opt
-from ..rules import hooks
+from ..rules import hooks, spell_data
 from ..state import DamagePart
 from .common import _ms
 
@@ -49,11 +49,7 @@ def _enlarge_action(b, c, p, opt) -> None:
 def _invisibility(b, c, p, opt) -> None:
     c.economy.actions -= 1
     c.resources["uses:invisibility"] -= 1
-    b.end_concentration(c)
-    c.concentration = "invisibility"
-    c.resources["concentration_until"] = b.round + 600
-    c.conditions["invisible"] = {"by": c.cid, "spell": "invisibility", "ends_on_attack": True}
-    b.event("invisibility", f"{c.cid} turns invisible", creature=c.cid)
+    spell_data.turn_invisible(b, c)
     b.back_to_menu(c)
 
 

@@ -189,6 +189,16 @@ def reveal(c) -> None:
         del c.conditions[k]
 
 
+def turn_invisible(b, c) -> None:
+    """A monster's innate Invisibility (an imp's, a duergar's): as the spell on itself, with
+    concentration for up to an hour; it ends when the creature attacks or casts (:func:`reveal`)."""
+    b.end_concentration(c)
+    c.concentration = "invisibility"
+    c.resources["concentration_until"] = b.round + 600
+    c.conditions["invisible"] = {"by": c.cid, "spell": "invisibility", "ends_on_attack": True}
+    b.event("invisibility", f"{c.cid} turns invisible", creature=c.cid)
+
+
 def free_squares(b, c, n: int, squares: int = 1) -> list:
     """Up to n spaces (of squares x squares) for new creatures, nearest the caster first: on the
     map, unoccupied, within 60 ft."""

@@ -28,3 +28,13 @@ def ask_target(b, c, p, opt) -> None:
     """An action that picks a creature next: a ``("ms", <its kind without "ms_">)`` target decision
     (:func:`.dispatch.target_options`)."""
     b.pending = {"kind": "target", "actor": c.cid, "use": ("ms", opt.kind[3:])}
+
+
+def as_action(rule):
+    """The resolve step of an action that picks a creature (a module's ``TARGETS`` entry): spend
+    the action, apply ``rule(battle, creature, target)``, back to the menu."""
+    def resolve(b, c, use, t) -> None:
+        c.economy.actions -= 1
+        rule(b, c, t)
+        b.back_to_menu(c)
+    return resolve

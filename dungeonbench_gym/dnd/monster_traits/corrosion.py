@@ -15,7 +15,7 @@ from ..model.options import Opt
 from ..model.weapons import weapon_of
 from ..rules import hooks
 from ..state import DamagePart
-from .common import _ms, ask_target
+from .common import _ms, as_action, ask_target
 
 CORRODE = {"black-pudding": "metal_wood", "gray-ooze": "metal", "rust-monster": "metal"}
 ARMOR_BASE_AC = {"ring-mail": 14, "chain-shirt": 13, "scale-mail": 14, "breastplate": 14, "half-plate": 15,
@@ -154,11 +154,5 @@ def _antennae_options(b, c, use) -> list:
             for t in _antennae_targets(b, c)]
 
 
-def _antennae_at(b, c, use, t) -> None:
-    c.economy.actions -= 1
-    _antennae(b, c, t)
-    b.back_to_menu(c)
-
-
-TARGETS = {"antennae": (_antennae_options, _antennae_at)}
+TARGETS = {"antennae": (_antennae_options, as_action(_antennae))}
 hooks.OPTION_KINDS.register("ms_antennae", ask_target)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..grid import SQUARE_FT
 from ..model.options import Opt
 from ..rules import hooks
-from .common import SIZE_ORDER, _ms, ask_target
+from .common import SIZE_ORDER, _ms, as_action, ask_target
 
 CUBE = {"dc": 12, "hit": "3d6", "tick": "6d6", "escape_dc": 12, "pull_dc": 12, "pull": "3d6"}
 
@@ -127,12 +127,6 @@ def _engulf_options(b, c, use) -> list:
             for t in _cube_targets(b, c)]
 
 
-def _engulf_at(b, c, use, t) -> None:
-    c.economy.actions -= 1
-    _engulf(b, c, t)
-    b.back_to_menu(c)
-
-
 def _pull_options(b, c, use) -> list:
     return [Opt(f"Pull {t.cid} out of {t.conditions['swallowed']['by']}", "target", (t.cid,))
             for t in _pull_targets(b, c)]
@@ -148,6 +142,6 @@ def _pull(b, c, use, t) -> None:
     b.back_to_menu(c)
 
 
-TARGETS = {"engulf": (_engulf_options, _engulf_at), "cube_pull": (_pull_options, _pull)}
+TARGETS = {"engulf": (_engulf_options, as_action(_engulf)), "cube_pull": (_pull_options, _pull)}
 hooks.OPTION_KINDS.register("ms_engulf", ask_target)
 hooks.OPTION_KINDS.register("ms_cube_pull", ask_target)

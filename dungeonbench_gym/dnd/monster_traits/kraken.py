@@ -14,7 +14,7 @@ from ..areas import DIRECTIONS_8
 from ..grid import SQUARE_FT, footprint
 from ..model.options import Opt
 from ..rules import hooks
-from .common import SIZE_ORDER, _ms, ask_target
+from .common import SIZE_ORDER, _ms, as_action, ask_target
 
 FLING = {"ft": 60, "dc": 18, "size_max": "large"}
 
@@ -103,11 +103,5 @@ def _fling_options(b, c, use) -> list:
     return [Opt(f"Fling {t.cid} [{t.hp}/{t.max_hp} HP]", "target", (t.cid,)) for t in _fling_targets(b, c)]
 
 
-def _fling_at(b, c, use, t) -> None:
-    c.economy.actions -= 1
-    _fling(b, c, t)
-    b.back_to_menu(c)
-
-
-TARGETS = {"fling": (_fling_options, _fling_at)}
+TARGETS = {"fling": (_fling_options, as_action(_fling))}
 hooks.OPTION_KINDS.register("ms_fling", ask_target)

@@ -67,7 +67,7 @@ from .monster_traits import (   # monsters' own traits: one module per trait fam
 )
 from .monster_traits import dispatch as monster_traits
 from .rules.hooks import DESTINATION_USES, OPTION_KINDS, REACTIONS, freeze_all
-from .state import INCAPACITATING, Combatant
+from .state import Combatant
 
 
 # The mechanics: each registers the option kinds and reactions it answers into rules/hooks.py's
@@ -144,12 +144,16 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
 
     def event(self, kind: str, text: str, **data) -> None:
         self.log.append({"event": kind, "text": text, **data})
-        if kind == "condition" and data.get("condition") in INCAPACITATING:
-            # SRD Concentration: an incapacitated creature loses concentration. Every rule that
-            # imposes a condition announces it here, so this is the one place they all pass.
+        if kind == "condition":
+            # SRD: an incapacitated creature loses concentration (Concentration), and a creature it
+            # grapples is free (Grappled). Every rule that imposes a condition announces it here, so
+            # this is the one place they all pass; asking `incapacitated` also catches a condition
+            # that brings incapacitated along under another name (a harpy's song charms).
             t = self.creatures.get(data.get("creature"))
-            if t is not None and t.concentration is not None and data["condition"] in t.conditions:
-                self.end_concentration(t)
+            if t is not None and t.incapacitated:
+                if t.concentration is not None:
+                    self.end_concentration(t)
+                self.release_grapples_by(t)
 
     @property
     def active(self) -> Combatant | None:

@@ -471,6 +471,25 @@ def test_a_grapple_or_shove_reaches_only_a_target_at_most_one_size_larger():
     assert "ogre" in [t.cid for t in b._shove_targets(f, "grapple")]
 
 
+def test_a_grapple_or_shove_reaches_5_ft_even_with_a_reach_weapon_in_hand():
+    """Combat > Making an Attack > Grappling
+    The target of a grapple or a shove must be within the grappler's reach. A reach weapon adds 5 ft
+    to its wielder's reach only when attacking with that weapon (Weapons > Reach), and a grapple is
+    made with a free hand, not the weapon: a fighter holding a 10-ft glaive may attack a goblin 10 ft
+    away but not grapple or shove it; at 5 ft it may do both."""
+    from dungeonbench_gym.dnd.model.weapons import weapon_profile
+    f, g = fighter(1, at=(2, 2)), mon("goblin", (4, 2))
+    glaive = weapon_profile("glaive", f.abilities, f.prof, True, None)[0]
+    assert glaive.reach == 10
+    f.attacks = [glaive]
+    b = arena(f, g, first="fighter")
+    assert b.distance(f, g) == 10 and any("Attack with Glaive" in x for x in labels(b))
+    assert not [o for o in b.decision.options if o.kind == "shove"]
+    g.pos = (3, 2, 0)
+    turn(b, "fighter")
+    assert {o.data[0] for o in b.decision.options if o.kind == "shove"} == {"prone", "push", "grapple"}
+
+
 def test_a_grapple_contest_tie_changes_nothing():
     """Combat > Making an Attack > Grappling
     The grapple is an Athletics check contested by the target's Athletics or Acrobatics (its

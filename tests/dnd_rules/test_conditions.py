@@ -315,6 +315,24 @@ def test_a_grapple_ends_when_the_grappler_is_incapacitated_by_a_spell():
     assert b.speed(f) == 30
 
 
+def test_a_grapple_ends_when_a_harpys_song_incapacitates_the_grappler():
+    """Conditions > Grappled
+    The grapple ends as soon as the grappler is incapacitated, whatever rule incapacitates it: a
+    fighter holding a harpy fails its save against the Luring Song (charmed and incapacitated),
+    and the harpy is free to fly."""
+    f, h = fighter(1, at=(4, 5)), mon("harpy", (5, 5))
+    b = arena(f, h, first="fighter")
+    pick(b, "shove", "Grapple")
+    script(b, 20, 1)
+    target(b, "harpy")
+    assert h.conditions["grappled"]["by"] == "fighter" and b.speed(h) == 0
+    turn(b, "harpy")
+    script(b, 1)   # the fighter's Wisdom save against DC 11
+    pick(b, "ms_song")
+    assert "incapacitated" in f.conditions and "charmed" in f.conditions
+    assert "grappled" not in h.conditions and b.speed(h) > 0
+
+
 def test_a_grapple_ends_when_the_grappler_drops_to_0_hit_points():
     """Conditions > Grappled
     A grappler knocked unconscious (0 hit points) is incapacitated, and its grapple ends."""

@@ -121,3 +121,28 @@ def test_limited_magic_immunity_is_judged_by_the_slot_a_spell_is_cast_with():
         pick(b, "point_x", "x = 9")
         pick(b, "point_y", "Point (9, 5")
         assert (rak.hp < rak.max_hp) == hurt, (level, rak.hp)
+
+
+def test_parry_needs_sight_of_the_attacker_in_darkness_too():
+    """Monsters > Knight > Parry
+    The knight adds 2 to its AC against one melee attack that would hit it, but only when it can
+    see the attacker: in a lightless battle the knight (no darkvision) cannot see a fighter, so a
+    hit inside the +2 window stands; in bright light the same roll is met with the reaction."""
+    from dungeonbench_gym.dnd import lighting
+    for dark in (True, False):
+        f, k = fighter(1, at=(4, 5)), mon("knight", (5, 5))
+        b = arena(f, k, first="fighter")
+        if dark:
+            lighting.setup(b, "dark")
+            turn(b, "fighter")
+        sword = next(a for a in f.attacks if a.melee)
+        assert k.ac == 18 and k.resources["parry"] == 2
+        # unseen attacker and unseen target in the dark: advantage and disadvantage cancel, one d20
+        script(b, 18 - sword.to_hit, 4)   # a total of exactly 18: a hit that +2 AC would turn
+        pick(b, "attack", "Longsword")
+        target = next(i for i, o in enumerate(b.decision.options) if o.data == ("knight",))
+        b.choose(target)
+        asked = b.decision.kind == "reaction" and b.decision.actor == "knight"
+        assert asked == (not dark), dark
+        if dark:
+            assert k.hp == k.max_hp - (4 + f.mod("str")) and k.economy.reaction

@@ -220,8 +220,8 @@ class AttacksMixin:
         elif hit and "uncanny_dodge" in t.features and not t.incapacitated and t.economy.reaction:
             reaction = "uncanny_dodge"
         elif hit and melee and not crit and "parry" in t.features and not t.incapacitated and t.economy.reaction \
-                and roll.total < ac + t.resources["parry"] and "blinded" not in t.conditions \
-                and "invisible" not in c.conditions:   # SRD Parry: it must see the attacker
+                and roll.total < ac + t.resources["parry"] \
+                and self.watches(t, c):   # SRD Parry: it must see the attacker (light, fog, invisibility)
             reaction = "parry"
         elif hit and dispatch.can_deflect(self, t, a, melee):
             reaction = "deflect_missiles"

@@ -245,7 +245,7 @@ def spell_range(c: Combatant, key: str, rng: int) -> int:
     """Eldritch Spear: Eldritch Blast at 300 ft; Distant Spell: twice the range."""
     if c.kind != "pc":
         return rng
-    return warlock.eldritch_spear(c, key, rng) * sorcerer.range_factor(c)
+    return sorcerer.distant_range(c, key, warlock.eldritch_spear(c, key, rng))
 
 
 # ================================================================ attacks

@@ -496,3 +496,438 @@ def test_sorcerous_restoration_gives_back_four_sorcery_points_on_a_short_rest():
     short_rest(c)
     assert c.resources["sorcery_points"] == 20
 
+
+# ==================================================================== Warlock
+def _dice(b, *values, rest=10):
+    """Scripted dice that hand out ``rest`` once the values run out (for long chains of rolls)."""
+    from dungeonbench_gym.dnd.verification.feature_harness import script_dice
+    script_dice(b, *values, rest=rest)
+
+
+def _wl(level, *choices, at=(2, 2), **kw):
+    return _pc("warlock", level, at, choices=choices, **kw)
+
+
+def test_pact_magic_slots_are_all_of_one_level_and_come_back_on_a_short_rest():
+    """Classes > Warlock > Pact Magic
+    A warlock's spell slots are few and all of one level, per the Warlock table (one 1st-level slot at
+    1st level, two 1st at 2nd, two 2nd at 3rd, two 3rd at 5th, three 5th at 11th, four 5th at 17th); a
+    spell is always cast at that level (Burning Hands at 3rd, not 1st, for a 5th-level warlock);
+    Charisma is its spellcasting ability; every spent slot comes back on a short or long rest."""
+    for level, slots in ((1, {1: 1}), (2, {1: 2}), (3, {2: 2}), (5, {3: 2}), (11, {5: 3}), (17, {5: 4})):
+        c = _wl(level)
+        assert {i + 1: n for i, n in enumerate(c.resources["slots"]) if n} == slots, (level, c.resources["slots"])
+        assert c.resources["spell_dc"] == 8 + c.prof + _mod(c, "cha")
+    c, o = _wl(5), mon("ogre", (4, 2))
+    b = _b(c, o)
+    assert _has(b, "spell", "Burning Hands at level 3") and not _has(b, "spell", "Burning Hands at level 1")
+    c.resources["slots"] = (0,) * 9
+    short_rest(c)
+    assert c.resources["slots"][2] == 2
+
+
+def test_dark_ones_blessing_gives_temporary_hp_on_dropping_a_foe():
+    """Classes > Warlock > Dark One's Blessing
+    A fiend warlock that reduces a hostile creature to 0 hit points gains temporary hit points equal to
+    its Charisma modifier + its warlock level (at least 1)."""
+    c, g = _wl(1), mon("goblin", (6, 2))
+    b = _b(c, g, mon("goblin", (12, 8), "g2"))
+    script(b, 15, 10)
+    pick(b, "spell", "Cast Eldritch Blast")
+    target(b, "goblin")
+    assert g.hp == 0 and c.temp_hp == _mod(c, "cha") + 1 == 4
+
+
+def test_agonizing_blast_adds_charisma_to_each_eldritch_blast_beam():
+    """Classes > Warlock > Eldritch Invocation: Agonizing Blast
+    Eldritch Blast adds the Charisma modifier to the damage of each beam that hits (a 1st-level
+    warlock, without the invocation, adds nothing)."""
+    c, o = _wl(1), mon("ogre", (6, 2))
+    b = _b(c, o)
+    script(b, 15, 5)
+    pick(b, "spell", "Cast Eldritch Blast")
+    target(b, "ogre")
+    assert o.hp == 59 - 5
+    c, o = _wl(5), mon("ogre", (6, 2))
+    b = _b(c, o)
+    script(b, 15, 5, 15, 6)
+    pick(b, "spell", "Cast Eldritch Blast")
+    _targets(b, "ogre", "ogre")
+    assert o.hp == 59 - (5 + _mod(c, "cha")) - (6 + _mod(c, "cha")), o.hp
+
+
+def test_armor_of_shadows_casts_mage_armor_on_the_warlock_without_a_slot():
+    """Classes > Warlock > Eldritch Invocation: Armor of Shadows
+    The warlock casts Mage Armor on itself at will, with no slot: unarmoured, its AC becomes 13 + its
+    Dexterity modifier (an action, the spell's casting time). Mage Armor needs a target wearing no
+    armour: not offered in leather armour."""
+    c = _wl(2, "armor_of_shadows", armor=None)
+    b = _b(c, mon("ogre", (9, 2)))
+    assert b.armour_class(c) == 10 + _mod(c, "dex")
+    slots = c.resources["slots"]
+    pick(b, "feature", "Armor of Shadows")
+    assert b.armour_class(c) == 13 + _mod(c, "dex") and c.resources["slots"] == slots and c.economy.actions == 0
+    b = _b(_wl(2, "armor_of_shadows"), mon("ogre", (9, 2)))
+    assert not _has(b, "feature", "Armor of Shadows")
+
+
+def test_devils_sight_sees_through_magical_darkness():
+    """Classes > Warlock > Eldritch Invocation: Devil's Sight
+    The warlock sees normally in darkness, magical or not, to 120 feet: its attack on a creature inside
+    a Darkness spell has no disadvantage for an unseen target (without the invocation, it has)."""
+    for choices, dis in (((), True), (("devils_sight",), False)):
+        c = _wl(3, *choices, spells=("darkness", "eldritch-blast"))
+        o = mon("ogre", (8, 2))
+        b = _b(c, o, mon("ogre", (12, 8), "m2"))
+        pick(b, "spell", "Cast Darkness")
+        _point(b, 8, 2)
+        assert b.zones
+        assert b.attack_modifiers(c, o, False, None)[1] == dis, choices
+
+
+def test_eldritch_spear_gives_eldritch_blast_a_300_foot_range():
+    """Classes > Warlock > Eldritch Invocation: Eldritch Spear
+    Eldritch Blast reaches 300 feet instead of 120: an ogre 135 feet away is a target only with the
+    invocation."""
+    for choices in ((), ("eldritch_spear",)):
+        c, o = _wl(2, *choices, at=(1, 1)), mon("ogre", (28, 1))
+        b = _b(c, o, layout=WIDER)
+        assert _has(b, "spell", "Cast Eldritch Blast") == bool(choices)
+    script(b, 15, 5)
+    pick(b, "spell", "Cast Eldritch Blast")
+    target(b, "ogre")
+    assert o.hp == 59 - 5 - _mod(c, "cha")
+
+
+def test_fiendish_vigor_casts_false_life_on_the_warlock_without_a_slot():
+    """Classes > Warlock > Eldritch Invocation: Fiendish Vigor
+    The warlock casts False Life on itself at will as a 1st-level spell, with no slot: 1d4 + 4
+    temporary hit points (an action)."""
+    c = _wl(2, "fiendish_vigor")
+    b = _b(c, mon("ogre", (9, 2)))
+    slots = c.resources["slots"]
+    script(b, 3)
+    pick(b, "feature", "Fiendish Vigor")
+    assert c.temp_hp == 7 and c.resources["slots"] == slots and c.economy.actions == 0
+
+
+def test_repelling_blast_pushes_each_beam_target_10_feet_away():
+    """Classes > Warlock > Eldritch Invocation: Repelling Blast
+    Each Eldritch Blast beam that hits may push its target up to 10 feet straight away from the
+    warlock: two beams at one orc, 20 feet.
+    Simplified: the push is always the full 10 feet (the warlock does not choose a shorter one)."""
+    c, o = _wl(5, "repelling_blast"), mon("orc", (6, 2))
+    b = _b(c, o)
+    script(b, 15, 1, 15, 1)
+    pick(b, "spell", "Cast Eldritch Blast")
+    _targets(b, "orc", "orc")
+    assert o.pos[:2] == (10, 2), o.pos
+
+
+def _invocation_spell(inv, level, name, key, cond):
+    c, o = _wl(level, inv), mon("orc", (3, 2))   # (Bestow Curse: touch)
+    b = _b(c, o, mon("orc", (12, 8), "o2"))
+    assert key not in c.spells
+    slots = sum(c.resources["slots"])
+    _dice(b, 2, rest=2)
+    pick(b, "spell", f"(once a long rest): Cast {name}")
+    for _ in range(6):
+        if b.decision.actor != "p" or b.decision.kind == "action":
+            break
+        if b.decision.kind == "target":
+            target(b, "orc")
+        elif b.decision.kind == "point_x":
+            _point(b, 3, 2)
+        else:
+            b.choose(0)
+    assert cond in o.conditions, o.conditions
+    assert sum(c.resources["slots"]) == slots - 1 and c.resources[f"invocation:{inv}"] == 0
+    turn(b, "p")
+    assert not _has(b, "spell", f"(once a long rest): Cast {name}")
+    long_rest(c)
+    assert c.resources[f"invocation:{inv}"] == 1
+
+
+def test_thief_of_five_fates_casts_bane_once_a_long_rest_with_a_warlock_slot():
+    """Classes > Warlock > Eldritch Invocation: Thief of Five Fates
+    Once between long rests the warlock casts Bane with one of its warlock spell slots."""
+    _invocation_spell("thief_of_five_fates", 2, "Bane", "bane", "baned")
+
+
+def test_mire_the_mind_casts_slow_once_a_long_rest_with_a_warlock_slot():
+    """Classes > Warlock > Eldritch Invocation: Mire the Mind
+    From 5th level, once between long rests the warlock casts Slow with one of its warlock spell slots."""
+    _invocation_spell("mire_the_mind", 5, "Slow", "slow", "slow")
+
+
+def test_sign_of_ill_omen_casts_bestow_curse_once_a_long_rest_with_a_warlock_slot():
+    """Classes > Warlock > Eldritch Invocation: Sign of Ill Omen
+    From 5th level, once between long rests the warlock casts Bestow Curse with one of its warlock
+    spell slots."""
+    _invocation_spell("sign_of_ill_omen", 5, "Bestow Curse", "bestow-curse", "cursed")
+
+
+def test_dreadful_word_casts_confusion_once_a_long_rest_with_a_warlock_slot():
+    """Classes > Warlock > Eldritch Invocation: Dreadful Word
+    From 7th level, once between long rests the warlock casts Confusion with one of its warlock spell
+    slots."""
+    _invocation_spell("dreadful_word", 7, "Confusion", "confusion", "confused")
+
+
+def test_bewitching_whispers_casts_compulsion_once_a_long_rest_with_a_warlock_slot():
+    """Classes > Warlock > Eldritch Invocation: Bewitching Whispers
+    From 7th level, once between long rests the warlock casts Compulsion with one of its warlock spell
+    slots."""
+    _invocation_spell("bewitching_whispers", 7, "Compulsion", "compulsion", "compelled")
+
+
+def test_pact_blade_is_a_proficient_magical_weapon():
+    """Classes > Warlock > Pact of the Blade
+    The warlock's pact weapon is a melee weapon it is proficient with, and it counts as magical for
+    overcoming resistance to nonmagical attacks: a gargoyle takes its full damage, where the warlock's
+    plain dagger does half.
+    Simplified: the pact weapon is always in hand as a shortsword (no action to create it, no other
+    form)."""
+    c, g = _wl(3, "pact_of_the_blade"), mon("gargoyle", (3, 2))
+    pact = c.attack("pact-blade")
+    assert pact.to_hit == max(_mod(c, "str"), _mod(c, "dex")) + c.prof
+    b = _b(c, g, mon("ogre", (12, 8), "m2"))
+    hp = g.hp
+    script(b, 18, 4)
+    pick(b, "attack", "Pact Blade")
+    target(b, "gargoyle")
+    assert g.hp == hp - (4 + _mod(c, "dex")), g.hp
+    turn(b, "p")
+    hp = g.hp
+    script(b, 18, 4)
+    pick(b, "attack", "Dagger")
+    target(b, "gargoyle")
+    assert g.hp == hp - (4 + _mod(c, "dex")) // 2, g.hp
+
+
+def test_thirsting_blade_attacks_twice_with_the_pact_weapon():
+    """Classes > Warlock > Eldritch Invocation: Thirsting Blade
+    From 5th level, a blade warlock attacks twice, instead of once, with its pact weapon when it takes
+    the Attack action (without the invocation, once)."""
+    for choices, hits in ((("pact_of_the_blade",), 1), (("pact_of_the_blade", "thirsting_blade"), 2)):
+        c, o = _wl(5, *choices), mon("ogre", (3, 2))
+        b = _b(c, o, mon("ogre", (12, 8), "m2"))
+        for _ in range(hits):
+            script(b, 15, 4)
+            pick(b, "attack", "Pact Blade")
+            target(b, "ogre")
+        assert o.hp == 59 - hits * (4 + _mod(c, "dex")) and not _has(b, "attack", "Pact Blade"), choices
+
+
+def test_lifedrinker_adds_charisma_necrotic_damage_to_pact_weapon_hits():
+    """Classes > Warlock > Eldritch Invocation: Lifedrinker
+    From 12th level, a hit with the pact weapon deals extra necrotic damage equal to the Charisma
+    modifier (at least 1)."""
+    c, o = _wl(12, "pact_of_the_blade", "lifedrinker"), mon("ogre", (3, 2))
+    b = _b(c, o, mon("ogre", (12, 8), "m2"))
+    script(b, 15, 4)
+    pick(b, "attack", "Pact Blade")
+    target(b, "ogre")
+    assert o.hp == 59 - (4 + _mod(c, "dex") + _mod(c, "cha")), o.hp
+
+
+def test_pact_of_the_tome_gives_three_cantrips_of_any_list():
+    """Classes > Warlock > Pact of the Tome
+    A tome warlock knows three cantrips from any class's list, cast at will as warlock cantrips
+    (here Sacred Flame, Vicious Mockery, Produce Flame): Sacred Flame burns an ogre that fails its
+    Dexterity save."""
+    c = _wl(3, "pact_of_the_tome")
+    assert {"sacred-flame", "vicious-mockery", "produce-flame"} <= set(c.spells)
+    assert "sacred-flame" not in _wl(3).spells
+    o = mon("ogre", (5, 2))
+    b = _b(c, o)
+    script(b, 2, 6)
+    pick(b, "spell", "Cast Sacred Flame")
+    target(b, "ogre")
+    assert o.hp == 59 - 6
+
+
+def test_pact_of_the_chain_familiar_attacks_when_the_warlock_forgoes_an_attack():
+    """Classes > Warlock > Pact of the Chain
+    A chain warlock's familiar cannot attack on its own, but when the warlock takes the Attack action
+    it may forgo one of its attacks so the familiar makes one attack with its reaction. A warlock
+    without the pact has no such option."""
+    from dungeonbench_gym.dnd.classes.warlock import placed_familiar
+    for choices, offered in (((), False), (("pact_of_the_chain",), True)):
+        w = _wl(3, *choices)
+        imp = placed_familiar(w, "imp", (4, 2, 0))
+        o = mon("ogre", (5, 2))
+        b = _b(w, imp, o)
+        assert _has(b, "feature", "Pact of the Chain") == offered
+    assert not imp.attacks
+    pick(b, "feature", "Pact of the Chain")
+    _dice(b, 18, 2, 1, rest=1)   # the sting hits: 1d4+3 piercing; 3d6 poison, halved on a Con save of 1? no
+    pick(b, "target", "attacks ogre")
+    att = events(b, "attack")[-1]
+    assert att["attacker"] == imp.cid and att["hit"] and o.hp < 59
+    assert not imp.economy.reaction and w.economy.actions == 0
+    assert not _has(b, "feature", "Pact of the Chain")
+
+
+def test_dark_ones_own_luck_adds_a_d10_to_a_save_or_a_check_once_a_rest():
+    """Classes > Warlock > Dark One's Own Luck
+    From 6th level, after seeing its roll the warlock may add a d10 to a saving throw or an ability
+    check (here a Dexterity save, then a Strength check to burst a web); then not again until a short
+    or long rest."""
+    c = _wl(6)
+    b = _b(c, mon("ogre", (8, 2)))
+    bonus = c.saves["dex"]
+    script(b, 15 - bonus - 10, 10)   # one short of 15 without the d10
+    assert b.saving_throw(c, "dex", 15) and c.resources["dark_ones_own_luck"] == 0
+    script(b, 15 - bonus - 10)
+    assert not b.saving_throw(c, "dex", 15)
+    short_rest(c)
+    assert c.resources["dark_ones_own_luck"] == 1
+    assert "dark_ones_own_luck" not in _wl(5).features
+    # an ability check: bursting a web (Strength, DC 12), a d20 of 5 and the d10's 8
+    turn(b, "p")
+    c.conditions["restrained"] = {"by": "ogre", "escape": ("str", 12)}
+    b.forget_options()
+    script(b, 5, 8)
+    pick(b, "escape_web")
+    assert 5 + _mod(c, "str") < 12 and "restrained" not in c.conditions
+    assert c.resources["dark_ones_own_luck"] == 0
+
+
+def test_fiendish_resilience_resists_one_damage_type_except_from_magic_weapons():
+    """Classes > Warlock > Fiendish Resilience
+    From 10th level the warlock resists one damage type of its choice (chosen at a rest), but not that
+    damage from magical (or silvered) weapons.
+    Simplified: the type is always slashing (no choice at a rest)."""
+    c = _wl(10)
+    b = _b(c, mon("ogre", (8, 2)))
+    assert b.modified_damage(c, 10, "slashing") == 5 and b.modified_damage(c, 10, "slashing", magical=True) == 10
+    assert b.modified_damage(c, 10, "piercing") == 10
+    assert _wl(9).resist == () or ("slashing", True) not in _wl(9).resist
+
+
+def _arcanum(level, name, key, check):
+    c, o = _wl(level), mon("ogre", (6, 2))
+    b = _b(c, o, mon("ogre", (12, 8), "m2"))
+    slots = c.resources["slots"]
+    _dice(b, 3, rest=4)
+    pick(b, "spell", f"Cast {name}")
+    for _ in range(6):
+        if b.decision.actor != "p" or b.decision.kind == "action":
+            break
+        if b.decision.kind == "target":
+            target(b, "ogre")
+        elif b.decision.kind == "point_x":
+            _point(b, 6, 2)
+        else:
+            b.choose(0)
+    check(o)
+    assert c.resources["innate"][key] == 0 and c.resources["slots"] == slots
+    turn(b, "p")
+    assert not _has(b, "spell", f"Cast {name}")
+    long_rest(c)
+    assert c.resources["innate"][key] == 1
+
+
+def test_mystic_arcanum_6th_level_casts_a_6th_level_spell_once_a_long_rest():
+    """Classes > Warlock > Mystic Arcanum (6th level)
+    An 11th-level warlock casts its 6th-level arcanum spell (here Circle of Death) once without a
+    slot, then not again until a long rest."""
+    _arcanum(11, "Circle of Death", "circle-of-death", lambda o: None)
+
+
+def test_mystic_arcanum_7th_level_casts_a_7th_level_spell_once_a_long_rest():
+    """Classes > Warlock > Mystic Arcanum (7th level)
+    A 13th-level warlock casts its 7th-level arcanum spell (here Finger of Death: 7d8 + 30 necrotic on
+    a failed Constitution save) once without a slot, then not again until a long rest."""
+    def check(o):
+        assert o.hp == 59 - (7 * 4 + 30), o.hp
+    _arcanum(13, "Finger of Death", "finger-of-death", check)
+
+
+def test_mystic_arcanum_8th_level_casts_an_8th_level_spell_once_a_long_rest():
+    """Classes > Warlock > Mystic Arcanum (8th level)
+    A 15th-level warlock casts its 8th-level arcanum spell (here Power Word Stun: a creature of 150 hit
+    points or fewer is stunned) once without a slot, then not again until a long rest."""
+    def check(o):
+        assert "stunned" in o.conditions
+    _arcanum(15, "Power Word Stun", "power-word-stun", check)
+
+
+def test_mystic_arcanum_9th_level_casts_a_9th_level_spell_once_a_long_rest():
+    """Classes > Warlock > Mystic Arcanum (9th level)
+    A 17th-level warlock casts its 9th-level arcanum spell (here Power Word Kill: a creature of 100 hit
+    points or fewer dies) once without a slot, then not again until a long rest."""
+    def check(o):
+        assert o.dead
+    _arcanum(17, "Power Word Kill", "power-word-kill", check)
+
+
+def test_hurl_through_hell_banishes_a_hit_creature_until_the_end_of_the_next_turn():
+    """Classes > Warlock > Hurl Through Hell
+    From 14th level, once a long rest, a creature the warlock hits with an attack vanishes through the
+    lower planes; at the end of the warlock's next turn it comes back to the space it left and, unless
+    it is a fiend, takes 10d10 psychic damage.
+    Simplified: hurled by the first beam of an Eldritch Blast, the spell's remaining beams are lost
+    (tests/dnd_rules/unmodelled.json)."""
+    for foe, psychic in (("ogre", 30), ("barbed-devil", 0)):
+        c, o = _wl(14), mon(foe, (4, 2))
+        o.hp = o.max_hp = 100
+        b = _b(c, o, mon("ogre", (12, 8), "m2"))
+        _dice(b, 19, 5, rest=3)   # the first beam hits for 5; 10d10 = 30
+        pick(b, "spell", "Cast Eldritch Blast")
+        target(b, foe)
+        assert _has(b, "reaction", "Hurl Through Hell")
+        pick(b, "reaction", "Hurl Through Hell")
+        hp = o.hp
+        assert hp == 100 - 5 - _mod(c, "cha") and "removed" in o.conditions and c.resources["hurl_through_hell"] == 0
+        for _ in range(60):
+            if "removed" not in o.conditions:
+                break
+            pick(b, None, "End turn")
+        back = next(i for i, e in enumerate(b.log) if e.get("event") == "return")
+        assert b.round == 2 and b.log[back - 1] == {"event": "end_turn", "text": "p ends its turn", "creature": "p"}
+        assert o.pos[:2] == (4, 2) and o.hp == hp - psychic, (foe, o.hp)
+
+
+def test_chains_of_carceri_holds_a_celestial_fiend_or_elemental_without_a_slot():
+    """Classes > Warlock > Eldritch Invocation: Chains of Carceri
+    From 15th level the warlock casts Hold Monster at will, with no slot, on a celestial, fiend or
+    elemental (not on an orc); once it has done so to a creature, not that creature again before a long
+    rest."""
+    c = _wl(15, "chains_of_carceri")
+    i, orc = mon("imp", (4, 2)), mon("orc", (5, 5))
+    b = _b(c, i, orc)
+    slots = c.resources["slots"]
+    pick(b, "feature", "Chains of Carceri")
+    assert [o.data[0] for o in b.decision.options if o.kind == "target"] == ["imp"]
+    _dice(b, 2, rest=2)
+    target(b, "imp")
+    assert "paralyzed" in i.conditions and c.resources["slots"] == slots and c.economy.actions == 0
+    assert c.concentration == "hold-monster"
+    turn(b, "p")
+    assert not _has(b, "feature", "Chains of Carceri")
+    long_rest(c)
+    assert c.resources["carceri_done"] == ()
+
+
+def test_minions_of_chaos_casts_conjure_elemental_once_a_long_rest():
+    """Classes > Warlock > Eldritch Invocation: Minions of Chaos
+    From 9th level, once between long rests the warlock casts Conjure Elemental with one of its warlock
+    spell slots (a spell it does not otherwise know). Its casting takes a minute: it is cast before a
+    fight, and the elemental fights beside the warlock."""
+    from dungeonbench_gym.dnd.spell_buffs import choose_day
+    from dungeonbench_gym.dnd.verification.subclass_probes import _day_with
+    assert "conjure-elemental" not in _wl(9).spells
+    run, w = _day_with(9, ("minions_of_chaos",))
+    slots = sum(w.resources["slots"])
+    assert choose_day(run, lambda o: o.kind == "prepare_summon" and o.data[1] == "conjure-elemental")
+    assert sum(w.resources["slots"]) == slots - 1 and w.resources["minions_of_chaos"] == 0
+    run._menu = None
+    assert sum(w.resources["slots"]) > 0 and not any(
+        o.data[1] == "conjure-elemental" for o in run._options() if o.kind == "prepare_summon")
+    assert choose_day(run, lambda o: o.kind == "continue")
+    mine = [o for o in run.battle.creatures.values() if o.resources.get("prepared") == "conjure-elemental"]
+    assert len(mine) == 1 and mine[0].side == w.side and mine[0].creature_type == "elemental"
+    long_rest(w)
+    assert w.resources["minions_of_chaos"] == 1

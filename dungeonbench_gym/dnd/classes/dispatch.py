@@ -32,7 +32,7 @@ from .. import content
 from ..rules import hooks
 from . import barbarian, bard, cleric, druid, fighter, monk, paladin, ranger, rogue, sorcerer, warlock, wizard
 from .barbarian import end_rage, end_turn, on_unconscious, resists, save_advantage
-from .bard import countercharm_adv, cutting_words, peerless, song_of_rest
+from .bard import countercharm_adv, cutting_words, song_of_rest
 from .cleric import heal_bonus
 from .common import able, arm, attack_back, extra, fits, is_weapon, option, react_option, reroll_save
 from .druid import lands_stride_adv, revert, sanctuary_turns, walk_map
@@ -50,7 +50,7 @@ if TYPE_CHECKING:   # pragma: no cover
 
 __all__ = [   # the hooks one class answers, as the engine and the spells call them
     "area_damage", "can_deflect", "casting_as_bonus", "countercharm_adv", "crit_min", "cutting_words", "end_rage",
-    "end_turn", "extended", "heal_bonus", "horde_targets", "lands_stride_adv", "on_unconscious", "peerless",
+    "end_turn", "extended", "heal_bonus", "horde_targets", "lands_stride_adv", "on_unconscious",
     "potent", "reduce_damage", "reflex_order", "resists", "revert", "roll_damage", "sanctuary_turns",
     "save_advantage", "save_bonus", "save_disadvantage", "sculpted", "short_rest", "slow_fall", "song_of_rest",
     "stealth_advantage", "walk_map",
@@ -447,6 +447,16 @@ def rescue_save(b: BattleAPI, t: Combatant, ability: str, dc: int, total: int, a
         if got is not None:
             return got
     return False
+
+
+def rescue_check(b: BattleAPI, c: Combatant, total: int, need: int) -> int:
+    """A failed ability check (one that needs ``need``) a feature may still turn, after the roll:
+    Peerless Skill (a Bardic Inspiration die), then Dark One's Own Luck (a d10; SRD: "an ability
+    check or a saving throw", so checks come through here as saves do through :func:`rescue_save`)."""
+    total = bard.peerless(b, c, total, need)
+    if total < need and c.is_pc:
+        total, _ok = warlock.own_luck(b, c, need, total)
+    return total
 
 
 def blocks_condition(b: BattleAPI, t: Combatant, cond: str) -> bool:

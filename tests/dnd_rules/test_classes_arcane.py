@@ -359,7 +359,8 @@ def test_distant_spell_doubles_a_range_and_gives_a_touch_spell_30_feet():
 def test_empowered_spell_rerolls_up_to_charisma_modifier_damage_dice():
     """Classes > Sorcerer > Metamagic: Empowered Spell
     For 1 sorcery point, up to Charisma-modifier-many (at least one) of a spell's damage dice are rolled
-    again and the new rolls stand: of Fireball's five 1s, four are rolled again."""
+    again and the new rolls stand: of Fireball's five 1s, four are rolled again. Unlike the other
+    options, it may be used on a spell that already has another Metamagic option."""
     c = _pc("sorcerer", 5, choices=("empowered_spell",))
     assert _mod(c, "cha") == 4
     o = mon("ogre", (10, 5))
@@ -369,6 +370,20 @@ def test_empowered_spell_rerolls_up_to_charisma_modifier_damage_dice():
     script(b, 1, 1, 1, 1, 1, 6, 6, 6, 3, 3, 3, 3, 2)   # 8d6, the four rerolls, the ogre's save
     _point(b, 10, 5)
     assert 59 - o.hp == 4 * 3 + 1 + 18 and c.resources["sorcery_points"] == 4, o.hp
+    # with another Metamagic on the same casting (Heightened), Empowered still applies; any other
+    # option readied (Subtle) waits for a later spell: one Metamagic a spell otherwise
+    for readied in ("Empowered Spell", "Subtle Spell"):
+        c = _pc("sorcerer", 10, choices=("empowered_spell", "subtle_spell"))
+        o = mon("ogre", (10, 5))
+        b = _b(c, o)
+        pick(b, "feature", readied)
+        pick(b, "spell", "Heightened Spell (3 sorcery points): cast Fireball at level 3")
+        script(b, 1, 1, 1, 1, 6, 6, 6, 6, *((4, 4, 4, 4) if readied == "Empowered Spell" else ()), 19, 3)
+        _point(b, 10, 5)
+        dealt = (16 if readied == "Empowered Spell" else 4) + 24 + _mod(c, "cha")   # (Elemental Affinity)
+        assert 59 - o.hp == dealt, (readied, o.hp)
+        assert c.resources["sorcery_points"] == 10 - 3 - (readied == "Empowered Spell")
+        assert c.economy.extra.get("armed") == (None if readied == "Empowered Spell" else "subtle")
 
 
 def test_extended_spell_doubles_a_spell_duration():
@@ -451,6 +466,15 @@ def test_twinned_spell_gives_a_single_target_spell_a_second_target():
     target(b, "o2")
     assert (o1.hp, o2.hp) == (59 - 10, 59 - 12) and c.resources["sorcery_points"] == 4
     assert c.economy.actions == 0 and c.resources["slots"] == _pc("sorcerer", 5).resources["slots"]
+    # a twinned spell is still the sorcerer's spell: Elemental Affinity adds Charisma to one of its
+    # damage rolls (the first target's)
+    c, o1, o2 = _pc("sorcerer", 6), mon("ogre", (6, 2), "o1"), mon("ogre", (6, 6), "o2")
+    b = _b(c, o1, o2)
+    pick(b, "feature", "Twinned Spell (1 sorcery point): Fire Bolt")
+    target(b, "o1")
+    script(b, 15, 5, 5, 15, 6, 6)
+    target(b, "o2")
+    assert (o1.hp, o2.hp) == (59 - 10 - _mod(c, "cha"), 59 - 12)
 
 
 def test_dragon_wings_give_a_flying_speed_equal_to_the_walking_speed():

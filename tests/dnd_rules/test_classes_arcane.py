@@ -78,7 +78,8 @@ def test_sculpt_spells_spares_one_plus_the_spell_level_allies():
     """Classes > Wizard > Sculpt Spells
     An evocation wizard's area spell lets it pick up to 1 + the spell's level of the other creatures
     it affects: they succeed on their saves automatically and take no damage where a success would
-    halve it. Fireball at 3rd level spares four allies; a fifth ally in the blast saves as usual."""
+    halve it. Fireball at 3rd level spares four allies; a fifth ally in the blast saves as usual; cast
+    at 4th level, it spares all five."""
     w = _pc("wizard", 5)
     allies = [_pc("fighter", 5, at, f"a{i}") for i, at in enumerate(((9, 5), (10, 5), (11, 5), (9, 6), (10, 6)))]
     o = mon("ogre", (11, 6))
@@ -90,6 +91,14 @@ def test_sculpt_spells_spares_one_plus_the_spell_level_allies():
     assert len(hurt) == 1 and o.hp == 59 - 24
     assert [a.max_hp - a.hp for a in allies if a.cid in hurt] == [24]
     assert sum(1 for e in events(b, "save") if "Sculpt" in e.get("text", "")) == 4
+    w = _pc("wizard", 7)
+    allies = [_pc("fighter", 5, at, f"a{i}") for i, at in enumerate(((9, 5), (10, 5), (11, 5), (9, 6), (10, 6)))]
+    o = mon("ogre", (11, 6))
+    b = _b(w, *allies, o)
+    pick(b, "spell", "Cast Fireball at level 4")
+    script(b, *([3] * 9), 2)
+    _point(b, 10, 5)
+    assert all(a.hp == a.max_hp for a in allies) and o.hp == 59 - 27
 
 
 def test_potent_cantrip_deals_half_damage_on_a_successful_save():
@@ -428,6 +437,16 @@ def test_quickened_spell_casts_an_action_spell_as_a_bonus_action():
     assert o.hp == 59 - 6 and c.resources["sorcery_points"] == 1
     assert not c.economy.bonus and c.economy.actions == 1
     assert _has(b, "spell", "Cast Fire Bolt") and not _has(b, "spell", "Cast Magic Missile")
+    # the other order: a 1st-level spell cast with the action leaves no bonus-action spell (nothing to
+    # quicken), an action cantrip does
+    for first, quick in (("Cast Magic Missile at level 1", False), ("Cast Fire Bolt", True)):
+        c, o = _pc("sorcerer", 3), mon("ogre", (6, 2))
+        b = _b(c, o)
+        pick(b, "spell", first)
+        missile = "Missile" in first
+        script(b, *((1, 1, 1) if missile else (15, 1)))
+        _targets(b, *(["ogre"] * (3 if missile else 1)))
+        assert _has(b, "spell", "Quickened Spell (2 sorcery points): cast Magic Missile") == quick, first
 
 
 def test_subtle_spell_casts_without_components_so_it_cannot_be_counterspelled():

@@ -92,7 +92,7 @@ def _hide(b, c: Combatant, p: dict, opt: Opt) -> None:
     need = max((b.passive_perception(o) - (lighting.perception_penalty(b, o, c)   # dim light, Enthrall
                                             if o.conditions or b.zones else 0)
                 for o in b.enemies_of(c) if o.conscious), default=0)
-    roll = roll._replace(total=dispatch.peerless(b, c, roll.total, need))   # (Peerless Skill)
+    roll = roll._replace(total=dispatch.rescue_check(b, c, roll.total, need))   # (Peerless Skill, Own Luck)
     ok = roll.total >= need   # SRD: Stealth against the passive Perception of those looking
     if ok:
         c.conditions["hidden"] = {"stealth": roll.total}
@@ -148,7 +148,7 @@ def _escape_web(b, c: Combatant, p: dict, opt: Opt) -> None:
     roll = b.roller.roll_d20(False, b.check_dis(c), bonus=c.mod(ability) + dispatch.check_bonus(c, ability),
                              what=f"break free {c.cid}")
     roll = roll._replace(total=dispatch.check_total(c, ability, roll.natural, roll.total, False))
-    roll = roll._replace(total=dispatch.peerless(b, c, roll.total, dc))   # (Peerless Skill)
+    roll = roll._replace(total=dispatch.rescue_check(b, c, roll.total, dc))   # (Peerless Skill, Own Luck)
     if roll.total >= dc:
         del c.conditions["restrained"]
     b.event("escape", f"{c.cid} {'bursts' if roll.total >= dc else 'fails to burst'} the webbing "
@@ -166,9 +166,11 @@ def _escape(b, c: Combatant, p: dict, opt: Opt) -> None:
         grappler = b.creatures[g["by"]]
         dc = b.roller.roll_d20(False, b.check_dis(grappler), bonus=b.athletics(grappler),
                                what=f"hold {grappler.cid}").total   # (its own check: poisoned, exhausted...)
+        roll = roll._replace(total=dispatch.rescue_check(b, c, roll.total, dc + 1))   # (Peerless Skill, Own Luck)
         ok = roll.total > dc   # a tie leaves the grapple as it is
     else:
         dc = g["dc"]
+        roll = roll._replace(total=dispatch.rescue_check(b, c, roll.total, dc))
         ok = roll.total >= dc
     if ok:
         b.release(c)

@@ -567,7 +567,7 @@ class AttacksMixin:
                                                              c.pc_class == "fighter"))   # (Reliable Talent)
         theirs = self.roller.roll_d20(False, self.check_dis(t), bonus=self._escape_bonus(t) + spell_buffs.check_die(self, t),
                                       what=f"resist shove {t.cid}")
-        mine = mine._replace(total=dispatch.peerless(self, c, mine.total, theirs.total + 1))   # (Peerless Skill)
+        mine = mine._replace(total=dispatch.rescue_check(self, c, mine.total, theirs.total + 1))   # (Peerless Skill, Own Luck)
         won = mine.total > theirs.total   # a tie leaves things as they were
         verb = ("grapples" if won else "fails to grapple") if mode == "grapple" else \
             ("shoves" if won else "fails to shove")

@@ -99,4 +99,6 @@ def fits(tag: str, sp, level: int) -> bool:
         return bool(sp.damage_type)
     if tag == "extended":
         return bool(sp.concentration)
-    return sp.area is None and (sp.range_feet or 0) >= 5 and sp.range_kind != "touch"   # distant
+    # distant: a range of 5 ft or more, or touch (which becomes 30 ft: classes/sorcerer.distant_range);
+    # a touch spell used to get the longer reach without paying the point
+    return sp.area is None and ((sp.range_feet or 0) >= 5 or sp.range_kind == "touch")

@@ -32,7 +32,7 @@ from .. import content
 from ..rules import hooks
 from . import barbarian, bard, cleric, druid, fighter, monk, paladin, ranger, rogue, sorcerer, warlock, wizard
 from .barbarian import end_rage, end_turn, on_unconscious, resists, save_advantage
-from .bard import countercharm_adv, cutting_words, peerless, song_of_rest
+from .bard import countercharm_adv, cutting_words, song_of_rest
 from .cleric import heal_bonus
 from .common import able, arm, attack_back, extra, fits, is_weapon, option, react_option, reroll_save
 from .druid import lands_stride_adv, revert, sanctuary_turns, walk_map
@@ -50,7 +50,7 @@ if TYPE_CHECKING:   # pragma: no cover
 
 __all__ = [   # the hooks one class answers, as the engine and the spells call them
     "area_damage", "can_deflect", "casting_as_bonus", "countercharm_adv", "crit_min", "cutting_words", "end_rage",
-    "end_turn", "extended", "heal_bonus", "horde_targets", "lands_stride_adv", "on_unconscious", "peerless",
+    "end_turn", "extended", "heal_bonus", "horde_targets", "lands_stride_adv", "on_unconscious",
     "potent", "reduce_damage", "reflex_order", "resists", "revert", "roll_damage", "sanctuary_turns",
     "save_advantage", "save_bonus", "save_disadvantage", "sculpted", "short_rest", "slow_fall", "song_of_rest",
     "stealth_advantage", "walk_map",
@@ -142,7 +142,7 @@ _TARGETS = {
                      lambda b, c, use, t: paladin.lay_on_hands(b, c, t), True),
     "wild_shape": (lambda b, c, use: druid.form_options(b, c), None, True),
     "twin": (sorcerer.twin_options, sorcerer.twin_target, False),
-    "twin2": (sorcerer.twin_options, sorcerer.twin_target, False),
+    "twin2": (sorcerer.twin_options, lambda b, c, use, t: _twin_cast(b, c, use, t), False),
     "intimidate": (lambda b, c, use: barbarian.intimidate_options(b, c),
                    lambda b, c, use, t: barbarian.intimidate(b, c, t), True),
     "carceri": (lambda b, c, use: warlock.carceri_options(b, c),
@@ -156,6 +156,14 @@ _TARGETS = {
     "inspire": (lambda b, c, use: bard.inspire_options(b, c),
                 lambda b, c, use, t: bard.inspire(b, c, t), True),
 }
+
+
+def _twin_cast(b: BattleAPI, c: Combatant, use: tuple, t: Combatant) -> None:
+    """Both twin targets chosen: the casting begins as a spell option's does (:func:`_casting`:
+    Elemental Affinity, Empowered Evocation, an armed Empowered Spell), which the twin's own path
+    used to skip."""
+    _casting(b, c, (use[2], use[3], "twinned"))
+    sorcerer.twin_target(b, c, use, t)
 
 
 def target_options(b: BattleAPI, c: Combatant, use: tuple) -> list:
@@ -207,10 +215,15 @@ def _casting(b: BattleAPI, c: Combatant, data: tuple) -> None:
     r = c.resources
     warlock.invocation_cast(c, data, tag)
     x.pop("metamagic", None)
-    armed = x.get("armed")
-    if armed and fits(armed, sp, level) and (armed == "overchannel" or r.get("sorcery_points", 0) >= 1):
+    armed, fired = x.get("armed"), None
+    own = tag if tag not in (None, "invocation") else None   # the option's own Metamagic (Heightened, twin...)
+    # SRD: one Metamagic option a spell, but Empowered Spell may join another one (and Overchannel
+    # is no Metamagic): any other armed option waits for the next spell
+    if armed and fits(armed, sp, level) and (armed == "overchannel" or r.get("sorcery_points", 0) >= 1) \
+            and (own is None or armed in ("empowered", "overchannel")):
         del x["armed"]
-        tag = armed if tag is None or tag == "invocation" else tag
+        fired = armed
+        tag = armed if own is None else tag
         if armed != "overchannel":
             r["sorcery_points"] -= 1
             x["metamagic"] = armed
@@ -218,8 +231,8 @@ def _casting(b: BattleAPI, c: Combatant, data: tuple) -> None:
     change: dict = {}
     wizard.evocation_change(c, sp, change)
     sorcerer.affinity_change(c, sp, change)
-    wizard.overchannel_change(b, c, key, tag, change)
-    sorcerer.empowered_change(c, tag, change)
+    wizard.overchannel_change(b, c, key, fired or tag, change)
+    sorcerer.empowered_change(c, fired or tag, change)
     if change and sp.damage_type:
         mods[f"damage {key} "] = change
     cleric.supreme_healing(c, key, sp, mods)
@@ -245,7 +258,7 @@ def spell_range(c: Combatant, key: str, rng: int) -> int:
     """Eldritch Spear: Eldritch Blast at 300 ft; Distant Spell: twice the range."""
     if c.kind != "pc":
         return rng
-    return warlock.eldritch_spear(c, key, rng) * sorcerer.range_factor(c)
+    return sorcerer.distant_range(c, key, warlock.eldritch_spear(c, key, rng))
 
 
 # ================================================================ attacks
@@ -447,6 +460,16 @@ def rescue_save(b: BattleAPI, t: Combatant, ability: str, dc: int, total: int, a
         if got is not None:
             return got
     return False
+
+
+def rescue_check(b: BattleAPI, c: Combatant, total: int, need: int) -> int:
+    """A failed ability check (one that needs ``need``) a feature may still turn, after the roll:
+    Peerless Skill (a Bardic Inspiration die), then Dark One's Own Luck (a d10; SRD: "an ability
+    check or a saving throw", so checks come through here as saves do through :func:`rescue_save`)."""
+    total = bard.peerless(b, c, total, need)
+    if total < need and c.is_pc:
+        total, _ok = warlock.own_luck(b, c, need, total)
+    return total
 
 
 def blocks_condition(b: BattleAPI, t: Combatant, cond: str) -> bool:

@@ -323,3 +323,11 @@ def range_factor(c: Combatant) -> int:
     """Distant Spell's doubled range (armed, or the spell being cast)."""
     x = c.economy.extra
     return 2 if x.get("armed") == "distant" or x.get("metamagic") == "distant" else 1
+
+
+def distant_range(c: Combatant, key: str, rng: int) -> int:
+    """Distant Spell (armed, or the spell being cast): twice the range; a touch spell's range
+    becomes 30 ft (SRD), not twice the 5 ft a touch reaches."""
+    if range_factor(c) == 1:
+        return rng
+    return 30 if content.spell(key).range_kind == "touch" else rng * 2

@@ -482,6 +482,16 @@ def check_total(c: Combatant, ability: str, natural: int, total: int, trained: b
     return barbarian.indomitable_might(c, ability, total)
 
 
+def check_advantage(c: Combatant, ability: str) -> bool:
+    """An ability check rolled with advantage by a feature: Rage (Strength)."""
+    return barbarian.check_advantage(c, ability)
+
+
+def acts_surprised(c: Combatant) -> bool:
+    """A surprised creature that may still act on its first turn: Feral Instinct (raging first)."""
+    return barbarian.feral_surprise(c)
+
+
 def initiative_advantage(c: Combatant) -> bool:
     """Called as initiative is rolled: Feral Instinct's advantage (returned); Superior Inspiration
     (one Bardic Inspiration back if none is left) and Perfect Self (4 ki if none is left)."""

@@ -1,0 +1,446 @@
+"""SRD 5.1 Classes, the martial ones (barbarian, fighter, monk): one scenario per class feature the
+coverage table counts executable. Each test's docstring names the feature and states its rule; the
+dice are scripted and the outcome asserted exactly."""
+
+from dnd_helpers import arena, events, kinds, labels, mon, pc, pick, script, target, turn
+
+from dungeonbench_gym.dnd.builders.pcs import build_pc
+
+
+def _attack(b, cid, text=""):
+    """From the menu: the attack option whose label contains text, then the target cid."""
+    pick(b, "attack", text)
+    target(b, cid)
+
+
+def _end(b):
+    pick(b, None, "End turn")
+
+
+def _skip_to(b, cid):
+    """End turns until it is cid's turn (the rounds go on as in play)."""
+    _end(b)
+    for _ in range(20):
+        if b.pending.get("actor") == cid:
+            return
+        _end(b)
+    raise AssertionError(f"never {cid}'s turn")
+
+
+def _rage(b, frenzy=False):
+    pick(b, "feature", "Rage with Frenzy" if frenzy else "Rage (bonus")
+
+
+# ==================================================================== Barbarian
+def test_barbarian_unarmored_defense_is_10_plus_dex_plus_con():
+    """Classes > Barbarian > Unarmored Defense
+    Without armour a barbarian's AC is 10 + its Dexterity modifier + its Constitution modifier
+    (a shield may still be added)."""
+    for level in (1, 5, 20):
+        c = pc("barbarian", level, (2, 2))
+        assert c.ac == 10 + c.mod("dex") + c.mod("con"), level
+    assert pc("barbarian", 1, (2, 2)).ac == 10 + 2 + 2
+
+
+def test_rage_adds_damage_to_strength_melee_attacks_only():
+    """Classes > Barbarian > Rage
+    While raging, a melee weapon attack made with Strength deals extra damage (+2 at 1st level, +3
+    at 9th, +4 at 16th); a thrown weapon's ranged attack gets no bonus. Raging takes the bonus
+    action; a 1st-level barbarian may rage twice."""
+    for level, bonus in ((1, 2), (9, 3), (16, 4)):
+        c, g = pc("barbarian", level, (2, 2)), mon("ogre", (3, 2))
+        b = arena(c, g, first="barbarian")
+        assert c.resources["rage"] == {1: 2, 9: 4, 16: 5}[level]
+        _rage(b)
+        assert "raging" in c.conditions and not c.economy.bonus
+        assert c.resources["rage"] == {1: 2, 9: 4, 16: 5}[level] - 1
+        script(b, 15, 5)   # greataxe 1d12 + Str
+        _attack(b, "ogre", "Greataxe")
+        assert g.hp == g.max_hp - (5 + c.mod("str") + bonus), level
+        hp = g.hp
+        script(b, 15, 15, 4)   # (disadvantage: a ranged attack with a foe beside it)
+        b.make_attack(c, c.attack("handaxe-thrown"), g)   # a ranged attack (thrown)
+        assert g.hp == hp - (4 + c.mod("str")), level
+
+
+def test_rage_resists_bludgeoning_piercing_slashing():
+    """Classes > Barbarian > Rage
+    While raging the barbarian has resistance to bludgeoning, piercing and slashing damage (halved,
+    rounded down), not to other types."""
+    c = pc("barbarian", 1, (2, 2))
+    b = arena(c, mon("goblin", (6, 6)), first="barbarian")
+    _rage(b)
+    for dtype, taken in (("bludgeoning", 4), ("piercing", 4), ("slashing", 4), ("fire", 9), ("poison", 9)):
+        hp = c.hp
+        b.damage(c, 9, dtype)
+        assert hp - c.hp == taken, dtype
+        c.hp = c.max_hp
+
+
+def test_rage_gives_advantage_on_strength_saves():
+    """Classes > Barbarian > Rage
+    While raging the barbarian has advantage on Strength checks and Strength saving throws (not on
+    other saves)."""
+    c = pc("barbarian", 1, (2, 2))
+    b = arena(c, mon("goblin", (6, 6)), first="barbarian")
+    script(b, 3)
+    assert not b.saving_throw(c, "str", 10)   # not raging: one d20
+    _rage(b)
+    script(b, 3, 15)
+    assert b.saving_throw(c, "str", 10)       # raging: the higher of two
+    script(b, 3)
+    assert not b.saving_throw(c, "con", 10)   # another ability: one d20
+
+
+def test_rage_ends_when_a_turn_passes_without_attacking_or_being_hurt():
+    """Classes > Barbarian > Rage
+    A rage ends early when the barbarian's turn ends and it has neither attacked a hostile creature
+    nor taken damage since its last turn; an attack, or damage taken, keeps it going."""
+    c, g = pc("barbarian", 1, (2, 2)), mon("goblin", (3, 2))
+    b = arena(c, g, first="barbarian")
+    _rage(b)
+    script(b, 2)
+    _attack(b, "goblin", "Greataxe")   # a miss still counts as attacking
+    _end(b)
+    assert "raging" in c.conditions
+    turn(b, "barbarian")
+    b.damage(c, 2, "fire")   # damage taken since its last turn
+    _end(b)
+    assert "raging" in c.conditions
+    turn(b, "barbarian")
+    _end(b)   # neither
+    assert "raging" not in c.conditions
+    assert events(b, "rage_end")[-1]["text"].endswith("(no attack and no damage this turn)")
+
+
+def test_rage_lasts_one_minute_and_ends_when_unconscious():
+    """Classes > Barbarian > Rage
+    A rage lasts 1 minute (10 rounds) and ends early if the barbarian is knocked unconscious."""
+    c, g = pc("barbarian", 1, (2, 2)), mon("goblin", (3, 2))
+    b = arena(c, g, first="barbarian")
+    _rage(b)
+    start = b.round
+    b.round = start + 9   # the tenth round after raging: still on
+    b.start_turn(c)
+    assert "raging" in c.conditions
+    b.round = start + 10   # a minute later: over
+    b.start_turn(c)
+    assert "raging" not in c.conditions
+    b2 = arena(pc("barbarian", 1, (2, 2)), mon("goblin", (3, 2)), first="barbarian")
+    c2 = b2.creatures["barbarian"]
+    _rage(b2)
+    b2.damage(c2, c2.hp, "fire")
+    assert not c2.conscious and "raging" not in c2.conditions
+
+
+def test_rage_uses_are_limited_by_level():
+    """Classes > Barbarian > Rage
+    The number of rages before a long rest grows with level (2 at 1st, 3 at 3rd, 4 at 6th, 5 at
+    12th, 6 at 17th, unlimited at 20th); with none left, Rage is not offered."""
+    for level, n in ((1, 2), (3, 3), (6, 4), (12, 5), (17, 6)):
+        assert pc("barbarian", level, (2, 2)).resources["rage"] == n, level
+    c = pc("barbarian", 1, (2, 2))
+    b = arena(c, mon("goblin", (6, 6)), first="barbarian")
+    c.resources["rage"] = 0
+    assert not any(label.startswith("Rage") for label in labels(b, "feature"))
+    c20 = pc("barbarian", 20, (2, 2))
+    b20 = arena(c20, mon("goblin", (6, 6)), first="barbarian")
+    _rage(b20)
+    assert c20.resources["rage"] == c20.resources["rage_max"]   # unlimited: nothing spent
+
+
+def test_rage_gives_advantage_on_strength_checks():
+    """Classes > Barbarian > Rage
+    While raging the barbarian has advantage on Strength checks: its Athletics check to shove a
+    creature rolls two d20s and keeps the higher (the defender rolls one)."""
+    c, g = pc("barbarian", 1, (2, 2)), mon("orc", (3, 2))
+    b = arena(c, g, first="barbarian")
+    _rage(b)
+    script(b, 2, 15, 10)   # the barbarian's two d20s (advantage), then the orc's
+    pick(b, None, "Shove prone")
+    target(b, "orc")
+    e = events(b, "shove")[-1]
+    assert e["success"] and "prone" in g.conditions
+    assert e["text"].endswith(f"({15 + c.mod('str')} vs {10 + 3})")   # orc: Str (Athletics) +3
+
+
+def test_reckless_attack_grants_advantage_and_gives_it_to_attackers():
+    """Classes > Barbarian > Reckless Attack
+    Before its first attack of a turn the barbarian may attack recklessly: its melee weapon attacks
+    with Strength have advantage this turn, and attack rolls against it have advantage until its
+    next turn. Once it has attacked, the choice is no longer offered."""
+    c, g = pc("barbarian", 2, (2, 2)), mon("orc", (3, 2))
+    b = arena(c, g, first="barbarian")
+    pick(b, "feature", "Reckless Attack")
+    script(b, 3, 17, 6)   # advantage: 3 and 17, the 17 hits
+    _attack(b, "orc", "Greataxe")
+    e = events(b, "attack")[-1]
+    assert e["hit"] and g.hp == 15 - (6 + c.mod("str"))
+    turn(b, "orc")
+    script(b, 2, 19, 5)   # the orc's greataxe with advantage against the reckless barbarian
+    b.make_attack(g, g.attack("greataxe"), c)
+    assert events(b, "attack")[-1]["hit"] and c.hp == c.max_hp - (5 + 3)
+    turn(b, "barbarian")   # its next turn: attacks on it are normal again
+    assert "reckless" not in c.conditions
+    script(b, 2)
+    _attack(b, "orc", "Greataxe")
+    assert not events(b, "attack")[-1]["hit"]
+    assert not any("Reckless" in label for label in labels(b))   # already attacked this turn
+
+
+def test_danger_sense_gives_advantage_on_dex_saves_unless_blinded_deafened_or_incapacitated():
+    """Classes > Barbarian > Danger Sense
+    The barbarian has advantage on Dexterity saving throws against effects it can see (spells,
+    traps); not while blinded, deafened or incapacitated."""
+    c = pc("barbarian", 2, (2, 2))
+    b = arena(c, mon("goblin", (6, 6)), first="barbarian")
+    script(b, 4, 16)
+    assert b.saving_throw(c, "dex", 15)
+    for cond in ("blinded", "deafened", "incapacitated"):
+        c.conditions[cond] = {}
+        script(b, 4)
+        assert not b.saving_throw(c, "dex", 15), cond
+        del c.conditions[cond]
+    script(b, 4)
+    assert not b.saving_throw(c, "wis", 10)   # Dexterity saves only
+
+
+def test_frenzy_gives_a_bonus_attack_on_later_turns_then_exhaustion():
+    """Classes > Barbarian > Frenzy
+    A berserker may rage in a frenzy: on each of its turns after the one it raged on, it may make
+    one melee weapon attack as a bonus action; when the rage ends it suffers one level of
+    exhaustion."""
+    c, g = pc("barbarian", 3, (2, 2)), mon("ogre", (3, 2))
+    b = arena(c, g, first="barbarian")
+    _rage(b, frenzy=True)
+    assert not any(label.startswith("Frenzy") for label in labels(b))   # not on the turn it rages
+    script(b, 15, 6)
+    _attack(b, "ogre", "Greataxe")
+    _end(b)
+    turn(b, "barbarian")
+    b.round = 2
+    b.forget_options()
+    script(b, 15, 6)
+    _attack(b, "ogre", "Greataxe")   # the Attack action
+    script(b, 15, 4)
+    pick(b, "attack", "Frenzy: attack with Greataxe")
+    target(b, "ogre")
+    assert not c.economy.bonus and g.hp == 59 - (6 + 3 + 2) * 2 - (4 + 3 + 2)
+    assert c.exhaustion == 0
+    _end(b)
+    turn(b, "barbarian")
+    _end(b)   # no attack, no damage: the rage ends
+    assert "raging" not in c.conditions and c.exhaustion == 1
+
+
+def test_extra_attack_gives_two_attacks_with_the_attack_action():
+    """Classes > Barbarian > Extra Attack
+    From 5th level the barbarian attacks twice, instead of once, whenever it takes the Attack
+    action on its turn; at 4th level once."""
+    for level, swings in ((4, 1), (5, 2)):
+        c, g = pc("barbarian", level, (2, 2)), mon("ogre", (3, 2))
+        b = arena(c, g, first="barbarian")
+        script(b, *([15, 6] * swings))
+        _attack(b, "ogre", "Greataxe")
+        if swings == 2:
+            _attack(b, "ogre", "Greataxe")
+        assert len(events(b, "attack")) == swings
+        assert not any(o.kind == "attack" and "Greataxe" in o.label for o in b.decision.options), level
+
+
+def test_fast_movement_adds_10_feet_without_heavy_armour():
+    """Classes > Barbarian > Fast Movement
+    From 5th level a barbarian's speed is 10 feet higher while it wears no heavy armour."""
+    assert pc("barbarian", 4, (2, 2)).speed == 30
+    assert pc("barbarian", 5, (2, 2)).speed == 40
+    from dungeonbench_gym.dnd.model.archetypes import ARCHETYPES
+    ARCHETYPES["_heavy_barbarian"] = dict(ARCHETYPES["barbarian"], armor="plate-armor")
+    try:
+        assert build_pc("_heavy_barbarian", 5, "b", (2, 2, 0)).speed == 30
+    finally:
+        del ARCHETYPES["_heavy_barbarian"]
+
+
+def test_mindless_rage_bars_charm_and_fear_and_suspends_fear_already_there():
+    """Classes > Barbarian > Mindless Rage
+    A 6th-level berserker can't be charmed or frightened while raging; if it is frightened when it
+    starts raging, the fear is suspended for the rage: its attacks are rolled without the
+    frightened disadvantage while the rage lasts, and the fear resumes when the rage ends."""
+    c, g = pc("barbarian", 6, (2, 2)), mon("orc", (3, 2))
+    b = arena(c, g, first="barbarian")
+    b.save_condition(g, c, "frightened", "wis", 13, (None, None, None))
+    assert "frightened" in c.conditions
+    _rage(b)
+    script(b, 12, 6)   # one d20: the fear is suspended
+    _attack(b, "orc", "Greataxe")
+    assert events(b, "attack")[-1]["hit"]
+    for cond in ("frightened", "charmed"):
+        b.save_condition(g, c, cond, "wis", 13, (None, None, None))
+        assert cond not in c.conditions, cond
+    _skip_to(b, "barbarian")
+    _end(b)   # a turn without attacking or being hurt: the rage ends, the old fear resumes
+    assert "raging" not in c.conditions and c.conditions["frightened"]["by"] == "orc"
+    c5 = pc("barbarian", 5, (2, 2), "b5")
+    b5 = arena(c5, mon("orc", (3, 2)), first="b5")
+    _rage(b5)
+    b5.save_condition(b5.creatures["orc"], c5, "frightened", "wis", 13, (None, None, None))
+    assert "frightened" in c5.conditions   # before 6th level rage does not protect
+
+
+def test_feral_instinct_gives_advantage_on_initiative():
+    """Classes > Barbarian > Feral Instinct
+    From 7th level the barbarian rolls initiative with advantage."""
+    from dungeonbench_gym.dnd.dice import Roller
+    from dungeonbench_gym.dnd.engine import Battle
+    from dungeonbench_gym.dnd.grid import BattleMap
+    from dnd_helpers import OPEN, Script
+    for level, dice, expected in ((7, (3, 18, 10), 18), (6, (3, 10), 3)):
+        roller = Roller(0)
+        roller._int = Script(list(dice) + [10] * 50)   # initiative in id order: barbarian, then goblin
+        c = pc("barbarian", level, (2, 2))
+        Battle(BattleMap.from_dict({"layout": OPEN}), [c, mon("goblin", (6, 6))], roller=roller)
+        assert c.initiative == expected + c.dex_mod, level
+
+
+def test_feral_instinct_lets_a_surprised_barbarian_act_if_it_rages_first():
+    """Classes > Barbarian > Feral Instinct
+    A surprised 7th-level barbarian that is not incapacitated acts normally on its first turn,
+    provided it enters its rage before doing anything else on that turn: its menu then offers only
+    Rage (and ending the turn); after raging it may move and attack."""
+    from dungeonbench_gym.dnd.dice import Roller
+    from dungeonbench_gym.dnd.engine import Battle
+    from dungeonbench_gym.dnd.grid import BattleMap
+    from dnd_helpers import OPEN, Script
+    roller = Roller(0)
+    roller._int = Script([20, 20, 1] + [10] * 50)   # the barbarian first
+    c, g = pc("barbarian", 7, (2, 2)), mon("goblin", (3, 2))
+    b = Battle(BattleMap.from_dict({"layout": OPEN}), [c, g], roller=roller, surprised=("barbarian",))
+    assert b.pending.get("actor") == "barbarian"
+    assert set(kinds(b)) == {"feature", "end_turn"} and any(label.startswith("Rage") for label in labels(b))
+    _rage(b)
+    assert "attack" in kinds(b) and "move" in kinds(b)
+
+
+def test_brutal_critical_adds_weapon_dice_on_a_melee_critical():
+    """Classes > Barbarian > Brutal Critical (1 die)
+    On a critical hit with a melee attack the barbarian rolls one more weapon damage die (two from
+    13th level, three from 17th), on top of the critical's doubled dice; a ranged critical gets
+    none."""
+    for level, more in ((9, 1), (13, 2), (17, 3)):
+        c, g = pc("barbarian", level, (2, 2)), mon("troll", (3, 2))
+        b = arena(c, g, first="barbarian")
+        script(b, 20, 5, 5, *([1] * more))   # greataxe critical: 2d12, then the brutal dice
+        _attack(b, "troll", "Greataxe")
+        assert g.hp == g.max_hp - (10 + more + c.mod("str")), level
+        hp = g.hp
+        script(b, 20, 20, 3, 3)   # a thrown handaxe's critical (disadvantage: the troll is beside it)
+        b.make_attack(c, c.attack("handaxe-thrown"), g)
+        assert g.hp == hp - (6 + c.mod("str")), level
+
+
+def test_intimidating_presence_frightens_until_the_end_of_the_next_turn():
+    """Classes > Barbarian > Intimidating Presence
+    With its action a 10th-level berserker frightens a creature within 30 feet that fails a Wisdom
+    save (DC 8 + proficiency + Charisma) until the end of the barbarian's next turn; a creature that
+    succeeds can't be frightened by it this way for 24 hours."""
+    c, g, o = pc("barbarian", 10, (2, 2)), mon("orc", (5, 2)), mon("orc", (6, 2), "orc2")
+    b = arena(c, g, o, first="barbarian")
+    dc = 8 + c.prof + c.mod("cha")
+    assert dc == 12
+    pick(b, "feature", "Intimidating Presence")
+    script(b, 5)   # orc: 5 + 1 (Wis) fails
+    target(b, "orc")
+    assert "frightened" in g.conditions and c.economy.actions == 0
+    _skip_to(b, "orc")
+    assert "frightened" in g.conditions
+    _skip_to(b, "barbarian")   # its next turn
+    pick(b, "feature", "Intimidating Presence")
+    script(b, 15)   # orc2 succeeds
+    target(b, "orc2")
+    assert "frightened" not in o.conditions
+    _end(b)
+    assert "frightened" not in g.conditions   # the end of the barbarian's next turn
+    _skip_to(b, "barbarian")
+    pick(b, "feature", "Intimidating Presence")
+    assert [opt.data for opt in b.decision.options if opt.kind == "target"] == [("orc",)]   # orc2 is immune
+
+
+def test_relentless_rage_drops_to_1_hp_on_a_con_save_whose_dc_rises():
+    """Classes > Barbarian > Relentless Rage
+    A raging 11th-level barbarian dropped to 0 hit points (and not killed outright) makes a DC 10
+    Constitution save and drops to 1 hit point instead on a success; each later use raises the DC
+    by 5. Not raging, it falls."""
+    c = pc("barbarian", 11, (2, 2))
+    b = arena(c, mon("goblin", (6, 6)), first="barbarian")
+    _rage(b)
+    con = c.saves["con"]
+    script(b, 10 - con)   # exactly DC 10
+    b.damage(c, c.hp, "fire")
+    assert c.hp == 1 and c.conscious
+    script(b, 14 - con)   # DC 15: one short
+    b.damage(c, 1, "fire")
+    assert c.hp == 0 and not c.conscious
+    c2 = pc("barbarian", 11, (2, 2), "b2")
+    b2 = arena(c2, mon("goblin", (6, 6)), first="b2")
+    b2.damage(c2, c2.hp, "fire")   # not raging: no save
+    assert c2.hp == 0 and not events(b2, "save")
+
+
+def test_retaliation_answers_damage_from_a_creature_within_5_feet():
+    """Classes > Barbarian > Retaliation
+    When a 14th-level berserker takes damage from a creature within 5 feet of it, it can use its
+    reaction to make a melee weapon attack against that creature."""
+    c, g = pc("barbarian", 14, (2, 2)), mon("ogre", (3, 2))
+    b = arena(c, g, first="ogre")
+    script(b, 15, 4, 4)
+    pick(b, "attack", "Greatclub")
+    target(b, "barbarian")
+    assert b.pending["reaction"] == "retaliation" and b.pending["actor"] == "barbarian"
+    script(b, 15, 6)
+    pick(b, "reaction", "Retaliation: attack ogre with greataxe")
+    assert g.hp == g.max_hp - (6 + c.mod("str")) and not c.economy.reaction
+    b2 = arena(pc("barbarian", 14, (2, 2)), mon("goblin", (7, 2)), first="goblin")
+    script(b2, 15, 3)   # a shortbow from 25 feet: no retaliation
+    pick(b2, "attack", "Shortbow")
+    target(b2, "barbarian")
+    assert b2.pending.get("reaction") != "retaliation"
+
+
+def test_persistent_rage_ends_only_when_unconscious_or_chosen():
+    """Classes > Barbarian > Persistent Rage
+    From 15th level the rage ends early only if the barbarian falls unconscious or chooses to end
+    it: a turn without attacking or being hurt leaves it raging (a 14th-level one stops)."""
+    for level, kept in ((14, False), (15, True)):
+        c = pc("barbarian", level, (2, 2))
+        b = arena(c, mon("goblin", (6, 6)), first="barbarian")
+        _rage(b)
+        _end(b)
+        assert ("raging" in c.conditions) == kept, level
+
+
+def test_indomitable_might_makes_a_strength_check_at_least_the_strength_score():
+    """Classes > Barbarian > Indomitable Might
+    From 18th level, a Strength check whose total is below the barbarian's Strength score counts as
+    the score: shoving, and resisting a shove with Athletics."""
+    c, g = pc("barbarian", 18, (2, 2)), mon("ogre", (3, 2))
+    b = arena(c, g, first="barbarian")
+    assert c.abilities["str"] == 20
+    script(b, 1, 10)   # 1 + 5 = 6 counts as 20; the ogre's 10 + 4 = 14
+    pick(b, None, "Shove prone")
+    target(b, "ogre")
+    assert events(b, "shove")[-1]["text"].endswith("(20 vs 14)") and "prone" in g.conditions
+    turn(b, "ogre")
+    b.forget_options()
+    script(b, 15, 1)   # the ogre shoves: 15 + 4 = 19 against the barbarian's 20
+    b._shove(g, c, "prone")
+    assert events(b, "shove")[-1]["text"].endswith("(19 vs 20)") and "prone" not in c.conditions
+
+
+def test_primal_champion_raises_strength_and_constitution_by_4_to_24():
+    """Classes > Barbarian > Primal Champion
+    At 20th level Strength and Constitution each rise by 4, to a maximum of 24 (hit points follow
+    the new Constitution)."""
+    c19, c20 = pc("barbarian", 19, (2, 2)), pc("barbarian", 20, (2, 2))
+    assert (c19.abilities["str"], c19.abilities["con"]) == (20, 20)
+    assert (c20.abilities["str"], c20.abilities["con"]) == (24, 24)
+    assert c20.max_hp == 12 + 7 + 19 * (7 + 7)

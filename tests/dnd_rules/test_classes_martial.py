@@ -444,3 +444,239 @@ def test_primal_champion_raises_strength_and_constitution_by_4_to_24():
     assert (c19.abilities["str"], c19.abilities["con"]) == (20, 20)
     assert (c20.abilities["str"], c20.abilities["con"]) == (24, 24)
     assert c20.max_hp == 12 + 7 + 19 * (7 + 7)
+
+
+# ==================================================================== Fighter
+def _fighter(level=1, cid="fighter", at=(2, 2), **loadout):
+    return build_pc("fighter", level, cid, (*at, 0), **loadout)
+
+
+def test_archery_style_adds_2_to_ranged_weapon_attack_rolls():
+    """Classes > Fighter > Fighting Style: Archery
+    The Archery style gives +2 to attack rolls with ranged weapons (not with melee weapons): a
+    longbow's 10 + 1 (Dex) + 2 (proficiency) + 2 meets a goblin's AC 15; without the style 13
+    misses."""
+    for style, hits in (("archery", True), ("defense", False)):
+        f = _fighter(1, weapons=("longbow", "longsword"), style=style)
+        g = mon("goblin", (8, 2))
+        b = arena(f, g, first="fighter")
+        script(b, 10, 4)
+        _attack(b, "goblin", "Longbow")
+        assert events(b, "attack")[-1]["hit"] == hits, style
+        assert f.attack("longsword").to_hit == f.mod("str") + f.prof
+    assert _fighter(1, weapons=("longbow",), style="archery").attack("longbow").to_hit == 1 + 2 + 2
+
+
+def test_defense_style_adds_1_to_ac_while_wearing_armour():
+    """Classes > Fighter > Fighting Style: Defense
+    The Defense style gives +1 AC while the fighter wears armour: chain mail 16 + shield 2 + 1 =
+    19; without armour it adds nothing (10 + 1 Dex + 2 shield = 13)."""
+    assert _fighter(1, style="defense").ac == 19
+    assert _fighter(1, style="dueling").ac == 18
+    assert _fighter(1, style="defense", armor=None).ac == 13
+
+
+def test_dueling_style_adds_2_damage_to_a_one_handed_melee_weapon():
+    """Classes > Fighter > Fighting Style: Dueling
+    Wielding a melee weapon in one hand and no other weapon, the fighter deals 2 more damage with
+    it: a longsword (1d8 one-handed) hits for 5 + 3 + 2; a two-handed greatsword gets no bonus."""
+    f, g = build_pc("fighter_dueling", 1, "fighter", (2, 2, 0)), mon("ogre", (3, 2))
+    b = arena(f, g, first="fighter")
+    script(b, 15, 5)
+    _attack(b, "ogre", "Longsword")
+    assert g.hp == 59 - (5 + 3 + 2)
+    big = build_pc("fighter_dueling", 1, "big", (2, 2, 0), weapons=("greatsword",), shield=False)
+    assert big.attack("greatsword").damage[0].dice == "2d6+3"
+
+
+def test_great_weapon_fighting_rerolls_ones_and_twos_once_with_a_two_handed_weapon():
+    """Classes > Fighter > Fighting Style: Great Weapon Fighting
+    With a melee weapon held in two hands, a 1 or 2 on a damage die is rerolled and the new roll
+    must be used even if it is a 1 or 2: a greatsword's 1 and 6 become 2 and 6 (8 + 3); a
+    one-handed weapon with a shield rerolls nothing."""
+    f, g = _fighter(1, style="great_weapon_fighting", weapons=("greatsword",), shield=False), mon("ogre", (3, 2))
+    b = arena(f, g, first="fighter")
+    script(b, 15, 1, 6, 2)
+    _attack(b, "ogre", "Greatsword")
+    assert g.hp == 59 - (2 + 6 + 3)
+    f2, g2 = _fighter(1, style="great_weapon_fighting"), mon("ogre", (3, 2))
+    b2 = arena(f2, g2, first="fighter")
+    script(b2, 15, 1)
+    _attack(b2, "ogre", "Longsword")
+    assert g2.hp == 59 - (1 + 3)
+
+
+def test_protection_style_imposes_disadvantage_on_an_attack_against_an_adjacent_ally():
+    """Classes > Fighter > Fighting Style: Protection
+    When a creature the fighter can see attacks a target other than the fighter within 5 feet of
+    it, the fighter, wielding a shield, can use its reaction to impose disadvantage on the attack
+    roll. Without a shield it can't.
+    Simplified: the reaction is spent automatically on the first attack it can affect (no choice
+    is offered)."""
+    for shield, protected in ((True, True), (False, False)):
+        f = _fighter(1, style="protection", shield=shield)
+        w, g = pc("wizard", 1, (3, 3)), mon("goblin", (4, 3))
+        b = arena(f, w, g, first="goblin")
+        script(b, 18, 5, 4) if protected else script(b, 5, 4)   # protected: the lower d20 (5) misses
+        _attack(b, "wizard", "Scimitar")
+        assert not events(b, "attack")[-1]["hit"], shield
+        assert f.economy.reaction == (not protected)
+
+
+def test_two_weapon_fighting_style_adds_the_modifier_to_the_off_hand_attack():
+    """Classes > Fighter > Fighting Style: Two-Weapon Fighting
+    Fighting with two light melee weapons, the bonus-action attack with the off hand adds the
+    ability modifier to its damage (without the style it adds none)."""
+    for style, mod in (("two_weapon_fighting", 3), ("defense", 0)):
+        f = _fighter(1, style=style, weapons=("shortsword", "scimitar"), shield=False)
+        g = mon("ogre", (3, 2))
+        b = arena(f, g, first="fighter")
+        script(b, 15, 4)
+        _attack(b, "ogre", "Shortsword")
+        script(b, 15, 4)
+        pick(b, "attack", "Off-hand attack with Scimitar")
+        target(b, "ogre")
+        assert g.hp == 59 - (4 + 3) - (4 + mod), style
+
+
+def test_second_wind_heals_1d10_plus_level_once_as_a_bonus_action():
+    """Classes > Fighter > Second Wind
+    On its turn, as a bonus action, the fighter regains 1d10 + its fighter level hit points; once
+    used, it must rest before using it again (it is not offered again)."""
+    f = _fighter(5)
+    b = arena(f, mon("goblin", (8, 6)), first="fighter")
+    f.hp = 10
+    script(b, 7)
+    pick(b, "second_wind")
+    assert f.hp == 10 + 7 + 5 and not f.economy.bonus and f.economy.actions == 1
+    turn(b, "fighter")
+    assert "second_wind" not in kinds(b)
+
+
+def test_action_surge_gives_one_more_action_once_per_turn():
+    """Classes > Fighter > Action Surge (1 use)
+    On its turn the fighter can take one additional action; it has one use per rest at 2nd level
+    and two from 17th (Action Surge (2 uses)), but only one on the same turn."""
+    f, g = _fighter(2), mon("ogre", (3, 2))
+    b = arena(f, g, first="fighter")
+    script(b, 15, 1)
+    _attack(b, "ogre", "Longsword")
+    assert f.economy.actions == 0
+    pick(b, "action_surge")
+    script(b, 15, 1)
+    _attack(b, "ogre", "Longsword")
+    assert len(events(b, "attack")) == 2 and f.resources["action_surge"] == 0
+    turn(b, "fighter")
+    assert "action_surge" not in kinds(b)
+    f17 = _fighter(17, "f17")
+    b17 = arena(f17, mon("ogre", (3, 2)), first="f17")
+    pick(b17, "action_surge")
+    assert "action_surge" not in kinds(b17) and f17.resources["action_surge"] == 1   # once a turn
+    turn(b17, "f17")
+    pick(b17, "action_surge")
+    assert f17.resources["action_surge"] == 0
+
+
+def test_improved_and_superior_critical_widen_the_critical_range():
+    """Classes > Fighter > Improved Critical
+    A Champion's weapon attacks score a critical hit on a 19 or 20 from 3rd level, and on 18-20
+    from 15th (Superior Critical): the critical doubles the dice."""
+    for level, natural, crit in ((2, 19, False), (3, 19, True), (3, 18, False), (15, 18, True), (14, 18, False)):
+        f, g = _fighter(level), mon("troll", (3, 2))
+        b = arena(f, g, first="fighter")
+        script(b, natural, 3, 3) if crit else script(b, natural, 3)
+        _attack(b, "troll", "Longsword")
+        e = events(b, "attack")[-1]
+        assert e["hit"] and e["critical"] == crit, (level, natural)
+        assert g.max_hp - g.hp == (6 if crit else 3) + f.mod("str"), (level, natural)
+
+
+def test_extra_attack_gives_two_three_then_four_attacks():
+    """Classes > Fighter > Extra Attack
+    The Attack action makes two attacks from 5th level, three from 11th (Extra Attack (2)) and four
+    from 20th (Extra Attack (3))."""
+    for level, swings in ((4, 1), (5, 2), (11, 3), (20, 4)):
+        f, g = _fighter(level), mon("adult-red-dragon", (3, 2))
+        b = arena(f, g, first="fighter")
+        for _ in range(swings):
+            script(b, 1)
+            _attack(b, "adult-red-dragon", "Longsword")
+        assert len(events(b, "attack")) == swings, level
+        assert not any(o.kind == "attack" for o in b.decision.options), level
+
+
+def test_remarkable_athlete_adds_half_proficiency_to_untrained_str_dex_con_checks():
+    """Classes > Fighter > Remarkable Athlete
+    From 7th level a Champion adds half its proficiency bonus, rounded up, to Strength, Dexterity
+    and Constitution checks that don't already use its proficiency bonus: initiative (a Dexterity
+    check) and a Dexterity check to break free of a web; not its trained Athletics."""
+    from dungeonbench_gym.dnd.dice import Roller
+    from dungeonbench_gym.dnd.engine import Battle
+    from dungeonbench_gym.dnd.grid import BattleMap
+    from dnd_helpers import OPEN, Script
+    for level, more in ((6, 0), (7, 2)):
+        roller = Roller(0)
+        roller._int = Script([10] * 50)
+        f = _fighter(level)
+        b = Battle(BattleMap.from_dict({"layout": OPEN}), [f, mon("goblin", (6, 6))], roller=roller)
+        assert f.initiative == 10 + f.dex_mod + more, level
+        assert b.athletics(f) == f.mod("str") + f.prof
+        turn(b, "fighter")
+        f.conditions["restrained"] = {"escape": ("dex", 10 + f.dex_mod + 2)}
+        b.forget_options()
+        script(b, 10)
+        pick(b, "escape_web")
+        assert events(b, "escape")[-1]["success"] == (more > 0), level
+
+
+def test_indomitable_rerolls_a_failed_save_and_its_uses_grow():
+    """Classes > Fighter > Indomitable (1 use)
+    From 9th level the fighter can reroll a saving throw it fails and must use the new roll; one
+    use per long rest at 9th, two at 13th (Indomitable (2 uses)), three at 17th (Indomitable (3
+    uses)). The reroll keeps the save's bonuses (Bless's die here)."""
+    for level, uses in ((9, 1), (13, 2), (17, 3)):
+        assert _fighter(level).resources["indomitable"] == uses
+    f = _fighter(9)
+    b = arena(f, mon("goblin", (8, 6)), first="fighter")
+    wis = f.saves["wis"]
+    script(b, 5, 14 - wis)   # fails DC 15, the reroll 14 + Wis fails too: the new roll stands
+    assert not b.saving_throw(f, "wis", 15) and f.resources["indomitable"] == 0
+    script(b, 5)   # none left: the failure stands
+    assert not b.saving_throw(f, "wis", 15)
+    f2 = _fighter(9, "f2")
+    b2 = arena(f2, mon("goblin", (8, 6)), first="f2")
+    f2.conditions["blessed"] = {"by": "f2"}
+    script(b2, 1, 5, 14 - wis)   # Bless's d4 (1), then 5: fails; the reroll (14 - wis) + wis + 1 = 15 succeeds
+    assert b2.saving_throw(f2, "wis", 15)
+
+
+def test_additional_fighting_style_gives_a_tenth_level_champion_a_second_style():
+    """Classes > Fighter > Additional Fighting Style
+    At 10th level a Champion takes a second fighting style: ours, with the Defense style and a
+    shield, takes Protection (and keeps Defense's +1 AC)."""
+    f9, f10 = _fighter(9), _fighter(10)
+    assert "protection" not in f9.features
+    assert "protection" in f10.features and f10.ac == 19
+    w, g = pc("wizard", 1, (3, 3)), mon("goblin", (4, 3))
+    b = arena(f10, w, g, first="goblin")
+    script(b, 18, 5, 4)
+    _attack(b, "wizard", "Scimitar")
+    assert not events(b, "attack")[-1]["hit"] and not f10.economy.reaction
+
+
+def test_survivor_heals_5_plus_con_at_the_start_of_each_turn_at_half_hp_or_less():
+    """Classes > Fighter > Survivor
+    From 18th level, at the start of each of its turns the fighter regains 5 + its Constitution
+    modifier hit points if it has no more than half its hit points left; not above half, and not
+    at 0 hit points."""
+    f = _fighter(18)
+    b = arena(f, mon("goblin", (8, 6)), first="goblin")
+    heal = 5 + f.mod("con")
+    for hp, after in ((f.max_hp // 2, f.max_hp // 2 + heal), (f.max_hp // 2 + 1, f.max_hp // 2 + 1), (1, 1 + heal)):
+        f.hp = hp
+        b.start_turn(f)
+        assert f.hp == after, hp
+    f.hp = 0
+    f.conditions["unconscious"] = {}
+    b.start_turn(f)
+    assert f.hp == 0

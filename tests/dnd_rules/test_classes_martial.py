@@ -2,7 +2,7 @@
 coverage table counts executable. Each test's docstring names the feature and states its rule; the
 dice are scripted and the outcome asserted exactly."""
 
-from dnd_helpers import arena, events, kinds, labels, mon, pc, pick, script, target, turn
+from dnd_helpers import arena, cast, events, kinds, labels, mon, pc, pick, script, spell_setup, target, turn
 
 from dungeonbench_gym.dnd.builders.pcs import build_pc
 
@@ -680,3 +680,361 @@ def test_survivor_heals_5_plus_con_at_the_start_of_each_turn_at_half_hp_or_less(
     f.conditions["unconscious"] = {}
     b.start_turn(f)
     assert f.hp == 0
+
+
+# ==================================================================== Monk
+def _monk(level, cid="monk", at=(2, 2)):
+    return pc("monk", level, at, cid)
+
+
+def test_martial_arts_uses_dex_and_the_growing_die_and_gives_a_bonus_unarmed_strike():
+    """Classes > Monk > Martial Arts
+    A monk's unarmed strikes and monk weapons may use Dexterity instead of Strength and roll the
+    martial arts die in place of their own damage (d4 at 1st level, d6 at 5th, d8 at 11th, d10 at
+    17th); after taking the Attack action with an unarmed strike or a monk weapon, it may make one
+    unarmed strike as a bonus action (not before attacking)."""
+    for level, die in ((1, "1d4"), (5, "1d6"), (11, "1d8"), (17, "1d10")):
+        m = _monk(level)
+        ua = m.attack("unarmed-strike")
+        assert ua.damage[0].dice == f"{die}+{m.mod('dex')}" and ua.to_hit == m.mod("dex") + m.prof, level
+    m, g = _monk(1), mon("ogre", (3, 2))
+    b = arena(m, g, first="monk")
+    assert not any("Martial Arts" in label for label in labels(b))
+    script(b, 15, 3)
+    _attack(b, "ogre", "Shortsword")   # a monk weapon: Dex (+3), its own d6 beats the d4
+    script(b, 15, 2)
+    pick(b, "attack", "Martial Arts: unarmed strike")
+    target(b, "ogre")
+    assert g.hp == 59 - (3 + 3) - (2 + 3) and not m.economy.bonus
+
+
+def test_monk_unarmored_defense_is_10_plus_dex_plus_wis():
+    """Classes > Monk > Unarmored Defense
+    Wearing no armour and no shield, a monk's AC is 10 + its Dexterity modifier + its Wisdom
+    modifier."""
+    for level in (1, 8, 20):
+        m = _monk(level)
+        assert m.ac == 10 + m.mod("dex") + m.mod("wis"), level
+    assert _monk(1).ac == 10 + 3 + 2
+
+
+def test_ki_points_equal_the_monk_level_and_set_the_save_dc():
+    """Classes > Monk > Ki
+    From 2nd level a monk has as many ki points as its monk level; a ki feature's save DC is
+    8 + proficiency + Wisdom modifier."""
+    assert "ki" not in _monk(1).resources
+    for level in (2, 5, 20):
+        m = _monk(level)
+        assert m.resources["ki"] == level and m.resources["ki_dc"] == 8 + m.prof + m.mod("wis"), level
+
+
+def test_flurry_of_blows_spends_1_ki_for_two_bonus_unarmed_strikes():
+    """Classes > Monk > Flurry of Blows
+    Right after taking the Attack action on its turn, the monk may spend 1 ki point to make two
+    unarmed strikes as a bonus action."""
+    m, g = _monk(2), mon("ogre", (3, 2))
+    b = arena(m, g, first="monk")
+    assert not any("Flurry" in label for label in labels(b))   # not before the Attack action
+    script(b, 15, 3)
+    _attack(b, "ogre", "Unarmed Strike")
+    script(b, 15, 2)
+    pick(b, "attack", "Flurry of Blows (bonus")
+    target(b, "ogre")
+    assert m.resources["ki"] == 1 and not m.economy.bonus
+    script(b, 15, 4)
+    pick(b, "attack", "Flurry of Blows: the second")
+    target(b, "ogre")
+    assert g.hp == 59 - (3 + 3) - (2 + 3) - (4 + 3) and m.resources["ki"] == 1
+    assert not any("Flurry" in label for label in labels(b))
+
+
+def test_patient_defense_takes_the_dodge_as_a_bonus_action_for_1_ki():
+    """Classes > Monk > Patient Defense
+    For 1 ki point the monk takes the Dodge action as a bonus action: attacks against it have
+    disadvantage until its next turn, and its action is still free."""
+    m, g = _monk(2), mon("orc", (3, 2))
+    b = arena(m, g, first="monk")
+    pick(b, "feature", "Patient Defense")
+    assert m.resources["ki"] == 1 and not m.economy.bonus and m.economy.actions == 1
+    turn(b, "orc")
+    script(b, 19, 4)   # the lower d20 (4) misses
+    b.make_attack(g, g.attack("greataxe"), m)
+    assert not events(b, "attack")[-1]["hit"]
+
+
+def test_step_of_the_wind_dashes_or_disengages_as_a_bonus_action_for_1_ki():
+    """Classes > Monk > Step of the Wind
+    For 1 ki point the monk takes the Disengage or the Dash action as a bonus action: Dash adds
+    its speed to its movement this turn; Disengage stops opportunity attacks for the turn."""
+    m = _monk(2)
+    b = arena(m, mon("orc", (3, 2)), first="monk")
+    before = m.economy.movement
+    pick(b, "feature", "Step of the Wind: Dash")
+    assert m.economy.movement == before + 40 and m.resources["ki"] == 1 and m.economy.actions == 1
+    turn(b, "monk")
+    pick(b, "feature", "Step of the Wind: Disengage")
+    assert m.economy.disengaged and m.resources["ki"] == 0
+    assert not any("Step of the Wind" in label for label in labels(b))
+
+
+def test_unarmored_movement_raises_speed_with_level():
+    """Classes > Monk > Unarmored Movement
+    Without armour or a shield the monk's speed rises by 10 feet at 2nd level, 15 at 6th, 20 at
+    10th, 25 at 14th and 30 at 18th."""
+    for level, more in ((1, 0), (2, 10), (6, 15), (10, 20), (14, 25), (18, 30)):
+        assert _monk(level).speed == 30 + more, level
+
+
+def test_deflect_missiles_reduces_a_ranged_weapon_hit_by_1d10_plus_dex_plus_level():
+    """Classes > Monk > Deflect Missiles
+    When a ranged weapon attack hits the monk, it can use its reaction to reduce the damage by
+    1d10 + its Dexterity modifier + its monk level. Not against a melee attack."""
+    m, g = _monk(3), mon("goblin", (7, 2))
+    b = arena(m, g, first="goblin")
+    script(b, 18)
+    _attack(b, "monk", "Shortbow")
+    assert b.pending.get("reaction") == "deflect_missiles"
+    script(b, 1, 6)   # the cut: 1 + 3 + 3 = 7; the arrow: 6 + 2 = 8
+    pick(b, "reaction", "Deflect Missiles")
+    assert m.hp == m.max_hp - 1 and not m.economy.reaction
+    b2 = arena(_monk(3), mon("goblin", (3, 2)), first="goblin")
+    script(b2, 18, 3)
+    _attack(b2, "monk", "Scimitar")
+    assert b2.pending.get("reaction") != "deflect_missiles"
+
+
+def test_open_hand_technique_adds_prone_push_or_no_reactions_to_a_flurry_hit():
+    """Classes > Monk > Open Hand Technique
+    When a Way of the Open Hand monk hits with one of its Flurry of Blows attacks, it may impose one
+    effect: a Dexterity save or be knocked prone; a Strength save or be pushed up to 15 feet away;
+    or no reactions until the end of the monk's next turn. An ordinary unarmed hit offers none."""
+    for choice in ("prone", "push", "no reactions"):
+        m, g = _monk(3), mon("orc", (3, 2))
+        b = arena(m, g, first="monk")
+        script(b, 15, 1)
+        _attack(b, "orc", "Unarmed Strike")
+        assert not any(label.startswith("Open Hand") for label in labels(b))
+        script(b, 15)   # a hit: the choice comes before the damage
+        pick(b, "attack", "Flurry of Blows (bonus")
+        target(b, "orc")
+        script(b, 1, 2)   # the damage, then the orc's save fails (2 + 1)
+        pick(b, "reaction", {"prone": "knock prone", "push": "push 15 ft",
+                             "no reactions": "no reactions"}[choice])
+        if choice == "prone":
+            assert "prone" in g.conditions
+        elif choice == "push":
+            assert g.pos[:2] == (6, 2)
+        else:
+            assert not g.economy.reaction and "no_reactions" in g.conditions
+
+
+def test_slow_fall_cuts_falling_damage_by_five_times_the_monk_level():
+    """Classes > Monk > Slow Fall
+    From 4th level the monk can use its reaction when it falls to reduce the falling damage by five
+    times its monk level: 40 feet (4d6, all sixes: 24) hurts a 4th-level monk for 24 - 20 = 4;
+    with its reaction spent it takes all 24."""
+    for reaction, taken in ((True, 4), (False, 24)):
+        m = _monk(4)
+        b = arena(m, mon("goblin", (6, 6)), first="goblin")
+        m.economy.reaction = reaction
+        m.pos = (2, 2, 40)
+        script(b, 6, 6, 6, 6)
+        b.falls()
+        assert m.max_hp - m.hp == taken, reaction
+
+
+def test_monk_extra_attack_gives_two_attacks_from_5th_level():
+    """Classes > Monk > Extra Attack
+    From 5th level the monk attacks twice whenever it takes the Attack action on its turn."""
+    for level, swings in ((4, 1), (5, 2)):
+        m, g = _monk(level), mon("adult-red-dragon", (3, 2))
+        b = arena(m, g, first="monk")
+        for _ in range(swings):
+            script(b, 1)
+            _attack(b, "adult-red-dragon", "Unarmed Strike")
+        assert len(events(b, "attack")) == swings
+        assert not any(o.kind == "attack" and "Martial" not in o.label and "Flurry" not in o.label
+                       for o in b.decision.options), level
+
+
+def test_stunning_strike_spends_1_ki_for_a_con_save_or_stunned():
+    """Classes > Monk > Stunning Strike
+    When the monk hits with a melee weapon attack it may spend 1 ki point: the target makes a
+    Constitution save against the ki DC or is stunned until the end of the monk's next turn. A
+    ranged hit (a dart) offers nothing."""
+    m, g = _monk(5), mon("ogre", (3, 2))
+    b = arena(m, g, first="monk")
+    script(b, 15)   # a hit: the choice comes before the damage
+    _attack(b, "ogre", "Unarmed Strike")
+    script(b, 1, 9)   # the damage, then 9 + 3 (Con) = 12 < DC 13
+    pick(b, "reaction", "Stunning Strike")
+    assert "stunned" in g.conditions and m.resources["ki"] == 4
+    _end(b)   # the stunned ogre's turn passes: the monk's next turn
+    assert b.pending.get("actor") == "monk" and b.round == 2 and "stunned" in g.conditions
+    _end(b)
+    assert "stunned" not in g.conditions
+    m2, g2 = _monk(5, "m2"), mon("ogre", (6, 2))
+    b2 = arena(m2, g2, first="m2")
+    script(b2, 15, 1)
+    _attack(b2, "ogre", "Dart")
+    assert not any("Stunning" in label for label in labels(b2))
+
+
+def test_ki_empowered_strikes_make_unarmed_strikes_magical():
+    """Classes > Monk > Ki-Empowered Strikes
+    From 6th level the monk's unarmed strikes count as magical for overcoming resistance to
+    nonmagical attacks: a wight (resisting nonmagical bludgeoning) takes the full 4 + 4 at 6th
+    level, half of it at 5th."""
+    for level, taken in ((5, 4), (6, 8)):
+        m, w = _monk(level), mon("wight", (3, 2))
+        b = arena(m, w, first="monk")
+        script(b, 18, 4)
+        _attack(b, "wight", "Unarmed Strike")
+        pick(b, "reaction", "No rider")   # (Stunning Strike is offered)
+        assert w.max_hp - w.hp == taken, level
+
+
+def test_wholeness_of_body_heals_three_times_the_level_once():
+    """Classes > Monk > Wholeness of Body
+    A 6th-level Open Hand monk can use its action to regain hit points equal to three times its
+    monk level, once per long rest."""
+    m = _monk(6)
+    b = arena(m, mon("goblin", (6, 6)), first="monk")
+    m.hp = 5
+    pick(b, "feature", "Wholeness of Body")
+    assert m.hp == 5 + 18 and m.economy.actions == 0
+    turn(b, "monk")
+    m.hp = 5
+    b.forget_options()
+    assert not any("Wholeness" in label for label in labels(b))
+
+
+def test_monk_evasion_takes_nothing_on_a_dex_save_success_and_half_on_a_failure():
+    """Classes > Monk > Evasion
+    From 7th level, against an effect that allows a Dexterity save for half damage, the monk takes
+    no damage on a success and half on a failure (a 6th-level monk: half and all)."""
+    m7, m6 = _monk(7, "m7", (5, 5)), _monk(6, "m6", (4, 5))
+    m7.side = m6.side = "enemies"
+    b, c = spell_setup("burning-hands", m6, m7, at=(3, 5), level=1)
+    cast(b, "burning-hands")
+    script(b, 6, 5, 4, 20, 20)   # 15 fire; both succeed
+    pick(b, "direction", "Toward E ")
+    assert (m6.max_hp - m6.hp, m7.max_hp - m7.hp) == (7, 0)
+    m6.hp, m7.hp = m6.max_hp, m7.max_hp
+    turn(b, "caster")
+    cast(b, "burning-hands")
+    script(b, 6, 5, 4, 1, 1)   # both fail
+    pick(b, "direction", "Toward E ")
+    assert (m6.max_hp - m6.hp, m7.max_hp - m7.hp) == (15, 7)
+
+
+def test_stillness_of_mind_ends_charm_or_fear_with_an_action():
+    """Classes > Monk > Stillness of Mind
+    From 7th level the monk can use its action to end an effect on itself that is causing it to be
+    charmed or frightened; with neither, it is not offered.
+    Simplified: one action ends both a charm and a fear at once, where the SRD ends one effect."""
+    m, g = _monk(7), mon("orc", (3, 2))
+    b = arena(m, g, first="monk")
+    assert not any("Stillness" in label for label in labels(b))
+    m.conditions["frightened"] = {"by": "orc"}
+    m.conditions["charmed"] = {"by": "orc"}
+    b.forget_options()
+    pick(b, "feature", "Stillness of Mind")
+    assert "frightened" not in m.conditions and "charmed" not in m.conditions and m.economy.actions == 0
+
+
+def test_purity_of_body_makes_the_monk_immune_to_poison_and_disease():
+    """Classes > Monk > Purity of Body
+    From 10th level the monk is immune to disease and poison: poison damage does nothing, and it
+    can't be poisoned."""
+    m, g = _monk(10), mon("goblin", (3, 2))
+    b = arena(m, g, first="monk")
+    b.damage(m, 12, "poison")
+    assert m.hp == m.max_hp
+    b.save_condition(g, m, "poisoned", "con", 20, (None, None, None))
+    assert "poisoned" not in m.conditions and "diseased" in m.condition_immunities
+    m9 = _monk(9, "m9")
+    b9 = arena(m9, mon("goblin", (3, 2)), first="m9")
+    b9.damage(m9, 12, "poison")
+    assert m9.hp == m9.max_hp - 12
+
+
+def test_diamond_soul_gives_every_save_proficiency_and_a_ki_reroll():
+    """Classes > Monk > Diamond Soul
+    From 14th level the monk is proficient in every saving throw, and when it fails a save it can
+    spend 1 ki point to reroll it, taking the new roll."""
+    m = _monk(14)
+    for ability in ("str", "dex", "con", "int", "wis", "cha"):
+        assert m.saves[ability] == m.mod(ability) + m.prof, ability
+    b = arena(m, mon("goblin", (6, 6)), first="monk")
+    ki = m.resources["ki"]
+    script(b, 2, 15 - m.saves["int"])   # fails DC 15, the reroll meets it
+    assert b.saving_throw(m, "int", 15) and m.resources["ki"] == ki - 1
+
+
+def test_quivering_palm_sets_vibrations_with_3_ki_and_an_action_ends_them():
+    """Classes > Monk > Quivering Palm
+    When a 17th-level Open Hand monk hits with an unarmed strike it can spend 3 ki points to start
+    vibrations in the target; later it can use its action to end them: the target makes a
+    Constitution save, dropping to 0 hit points on a failure and taking 10d10 necrotic damage on a
+    success."""
+    for fails in (True, False):
+        m, g = _monk(17), mon("troll", (3, 2))
+        b = arena(m, g, first="monk")
+        script(b, 15, 1)
+        _attack(b, "troll", "Unarmed Strike")
+        pick(b, "reaction", "Quivering Palm")
+        assert m.resources["ki"] == 14 and m.resources["quivering_palm_on"] == "troll"
+        turn(b, "monk")
+        hp = g.hp
+        script(b, 1 if fails else 20, *([3] * 10))
+        pick(b, "feature", "Quivering Palm: end")
+        if fails:
+            assert g.hp == 0
+        else:
+            assert g.hp == hp - 30
+        assert m.economy.actions == 0
+
+
+def test_empty_body_spends_4_ki_for_invisibility_and_resistance_but_force():
+    """Classes > Monk > Empty Body
+    From 18th level the monk can use its action and 4 ki points to become invisible for 1 minute,
+    with resistance to all damage but force damage."""
+    m = _monk(18)
+    b = arena(m, mon("goblin", (6, 6)), first="monk")
+    pick(b, "feature", "Empty Body")
+    assert "invisible" in m.conditions and m.resources["ki"] == 14 and m.economy.actions == 0
+    for dtype, taken in (("fire", 5), ("slashing", 5), ("force", 10)):
+        hp = m.hp
+        b.damage(m, 10, dtype)
+        assert hp - m.hp == taken, dtype
+
+
+def test_perfect_self_restores_4_ki_when_initiative_is_rolled_with_none_left():
+    """Classes > Monk > Perfect Self
+    At 20th level, when the monk rolls initiative with no ki points left, it regains 4; with some
+    left it regains none."""
+    from dungeonbench_gym.dnd.engine import Battle
+    from dungeonbench_gym.dnd.grid import BattleMap
+    from dnd_helpers import OPEN
+    for ki, after in ((0, 4), (2, 2)):
+        m = _monk(20)
+        m.resources["ki"] = ki
+        Battle(BattleMap.from_dict({"layout": OPEN}), [m, mon("goblin", (6, 6))], seed=0)
+        assert m.resources["ki"] == after, ki
+
+
+def test_flurry_of_blows_follows_any_attack_action_even_with_a_dart():
+    """Classes > Monk > Flurry of Blows
+    Flurry of Blows needs only that the monk took the Attack action this turn, whatever it attacked
+    with: after throwing a dart (not a monk weapon, so no Martial Arts bonus strike) the monk may
+    still spend 1 ki for two unarmed strikes."""
+    m, g = _monk(2), mon("ogre", (3, 2))
+    b = arena(m, g, first="monk")
+    script(b, 15, 15, 3)   # a dart beside the ogre: disadvantage
+    _attack(b, "ogre", "Dart")
+    assert not any(label.startswith("Martial Arts") for label in labels(b))
+    script(b, 15, 2)
+    pick(b, "attack", "Flurry of Blows (bonus")
+    target(b, "ogre")
+    assert m.resources["ki"] == 1 and g.hp == 59 - (3 + 3) - (2 + 3)

@@ -145,9 +145,7 @@ def _help(b, c: Combatant, p: dict, opt: Opt) -> None:
 def _escape_web(b, c: Combatant, p: dict, opt: Opt) -> None:
     b.spend(c)
     ability, dc = c.conditions["restrained"]["escape"]
-    roll = b.roller.roll_d20(False, b.check_dis(c), bonus=c.mod(ability) + dispatch.check_bonus(c, ability),
-                             what=f"break free {c.cid}")
-    roll = roll._replace(total=dispatch.check_total(c, ability, roll.natural, roll.total, False))
+    roll = b.check_roll(c, ability, c.mod(ability) + dispatch.check_bonus(c, ability), f"break free {c.cid}")
     roll = roll._replace(total=dispatch.rescue_check(b, c, roll.total, dc))   # (Peerless Skill, Own Luck)
     if roll.total >= dc:
         del c.conditions["restrained"]
@@ -160,12 +158,13 @@ def _escape_web(b, c: Combatant, p: dict, opt: Opt) -> None:
 def _escape(b, c: Combatant, p: dict, opt: Opt) -> None:
     b.spend(c)
     g = c.conditions["grappled"]
-    roll = b.roller.roll_d20(False, b.check_dis(c), bonus=b._escape_bonus(c) + spell_buffs.check_die(b, c),
-                             what=f"escape {c.cid}")   # Guidance
+    ability, trained = b.escape_ability(c)
+    roll = b.check_roll(c, ability, b._escape_bonus(c) + spell_buffs.check_die(b, c), f"escape {c.cid}",
+                        trained)   # Guidance
     if g.get("dc") is None:   # a PC's grapple: contested by the grappler's Athletics
         grappler = b.creatures[g["by"]]
-        dc = b.roller.roll_d20(False, b.check_dis(grappler), bonus=b.athletics(grappler),
-                               what=f"hold {grappler.cid}").total   # (its own check: poisoned, exhausted...)
+        dc = b.check_roll(grappler, "str", b.athletics(grappler), f"hold {grappler.cid}",
+                          grappler.pc_class == "fighter").total   # (its own check: poisoned, exhausted...)
         roll = roll._replace(total=dispatch.rescue_check(b, c, roll.total, dc + 1))   # (Peerless Skill, Own Luck)
         ok = roll.total > dc   # a tie leaves the grapple as it is
     else:

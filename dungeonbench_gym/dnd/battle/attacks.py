@@ -508,6 +508,22 @@ class AttacksMixin:
             ("frightened" in c.conditions and self.fear_in_sight(c)) or \
             any(v.get("check_dis") for v in c.conditions.values())
 
+    def check_roll(self, c: Combatant, ability: str, bonus: int, what: str, trained: bool = False):
+        """One ability check of c (a D20Roll): advantage from features (Rage: Strength),
+        disadvantage (:meth:`check_dis`), and the total's floors (Reliable Talent when ``trained``,
+        Indomitable Might). Every check a rule rolls comes through here, so these features reach
+        shoves, grapples, escapes and bursting free alike."""
+        roll = self.roller.roll_d20(dispatch.check_advantage(c, ability), self.check_dis(c), bonus=bonus, what=what)
+        return roll._replace(total=dispatch.check_total(c, ability, roll.natural, roll.total, trained))
+
+    def escape_ability(self, t: Combatant) -> tuple[str, bool]:
+        """(ability, trained) of the better of t's Athletics and Acrobatics (:meth:`_escape_bonus`)."""
+        if t.is_pc:
+            acro = t.mod("dex") + (t.prof if t.pc_class == "rogue" else dispatch.check_bonus(t, "dex"))
+            return ("str", t.pc_class == "fighter") if self.athletics(t) >= acro else ("dex", t.pc_class == "rogue")
+        return ("str", False) if self._skill(t, "athletics", "str") >= self._skill(t, "acrobatics", "dex") \
+            else ("dex", False)
+
     def _escape_bonus(self, t: Combatant) -> int:
         """The better of Athletics and Acrobatics (resisting a shove, escaping a grapple)."""
         if t.is_pc:
@@ -561,12 +577,11 @@ class AttacksMixin:
         return out
 
     def _shove(self, c: Combatant, t: Combatant, mode: str) -> None:
-        mine = self.roller.roll_d20(False, self.check_dis(c), bonus=self.athletics(c) + spell_buffs.check_die(self, c),
-                                    what=f"shove {c.cid}")   # Guidance
-        mine = mine._replace(total=dispatch.check_total(c, "str", mine.natural, mine.total,
-                                                             c.pc_class == "fighter"))   # (Reliable Talent)
-        theirs = self.roller.roll_d20(False, self.check_dis(t), bonus=self._escape_bonus(t) + spell_buffs.check_die(self, t),
-                                      what=f"resist shove {t.cid}")
+        mine = self.check_roll(c, "str", self.athletics(c) + spell_buffs.check_die(self, c), f"shove {c.cid}",
+                               c.pc_class == "fighter")   # Guidance; (Reliable Talent)
+        ability, trained = self.escape_ability(t)
+        theirs = self.check_roll(t, ability, self._escape_bonus(t) + spell_buffs.check_die(self, t),
+                                 f"resist shove {t.cid}", trained)
         mine = mine._replace(total=dispatch.rescue_check(self, c, mine.total, theirs.total + 1))   # (Peerless Skill, Own Luck)
         won = mine.total > theirs.total   # a tie leaves things as they were
         verb = ("grapples" if won else "fails to grapple") if mode == "grapple" else \

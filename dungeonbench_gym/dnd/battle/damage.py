@@ -63,7 +63,8 @@ class DamageMixin:
         note = f", {cover.name.lower().replace('_', '-')} cover" if cover else ""
         self.event("save", f"{t.cid} {'succeeds on' if ok else 'fails'} a DC {dc} {ability.upper()} save "
                    f"({roll.total}{note})", creature=t.cid, success=ok, **({"cover": int(cover)} if cover else {}))
-        if not ok and t.is_pc and dispatch.rescue_save(self, t, ability, dc, roll.total, adv, dis):
+        if not ok and t.is_pc and dispatch.rescue_save(self, t, ability, dc, roll.total, adv, dis,
+                                                              roll.total - roll.natural):
             return True   # Bardic Inspiration, Indomitable, Diamond Soul, Dark One's Own Luck
         if not ok and big and t.resources.get("legendary_resistance", 0) > 0:
             t.resources["legendary_resistance"] -= 1

@@ -271,6 +271,8 @@ class MenuMixin:
         """What reshapes the whole menu: monsters' own actions, Turn Undead's limits, mounted combat."""
         if self.specials or "ms" in c.resources:   # monsters' own actions (dnd/monster_traits/)
             out = monster_traits.menu(self, c, out)
+        if "surprised" in c.conditions and "raging" not in c.conditions:   # SRD Feral Instinct: rage first
+            out = [o for o in out if (o.kind == "feature" and o.data[0] == "rage") or o.kind == "end_turn"]
         if "turned" in c.conditions:   # SRD Turn Undead: move away, Dash or escape; Dodge if stuck
             keep = [o for o in out if o.kind in ("move", "dash", "escape", "stand", "end_turn")
                     and (o.kind != "move" or self._has_destination(c))]

@@ -87,7 +87,8 @@ class TurnsMixin:
             self.start_turn(c)
             if self.check_outcome():
                 return
-            if c.conscious and not c.incapacitated and "surprised" not in c.conditions:
+            if c.conscious and not c.incapacitated and ("surprised" not in c.conditions
+                                                        or dispatch.acts_surprised(c)):   # Feral Instinct
                 self.open_menu(c)
                 return
             # an unconscious, incapacitated or surprised creature's turn passes (its repeat saves still come)
@@ -101,7 +102,10 @@ class TurnsMixin:
     def start_turn(self, c: Combatant) -> None:
         c.economy = Economy(movement=self.speed(c))
         if "surprised" in c.conditions:   # no move, no action, no reaction until this turn ends
-            c.economy = Economy(movement=0, actions=0, bonus=False, reaction=False, object_use=False)
+            if dispatch.acts_surprised(c):   # Feral Instinct: it may act, raging first (menu.py), no reaction
+                c.economy.reaction = False
+            else:
+                c.economy = Economy(movement=0, actions=0, bonus=False, reaction=False, object_use=False)
         dispatch.start_turn(self, c)   # class features: rage's minute, Reckless Attack ends, Survivor
         if "barriers" in self.__dict__ or "monster_wall" in c.resources:   # walls end; a wall action recharges
             spell_walls.start_of_turn(self, c)
@@ -254,6 +258,9 @@ class TurnsMixin:
             self.event("end_turn", f"{c.cid} ends its turn", creature=c.cid)
         self.pending = {}
         self._end_of_turn_effects(c)
+        if c.conditions.pop("surprised", None) is not None:   # (Feral Instinct) its first turn is over
+            c.economy.reaction = True
+            self.event("condition_end", f"{c.cid} is no longer surprised", creature=c.cid, condition="surprised")
         if self.check_outcome() or self._offer_legendary(c):
             return
         self.next_turn()

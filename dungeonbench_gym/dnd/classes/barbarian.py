@@ -72,6 +72,12 @@ def _rage(b: BattleAPI, c: Combatant, opt) -> None:
     c.economy.bonus = False
     r["rage"] -= 1 if r["rage"] < 99 else 0
     c.conditions["raging"] = {"ends": b.round + 10, "kept": False}   # kept: attacked or hurt
+    if "mindless_rage" in c.features:
+        # SRD Mindless Rage: a charm or fear already on the barbarian is suspended for the rage, not
+        # ended; set aside here, every rule that reads the condition sees it gone until end_rage
+        held = {k: c.conditions.pop(k) for k in ("charmed", "frightened") if k in c.conditions}
+        if held:
+            c.conditions["raging"]["suspended"] = held
     if len(opt.data) > 1:
         c.conditions["frenzied"] = {"round": b.round}
     b.event("rage", f"{c.cid} rages" + (" in a frenzy" if len(opt.data) > 1 else ""), creature=c.cid)
@@ -160,6 +166,18 @@ def feral_instinct(c: Combatant) -> bool:
     return "feral_instinct" in c.features
 
 
+def feral_surprise(c: Combatant) -> bool:
+    """SRD Feral Instinct: surprised and not incapacitated, the barbarian acts on its first turn if
+    it rages before doing anything else (so only while it can still rage, or already has)."""
+    return "feral_instinct" in c.features and "surprised" in c.conditions and not c.incapacitated \
+        and ("raging" in c.conditions or (c.resources.get("rage", 0) > 0 and c.economy.bonus))
+
+
+def check_advantage(c: Combatant, ability: str) -> bool:
+    """SRD Rage: advantage on Strength checks."""
+    return ability == "str" and "raging" in c.conditions
+
+
 def relentless_rage(b: BattleAPI, t: Combatant, excess: int) -> None:
     """SRD Relentless Rage: while raging and not killed outright, a DC 10 Con save (+5 per use)
     leaves 1 HP."""
@@ -197,8 +215,10 @@ def end_turn(b: BattleAPI, c: Combatant) -> None:
 
 
 def end_rage(b: BattleAPI, c: Combatant, why: str) -> None:
-    c.conditions.pop("raging", None)
+    rage = c.conditions.pop("raging", None) or {}
     b.event("rage_end", f"{c.cid}'s rage ends ({why})", creature=c.cid)
+    for k, v in rage.get("suspended", {}).items():   # Mindless Rage: a suspended charm or fear resumes
+        c.conditions.setdefault(k, v)
     if c.conditions.pop("frenzied", None) is not None:   # Frenzy: one level of exhaustion
         b.add_exhaustion(c, 1)
 

@@ -67,13 +67,15 @@ def attack_back(b: BattleAPI, c: Combatant, attacker: Combatant, key: str, stage
     return True
 
 
-def reroll_save(b: BattleAPI, t: Combatant, key: str, cost: str, ability: str, dc: int, adv: bool,
+def reroll_save(b: BattleAPI, t: Combatant, key: str, cost: str, bonus: int, dc: int, adv: bool,
                 dis: bool):
-    """Indomitable, Diamond Soul: a failed save rerolled (None: the feature is not there to spend)."""
+    """Indomitable, Diamond Soul: a failed save rerolled (None: the feature is not there to spend).
+    SRD: the saving throw is rolled again, so the new d20 gets every bonus the first one had (the
+    save's modifier, Bless, an aura, cover), not the bare save modifier."""
     r = t.resources
     if key in t.features and r.get(cost, 0) > 0:
         r[cost] -= 1
-        roll = b.roller.roll_d20(adv, dis, bonus=t.saves[ability], what=f"{key} {t.cid}")
+        roll = b.roller.roll_d20(adv, dis, bonus=bonus, what=f"{key} {t.cid}")
         b.event(key, f"{t.cid} rerolls the save ({key}: {roll.total})", creature=t.cid)
         return roll.total >= dc
     return None

@@ -446,9 +446,10 @@ def resolve_after_attack(b: BattleAPI, c: Combatant, p: dict, data: tuple) -> No
 
 
 # ================================================================ saves, checks, initiative
-def rescue_save(b: BattleAPI, t: Combatant, ability: str, dc: int, total: int, adv: bool, dis: bool) -> bool:
+def rescue_save(b: BattleAPI, t: Combatant, ability: str, dc: int, total: int, adv: bool, dis: bool,
+                bonus: int) -> bool:
     """A failed save a feature may still turn: Bardic Inspiration, Dark One's Own Luck (a d10),
-    Indomitable and Diamond Soul (a reroll)."""
+    Indomitable and Diamond Soul (a reroll, with ``bonus``: everything the failed save added to its d20)."""
     total, ok = bard.inspired_save(b, t, dc, total)
     if ok:
         return True
@@ -456,7 +457,7 @@ def rescue_save(b: BattleAPI, t: Combatant, ability: str, dc: int, total: int, a
     if ok:
         return True
     for key, cost in (("indomitable", "indomitable"), ("diamond_soul", "ki")):
-        got = reroll_save(b, t, key, cost, ability, dc, adv, dis)
+        got = reroll_save(b, t, key, cost, bonus, dc, adv, dis)
         if got is not None:
             return got
     return False
@@ -503,6 +504,16 @@ def check_total(c: Combatant, ability: str, natural: int, total: int, trained: b
         return total
     total = rogue.reliable_talent(c, natural, total, trained)
     return barbarian.indomitable_might(c, ability, total)
+
+
+def check_advantage(c: Combatant, ability: str) -> bool:
+    """An ability check rolled with advantage by a feature: Rage (Strength)."""
+    return barbarian.check_advantage(c, ability)
+
+
+def acts_surprised(c: Combatant) -> bool:
+    """A surprised creature that may still act on its first turn: Feral Instinct (raging first)."""
+    return barbarian.feral_surprise(c)
 
 
 def initiative_advantage(c: Combatant) -> bool:

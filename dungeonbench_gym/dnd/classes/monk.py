@@ -23,11 +23,14 @@ def menu_options(b: BattleAPI, c: Combatant, out: list) -> None:
     """Martial Arts and Flurry of Blows, Patient Defense, Step of the Wind, Wholeness of Body,
     Stillness of Mind."""
     f, e, r, x = c.features, c.economy, c.resources, extra(c)
-    if "martial_arts" in f and e.bonus and x.get("monk_attack") and not x.get("flurry_left"):
+    # SRD: Martial Arts' bonus strike follows the Attack action taken with an unarmed strike or a monk
+    # weapon; Flurry of Blows follows any Attack action (a thrown dart too)
+    if "martial_arts" in f and e.bonus and x.get("attack_action") and not x.get("flurry_left"):
         ua = c.attack("unarmed-strike")
         if b.targets_for_attack(c, ua):
-            out.append(option(f"Martial Arts: unarmed strike (bonus action, {ua.short()})", "attack",
-                              ("unarmed-strike", "martial_arts")))
+            if x.get("monk_attack"):
+                out.append(option(f"Martial Arts: unarmed strike (bonus action, {ua.short()})", "attack",
+                                  ("unarmed-strike", "martial_arts")))
             if "flurry_of_blows" in f and r.get("ki", 0) >= 1:
                 out.append(option(f"Flurry of Blows (bonus action, 1 ki: two unarmed strikes, {ua.short()}; "
                                   f"{r['ki']} ki left)", "attack", ("unarmed-strike", "flurry")))
@@ -142,9 +145,10 @@ def begin_attack(c: Combatant, a: AttackProfile, source: str) -> None:
         x["flurry_left"] -= 1
     elif source == "martial_arts":
         e.bonus = False
-    elif source == "attack" and "martial_arts" in c.features and \
-            (a.key in ("unarmed-strike", "shortsword") or (a.melee and a.finesse and a.key != "rapier")):
-        x["monk_attack"] = True   # the Attack action with a monk weapon: the bonus unarmed strike
+    elif source == "attack" and "martial_arts" in c.features:
+        x["attack_action"] = True   # the Attack action: Flurry of Blows
+        if a.key in ("unarmed-strike", "shortsword") or (a.melee and a.finesse and a.key != "rapier"):
+            x["monk_attack"] = True   # ... with a monk weapon: the bonus unarmed strike
 
 
 # ================================================================ riders after a hit

@@ -115,7 +115,7 @@ def _pull_targets(b, c) -> list:
 
 
 def _str_check(b, c, dc: int, what: str) -> bool:
-    roll = b.roller.roll_d20(False, b.check_dis(c), bonus=b.athletics(c), what=f"{what} {c.cid}")
+    roll = b.check_roll(c, "str", b.athletics(c), f"{what} {c.cid}", c.pc_class == "fighter")
     ok = roll.total >= dc
     b.event("check", f"{c.cid} {'succeeds' if ok else 'fails'} a DC {dc} Strength check ({roll.total})",
             creature=c.cid, success=ok)

@@ -44,7 +44,16 @@ Conventions (every caller relies on them)
   (10 ft) costs nothing extra; a deeper drop is a climb down (same cost as climbing) or, with
   ``allow_falls=True``, a fall (no extra cost; the route reports it; :func:`fall_damage_dice`).
   Creatures may not end in an occupied space; hostile spaces (``blocked_by``) are never entered;
-  a Large or bigger creature checks every cell of its space (no squeezing).
+  a Large or bigger creature checks every cell of its space.
+* **Squeezing** (SRD Combat > Movement and Position > Squeezing into a Smaller Space; ``squeeze=True``,
+  walking only): a creature n squares wide (n >= 2) may also stand in and move through anchors where
+  only a space one size smaller, (n-1)x(n-1) at the anchor, fits; every step onto such a *squeezed*
+  anchor costs 5 ft more (1 extra foot per foot, on top of terrain). There its space is that
+  (n-1)x(n-1) box: its standing height, hazards, the creatures it may not overlap and the threat areas
+  (:meth:`BattleMap.threat_area` with ``squeeze=True``) are measured on it, and so are distance, reach,
+  cover and areas once it stands there (``Combatant.squeezing``, :mod:`.state`).
+  :meth:`Reach.squeezed` says which destinations are squeezed. A Medium or smaller creature never
+  squeezes (n - 1 = 0), and flying keeps the whole-space rule (a simplification).
 * **Flight** (``fly=True``): 3D, 26 neighbours, 5 ft a step, no corner cutting in 3D; flying
   ignores difficult terrain and water; walls of unlimited height cannot be flown over, walls and
   obstacles with a ``top`` can.
@@ -819,14 +828,16 @@ class BattleMap:
 
     def threat_area(self, enemy_cells, reach_ft: int, mover_size: str | int = 1, *,
                     enemy_z: float | None = None, fly: bool = False,
-                    max_altitude_ft: int | None = None) -> frozenset:
+                    max_altitude_ft: int | None = None, squeeze: bool = False) -> frozenset:
         """Positions a mover of this size can occupy while within the enemy's reach.
 
         For walking movers: anchors ``(x, y)`` (standing height there). With ``fly=True``:
         positions ``(x, y, z)`` from the floor up to ``max_altitude_ft`` (default: just out of
-        reach above the enemy). Feed one per enemy to :meth:`routes`.
+        reach above the enemy). Feed one per enemy to :meth:`routes`. ``squeeze`` (walkers two or
+        more squares wide): squeezed anchors too, measured from the (n-1)x(n-1) space taken there.
         """
         n = size_squares(mover_size)
+        squeeze = bool(squeeze) and n > 1 and not fly
         ex, ey, en = box_of(enemy_cells)
         if enemy_z is None:
             enemy_z = self.standing_z(ex, ey, en)
@@ -834,10 +845,18 @@ class BattleMap:
         memo = self._cache.get("threat")
         if memo is None or len(memo) > 20_000:
             memo = self._cache["threat"] = {}
-        key = (ex, ey, en, enemy_z, reach_ft, n, fly, max_altitude_ft if fly else None)
+        key = (ex, ey, en, enemy_z, reach_ft, n, fly, max_altitude_ft if fly else None, squeeze)
         got = memo.get(key)
         if got is None:
-            got = memo[key] = self._threat_area(ex, ey, en, enemy_z, reach_ft, n, fly, max_altitude_ft)
+            got = self._threat_area(ex, ey, en, enemy_z, reach_ft, n, fly, max_altitude_ft)
+            if squeeze:   # and the squeezed anchors, a smaller space each
+                ok, zs, _fl, tight = self._squeeze_anchors(n)
+                W, H, r, k = self.width, self.height, reach_ft // SQUARE_FT, n - 1
+                got = got | frozenset(
+                    (x, y) for y in range(max(0, ey - r - k + 1), min(H - k, ey + en - 1 + r) + 1)
+                    for x in range(max(0, ex - r - k + 1), min(W - k, ex + en - 1 + r) + 1)
+                    if tight[y * W + x] and box_distance_ft(x, y, k, zs[y * W + x], ex, ey, en, enemy_z) <= reach_ft)
+            memo[key] = got
         return got
 
     def _threat_area(self, ex, ey, en, enemy_z, reach_ft, n, fly, max_altitude_ft) -> frozenset:
@@ -1234,14 +1253,37 @@ class BattleMap:
             got = self._cache["row-names"] = {y: f"row y={y}" for y in range(self.height)}
         return got
 
-    def _floor_array(self, n: int) -> np.ndarray | None:
+    def _floor_array(self, n: int, squeeze: bool = False) -> np.ndarray | None:
         """The standing heights of n x n spaces per anchor index as int64, None when some height is
-        not a whole number of feet (kept per size)."""
-        key = ("floor-array", n)
+        not a whole number of feet (kept per size; ``squeeze``: of :meth:`_squeeze_anchors`)."""
+        key = ("floor-array", n, squeeze)
         if key not in self._cache:
-            zs = self._anchors(n)[1]
+            zs = self._squeeze_anchors(n)[1] if squeeze else self._anchors(n)[1]
             self._cache[key] = np.array(zs, dtype=np.int64) if all(type(z) is int for z in zs) else None
         return self._cache[key]
+
+    def _squeeze_anchors(self, n: int):
+        """Per anchor index, for an n x n creature that may squeeze (n >= 2): (ok, standing z, OR of
+        the flags, tight): ok where its whole space fits or, squeezed (tight), an (n-1)x(n-1) space
+        at the anchor does; z and flags are those of the space it takes there."""
+        key = ("anchors-sq", n)
+        rec = self._cache.get(key)
+        if rec is not None:
+            return rec
+        ok, z, fl = (list(t) for t in self._anchors(n))
+        ok1, z1, fl1 = self._anchors(n - 1)
+        tight = [False] * (self.width * self.height)
+        for i, fits_small in enumerate(ok1):
+            if fits_small and not ok[i]:
+                ok[i], z[i], fl[i], tight[i] = True, z1[i], fl1[i], True
+        rec = self._cache[key] = (ok, z, fl, tight)
+        return rec
+
+    def fits_squeezed(self, x: int, y: int, size: str | int = 1) -> bool:
+        """True when a creature of this size can stand anchored at (x, y), squeezing if need be
+        (its whole space fits, or one a size smaller does)."""
+        n = size_squares(size)
+        return self.fits(x, y, n) or (n > 1 and self.fits(x, y, n - 1))
 
     def _anchors(self, n: int):
         """Per anchor index: (ok, standing z, OR of the space's flags), for n x n spaces."""
@@ -1268,25 +1310,30 @@ class BattleMap:
         self._cache[key] = rec
         return rec
 
-    def _edges(self, n: int, climb: bool, swim: bool, falls: bool, safe_drop: int):
-        """Per anchor index: tuple of (dest, static cost, dest difficult, fall ft, hazard cells)."""
-        key = ("edges", n, climb, swim, falls, safe_drop)
+    def _edges(self, n: int, climb: bool, swim: bool, falls: bool, safe_drop: int, squeeze: bool = False):
+        """Per anchor index: tuple of (dest, static cost, dest difficult, fall ft, hazard cells).
+        ``squeeze`` (n >= 2): squeezed anchors too, a step onto one 5 ft dearer (:meth:`_squeeze_anchors`)."""
+        key = ("edges", n, climb, swim, falls, safe_drop, squeeze)
         rec = self._cache.get(key)
         if rec is not None:
             return rec
         W, H = self.width, self.height
-        ok, zs, fl = self._anchors(n)
+        if squeeze:
+            ok, zs, fl, tight = self._squeeze_anchors(n)
+            m = n - 1   # the smallest space it takes
+        else:
+            (ok, zs, fl), tight, m = self._anchors(n), None, n
         hz = self._hazards
         edges: list[tuple] = [()] * (W * H)
-        for y in range(H - n + 1):
-            for x in range(W - n + 1):
+        for y in range(H - m + 1):
+            for x in range(W - m + 1):
                 u = y * W + x
                 if not ok[u]:
                     continue
                 out = []
                 for dx, dy in _DIRS8:
                     nx, ny = x + dx, y + dy
-                    if nx < 0 or ny < 0 or nx + n > W or ny + n > H:
+                    if nx < 0 or ny < 0 or nx + m > W or ny + m > H:
                         continue
                     v = ny * W + nx
                     if not ok[v]:
@@ -1294,6 +1341,8 @@ class BattleMap:
                     if dx and dy and not (ok[y * W + nx] and ok[ny * W + x]):
                         continue                        # no cutting wall corners
                     cost = SQUARE_FT
+                    if tight is not None and tight[v]:
+                        cost += SQUARE_FT               # squeezing: 1 extra foot per foot
                     f = fl[v]
                     diff = bool(f & (DIFFICULT | OVERGROWN))
                     if diff:   # overgrown plants: 4 ft a foot (20 ft a square), not on top of difficult terrain
@@ -1315,9 +1364,11 @@ class BattleMap:
                         if n == 1:
                             haz = (v,)
                         else:
-                            old = {(y + j) * W + x + i for j in range(n) for i in range(n)}
-                            haz = tuple(k for k in ((ny + j) * W + nx + i for j in range(n)
-                                                    for i in range(n)) if k in hz and k not in old)
+                            nu = n - 1 if tight is not None and tight[u] else n
+                            nv = n - 1 if tight is not None and tight[v] else n
+                            old = {(y + j) * W + x + i for j in range(nu) for i in range(nu)}
+                            haz = tuple(k for k in ((ny + j) * W + nx + i for j in range(nv)
+                                                    for i in range(nv)) if k in hz and k not in old)
                     out.append((v, cost, diff, 0, haz))
                     for c in variants:
                         out.append((v, c, diff, fall, haz))
@@ -1337,6 +1388,15 @@ class BattleMap:
                     if 0 <= ax < W and 0 <= ay < H:
                         out.add(ay * W + ax)
         return out
+
+    def _spread_space(self, cells, n: int, tight) -> set:
+        """:meth:`_spread` for a creature that may squeeze: at a squeezed (tight) anchor its space
+        is (n-1)x(n-1), so only overlaps with that smaller space count there."""
+        big = self._spread(cells, n)
+        if tight is None or not big:
+            return big
+        small = self._spread(cells, n - 1)
+        return {v for v in big if not tight[v] or v in small}
 
     def can_step(self, start, size: str | int, speed_ft: int, *, fly: bool = False,
                  swim_speed: int = 0, climb_speed: int = 0, blocked_by: Iterable = (),
@@ -1422,7 +1482,7 @@ class BattleMap:
                   swim_speed: int = 0, climb_speed: int = 0, blocked_by: Iterable = (),
                   pass_through: Iterable = (), difficult_extra: Iterable = (),
                   crawling: bool = False, allow_falls: bool = False, safe_drop_ft: int = 10,
-                  max_altitude_ft: int | None = None) -> Reach:
+                  max_altitude_ft: int | None = None, squeeze: bool = False) -> Reach:
         """Every position the creature can end its move in, with its cost and a cheapest path.
 
         ``start``: anchor ``(x, y)`` or position ``(x, y, z)``. ``blocked_by``: cells of hostile
@@ -1432,10 +1492,12 @@ class BattleMap:
         cube on the floor). The mover's own cells are ignored. The start itself is included at
         cost 0. Returns a :class:`Reach` (a mapping position -> (cost_ft, path)). The same
         question asked again of this map gets the same answer back (shared: read it, don't change it).
+        ``squeeze``: a walker two or more squares wide may squeeze (module docstring); the start may
+        then be a squeezed anchor. Ignored when flying and for creatures one square wide.
         """
         args = (tuple(start), size, speed_ft, fly, swim_speed, climb_speed, tuple(blocked_by),
                 tuple(pass_through), tuple(difficult_extra), crawling, allow_falls, safe_drop_ft,
-                max_altitude_ft)
+                max_altitude_ft, squeeze)
         memo = self._cache.get("reach-memo")
         if memo is None:
             memo = self._cache["reach-memo"] = {}
@@ -1451,22 +1513,29 @@ class BattleMap:
 
     def _reachable_search(self, start, size, speed_ft, fly, swim_speed, climb_speed, blocked_by,
                           pass_through, difficult_extra, crawling, allow_falls, safe_drop_ft,
-                          max_altitude_ft) -> Reach:
+                          max_altitude_ft, squeeze=False) -> Reach:
         n = size_squares(size)
         if fly:
             return self._reachable_fly(start, n, speed_ft, blocked_by, pass_through,
                                        max_altitude_ft)
         sx, sy = int(start[0]), int(start[1])
-        if not self.fits(sx, sy, n):
+        squeeze = bool(squeeze) and n > 1
+        if not (self.fits_squeezed(sx, sy, n) if squeeze else self.fits(sx, sy, n)):
             raise ValueError(f"map '{self.name}': a space of {n}x{n} squares does not fit at "
                              f"({sx}, {sy})")
         W = self.width
         edges = self._edges(n, bool(climb_speed), bool(swim_speed), bool(allow_falls),
-                            int(safe_drop_ft))
-        own = set(footprint(sx, sy, n))
-        hostile = self._spread([c for c in blocked_by if (c[0], c[1]) not in own], n)
-        allies = self._spread([c for c in pass_through if (c[0], c[1]) not in own], n)
-        extra_diff = self._spread(difficult_extra, n) if difficult_extra else set()
+                            int(safe_drop_ft), squeeze)
+        ok, zs, _fl, tight = self._squeeze_anchors(n) if squeeze else (None, self._anchors(n)[1], None, None)
+        own = set(footprint(sx, sy, n - 1 if tight is not None and tight[sy * W + sx] else n))
+        if tight is not None:
+            hostile = self._spread_space([c for c in blocked_by if (c[0], c[1]) not in own], n, tight)
+            allies = self._spread_space([c for c in pass_through if (c[0], c[1]) not in own], n, tight)
+            extra_diff = self._spread_space(difficult_extra, n, tight) if difficult_extra else set()
+        else:
+            hostile = self._spread([c for c in blocked_by if (c[0], c[1]) not in own], n)
+            allies = self._spread([c for c in pass_through if (c[0], c[1]) not in own], n)
+            extra_diff = self._spread(difficult_extra, n) if difficult_extra else set()
         soft = allies | extra_diff
         crawl = SQUARE_FT if crawling else 0
         s = sy * W + sx
@@ -1498,7 +1567,6 @@ class BattleMap:
                     dist[v] = nd
                     prev[v] = (u, fall)
                     push(heap, (nd, v))
-        zs = self._anchors(n)[1]
         occupied = hostile | allies
         costs = {}
         kept = []
@@ -1507,7 +1575,7 @@ class BattleMap:
                 continue
             costs[(i % W, i // W, zs[i])] = dist[i]
             kept.append(i)
-        r = Reach(self, n, (sx, sy, zs[s]), costs, prev, "ground")
+        r = Reach(self, n, (sx, sy, zs[s]), costs, prev, "ground", tight=tight)
         r._flat = kept
         return r
 
@@ -1719,7 +1787,7 @@ class BattleMap:
                difficult_extra: Iterable = (), crawling: bool = False,
                allow_falls: bool = False, safe_drop_ft: int = 10,
                max_altitude_ft: int | None = None, prune_dominated: bool = True,
-               max_labels: int = 12, max_expansions: int = 50_000) -> list[Route]:
+               max_labels: int = 12, max_expansions: int = 50_000, squeeze: bool = False) -> list[Route]:
         """The routes to one destination that differ in consequences, cheapest of each class.
 
         Consequences: the creatures whose reach is left (opportunity attacks; from
@@ -1730,7 +1798,8 @@ class BattleMap:
         no worse in any consequence (subset of provocations, no more hazards or falls, the same
         zones). Order: cost, then provocations, hazards, zones, falls, path (canonical).
         A label-setting search over (position, consequences) with caps, bounded by the speed.
-        Returns [] when the destination cannot be reached.
+        Returns [] when the destination cannot be reached. ``squeeze`` as :meth:`reachable` (give
+        threat areas asked with ``squeeze=True`` too).
         """
         n = size_squares(size)
         threats = threat_cells_by_creature or {}
@@ -1743,7 +1812,8 @@ class BattleMap:
             graph = self._fly_graph(start, n, speed_ft, blocked_by, pass_through, max_altitude_ft)
         else:
             graph = self._ground_graph(start, n, climb_speed, swim_speed, blocked_by, pass_through,
-                                       difficult_extra, crawling, allow_falls, safe_drop_ft)
+                                       difficult_extra, crawling, allow_falls, safe_drop_ft,
+                                       bool(squeeze) and n > 1)
         s, target, succ, encode, decode, heur, can_end = graph(destination)
         if target is None or not can_end(target):
             return []
@@ -1788,19 +1858,22 @@ class BattleMap:
         return out
 
     def _ground_graph(self, start, n, climb_speed, swim_speed, blocked_by, pass_through,
-                      difficult_extra, crawling, allow_falls, safe_drop_ft):
+                      difficult_extra, crawling, allow_falls, safe_drop_ft, squeeze=False):
         W = self.width
         sx, sy = int(start[0]), int(start[1])
-        if not self.fits(sx, sy, n):
+        if not (self.fits_squeezed(sx, sy, n) if squeeze else self.fits(sx, sy, n)):
             raise ValueError(f"map '{self.name}': a space of {n}x{n} squares does not fit at "
                              f"({sx}, {sy})")
         edges = self._edges(n, bool(climb_speed), bool(swim_speed), bool(allow_falls),
-                            int(safe_drop_ft))
-        ok, zs, _fl = self._anchors(n)
-        own = set(footprint(sx, sy, n))
-        hostile = self._spread([c for c in blocked_by if (c[0], c[1]) not in own], n)
-        allies = self._spread([c for c in pass_through if (c[0], c[1]) not in own], n)
-        soft = allies | (self._spread(difficult_extra, n) if difficult_extra else set())
+                            int(safe_drop_ft), squeeze)
+        if squeeze:
+            ok, zs, _fl, tight = self._squeeze_anchors(n)
+        else:
+            (ok, zs, _fl), tight = self._anchors(n), None
+        own = set(footprint(sx, sy, n - 1 if tight is not None and tight[sy * W + sx] else n))
+        hostile = self._spread_space([c for c in blocked_by if (c[0], c[1]) not in own], n, tight)
+        allies = self._spread_space([c for c in pass_through if (c[0], c[1]) not in own], n, tight)
+        soft = allies | (self._spread_space(difficult_extra, n, tight) if difficult_extra else set())
         crawl = SQUARE_FT if crawling else 0
         s = sy * W + sx
 
@@ -1930,12 +2003,13 @@ class Reach(Mapping):
     """
 
     __slots__ = ("map", "squares", "start", "costs", "_prev", "_mode", "_paths", "_dests", "_array",
-                 "_index", "_flat", "_box_ft")
+                 "_index", "_flat", "_box_ft", "_tight")
 
     def __init__(self, battle_map: BattleMap, n: int, start: tuple, costs: dict, prev, mode: str,
-                 array: np.ndarray | None = None):
+                 array: np.ndarray | None = None, tight: list | None = None):
         self.map = battle_map
         self.squares = n
+        self._tight = tight   # a squeezing walk: per anchor index, whether it is squeezed there
         self.start = start
         self.costs = costs
         self._prev = prev
@@ -1964,15 +2038,30 @@ class Reach(Mapping):
         except (TypeError, IndexError):
             return False
 
+    def _zs(self) -> list:
+        """Standing heights per anchor index of the spaces this walk takes."""
+        m = self.map
+        return m._anchors(self.squares)[1] if self._tight is None else m._squeeze_anchors(self.squares)[1]
+
     def _norm(self, pos):
         """A position; an anchor (x, y) stands for the position standing there."""
         if len(pos) == 2:
             x, y = pos
             m = self.map
-            if not (0 <= x <= m.width - self.squares and 0 <= y <= m.height - self.squares):
+            k = self.squares - (self._tight is not None)
+            if not (0 <= x <= m.width - k and 0 <= y <= m.height - k):
                 return (x, y, None)
-            return (x, y, m._anchors(self.squares)[1][y * m.width + x])
+            return (x, y, self._zs()[y * m.width + x])
         return tuple(pos)
+
+    def squeezed(self, pos) -> bool:
+        """Whether the creature squeezes at this destination (its whole space does not fit there:
+        it takes the (n-1)x(n-1) space at the anchor)."""
+        if self._tight is None:
+            return False
+        x, y = pos[0], pos[1]
+        m = self.map
+        return 0 <= x < m.width and 0 <= y < m.height and self._tight[y * m.width + x]
 
     @property
     def destinations(self) -> tuple:
@@ -1985,7 +2074,7 @@ class Reach(Mapping):
         not a whole number of feet (then ask the positions one at a time)."""
         if self._array is None:
             if self._flat is not None:   # a walk: its flat cells, and the floor's heights
-                floor = self.map._floor_array(self.squares)
+                floor = self.map._floor_array(self.squares, self._tight is not None)
                 if floor is not None:
                     idx = np.array(self._flat, dtype=np.int64)
                     W = self.map.width
@@ -2045,7 +2134,7 @@ class Reach(Mapping):
         m = self.map
         if self._mode == "ground":
             W = m.width
-            zs = m._anchors(self.squares)[1]
+            zs = self._zs()
             i = pos[1] * W + pos[0]
             out = [pos]
             while i in self._prev:
@@ -2080,7 +2169,7 @@ class Reach(Mapping):
             return ()
         pos = self._norm(pos)
         W = self.map.width
-        zs = self.map._anchors(self.squares)[1]
+        zs = self._zs()
         i = pos[1] * W + pos[0]
         out = []
         while i in self._prev:

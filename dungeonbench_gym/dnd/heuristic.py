@@ -39,7 +39,7 @@ from . import (
 )
 from . import spell_utility   # Mage Hand, Unseen Servant, Water Walk, Water Breathing
 from . import advice
-from .advice.common import _box_extents, _fight_scorer, _foes, _goal_boxes, _ranged_minded, _scorer
+from .advice.common import _box_extents, _fight_scorer, _foes, _goal_boxes, _planned_squares, _ranged_minded, _scorer
 from .advice.spell_control import worth
 from .areas import DIRECTIONS_8
 from .builders.monsters import monster_combatant
@@ -509,7 +509,7 @@ def _score_keys(battle: Battle, c: Combatant, foes: list, positions, reach=None)
         P = fastpaths.positions_array(positions)
         if P is None:
             return None
-        n = c.squares
+        n = _planned_squares(c)
 
         def nearest(boxes):
             return fastpaths.nearest_ft(P, n, boxes)

@@ -285,6 +285,10 @@ CONDITION_RULES: dict[str, list[str]] = {
     "shield_of_faith": ["+2 AC while the caster concentrates."],
     "dodging": [("Attack rolls against it have disadvantage until the start of its next turn "
                 "(unless incapacitated).")],
+    "squeezing": [("It stands where its whole space does not fit, in the space of a creature one size "
+                   "smaller (SRD Squeezing into a Smaller Space): each foot it moves costs 1 extra foot."),
+                  ("Its attack rolls and Dexterity saves have disadvantage; attack rolls against it have "
+                   "advantage. It stops squeezing where its whole space fits again.")],
 }
 
 

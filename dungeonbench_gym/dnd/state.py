@@ -134,15 +134,23 @@ class Combatant:
     creature_type: str = "humanoid"   # Hold Person, Sleep and Chill Touch care
     legendary: tuple = ()       # (key, cost, kind, payload): "attack" (attack key) or "heal" (dice)
     legendary_per_round: int = 0
+    # SRD Squeezing into a Smaller Space: it stands where its whole space does not fit, so it takes
+    # the space of a creature one size smaller, (n-1)x(n-1) squares at its anchor (dnd/grid.py);
+    # disadvantage on its attack rolls and Dex saves, advantage to attacks against it. Set by the
+    # engine as it moves (battle/movement.py), cleared where its space fits again.
+    squeezing: bool = False
 
     # ----------------------------------------------------------------- derived
     @property
     def squares(self) -> int:
-        return SIZE_SQUARES[self.size]
+        """Squares on a side of the space it takes now (one fewer while squeezing)."""
+        n = SIZE_SQUARES[self.size]
+        return n - 1 if self.squeezing and n > 1 else n
 
     @property
     def cells(self) -> tuple:
-        return footprint(self.pos[0], self.pos[1], SIZE_SQUARES[self.size])
+        n = SIZE_SQUARES[self.size]
+        return footprint(self.pos[0], self.pos[1], n - 1 if self.squeezing and n > 1 else n)
 
     @property
     def dex_mod(self) -> int:
@@ -197,7 +205,8 @@ class Combatant:
             "monster": self.monster, "class": self.pc_class, "level": self.level,
             "size": self.size, "ac": self.ac, "hp": self.hp, "max_hp": self.max_hp,
             "temp_hp": self.temp_hp, "pos": list(self.pos), "speed": self.speed,
-            "conditions": {k: dict(v) for k, v in sorted(self.conditions.items())},
+            "conditions": {k: dict(v) for k, v in sorted(self.conditions.items())}
+            | ({"squeezing": {}} if self.squeezing else {}),   # shown with the conditions
             "resources": {k: (list(v) if isinstance(v, tuple) else v)
                           for k, v in sorted(self.resources.items())},
             "recharge": dict(sorted(self.recharge.items())),

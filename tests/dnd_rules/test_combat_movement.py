@@ -1,7 +1,7 @@
 """SRD 5.1 Combat, rule by rule: Movement and Position, Actions in Combat (each test's docstring
 names the section and states the rule; the dice are scripted and the outcome asserted exactly)."""
 
-from dnd_helpers import arena, events, fighter, kinds, mon, pc, pick, rogue, script, turn
+from dnd_helpers import arena, events, fighter, kinds, labels, mon, pc, pick, rogue, script, turn
 
 
 def _move_to(b, x, y, route=None):
@@ -192,6 +192,106 @@ def test_creature_size_sets_the_space_it_controls():
     sizes = {"goblin": 1, "orc": 1, "ogre": 4, "hill-giant": 9, "ancient-red-dragon": 16, "bat": 1}
     for key, cells in sizes.items():
         assert len(mon(key, (1, 1)).cells) == cells, key
+
+
+# ------------------------------------------------------------ Squeezing into a Smaller Space
+# a wall down column 4 with a 5-ft door at (4, 3)
+DOOR = ["##########", "#...#....#", "#...#....#", "#........#", "#...#....#", "#...#....#", "##########"]
+
+
+def _gap_map(rows):
+    """A wall down column 5 of a 12 x 8 room, open at the given rows."""
+    return ["#" * 12] + ["#....%s.....#" % ("." if y in rows else "#") for y in range(1, 7)] + ["#" * 12]
+
+
+def _squeezed_ogre():
+    """An ogre (Large, speed 40) walked from (2, 3) into the door at (4, 3), a fighter beyond."""
+    o, f = mon("ogre", (2, 3)), fighter(1, at=(5, 3))
+    b = arena(o, f, layout=DOOR, first="ogre")
+    _move_to(b, 4, 3)
+    assert o.squeezing and o.cells == ((4, 3),)
+    return b, o, f
+
+
+def test_a_large_creature_squeezes_through_a_5_ft_door_at_double_cost():
+    """Combat > Movement and Position > Squeezing into a Smaller Space
+    A creature can squeeze through a space wide enough for a creature one size smaller: a Large
+    ogre (2x2) passes a door one square wide, and every foot it moves while squeezing costs one
+    extra foot. From (2, 3) to (5, 3) beyond the door it takes two squeezed steps (10 ft each)
+    and one step where its whole space fits again (5 ft): 25 of its 40 ft, 15 left, and it is no
+    longer squeezing there."""
+    o, f = mon("ogre", (2, 3)), fighter(1, at=(8, 1))
+    b = arena(o, f, layout=DOOR, first="ogre")
+    assert not b.map.reachable(o.pos, o.size, 40).__contains__((5, 3))   # whole space: no way through
+    _move_to(b, 5, 3)
+    assert o.pos[:2] == (5, 3) and o.economy.movement == 15
+    assert not o.squeezing and o.squares == 2
+
+
+def test_a_huge_creature_squeezes_through_a_10_ft_gap():
+    """Combat > Movement and Position > Squeezing into a Smaller Space
+    A Huge creature (3x3) squeezes through a passage 10 ft wide (a Large creature's space): the
+    giant constrictor snake dashes (60 ft) from (1, 3) through the 2-square gap at column 5 to
+    (7, 3), six steps of which three are squeezed (x = 3, 4, 5): 30 + 15 = 45 ft, 15 ft left."""
+    s, f = mon("giant-constrictor-snake", (1, 3), "snake"), fighter(1, at=(10, 1))
+    b = arena(s, f, layout=_gap_map({3, 4}), first="snake")
+    pick(b, "dash")
+    assert s.economy.movement == 60
+    _move_to(b, 7, 3)
+    assert s.pos[:2] == (7, 3) and s.economy.movement == 15 and not s.squeezing
+
+
+def test_a_huge_creature_cannot_squeeze_through_a_5_ft_gap():
+    """Combat > Movement and Position > Squeezing into a Smaller Space
+    Squeezing fits a creature only into a space one size smaller: a Huge snake cannot pass a gap
+    5 ft wide (a Medium creature's space), however far it may move."""
+    s, f = mon("giant-constrictor-snake", (1, 3), "snake"), fighter(1, at=(10, 1))
+    b = arena(s, f, layout=_gap_map({3}), first="snake")
+    pick(b, "dash")
+    pick(b, "move")
+    assert not [lb for lb in labels(b, "destination") if int(lb.split("(")[1].split(",")[0]) >= 5]
+
+
+def test_a_squeezing_creature_attacks_with_disadvantage_and_is_attacked_with_advantage():
+    """Combat > Movement and Position > Squeezing into a Smaller Space
+    While squeezing, a creature has disadvantage on attack rolls and attack rolls against it have
+    advantage: the ogre in the door rolls 18 and 3 and keeps the 3 (3 + 6 = 9, a miss against the
+    fighter's AC); the fighter then rolls 3 and 15 and keeps the 15 (a hit against AC 11)."""
+    b, o, f = _squeezed_ogre()
+    script(b, 18, 3)
+    assert not b.make_attack(o, o.attack("greatclub"), f)
+    assert _attack_log(b)["total"] == 9 and _roll(b, "attack ogre")["advantage"] == "disadvantage"
+    script(b, 3, 15, 4)
+    assert b.make_attack(f, f.attack("longsword"), o)
+    assert _roll(b, "attack fighter")["advantage"] == "advantage"
+
+
+def test_a_squeezing_creature_has_disadvantage_on_dexterity_saves():
+    """Combat > Movement and Position > Squeezing into a Smaller Space
+    A squeezing creature makes Dexterity saving throws with disadvantage: the ogre (Dex 8, -1)
+    rolls 18 and 3 against DC 10 and keeps the 3 (a failure); a Strength save is rolled normally."""
+    b, o, f = _squeezed_ogre()
+    script(b, 18, 3)
+    assert not b.saving_throw(o, "dex", 10)
+    assert _roll(b, "save ogre dex")["advantage"] == "disadvantage"
+    script(b, 3)
+    b.saving_throw(o, "str", 10)
+    assert _roll(b, "save ogre str")["advantage"] == "none"
+
+
+def test_a_creature_stops_squeezing_where_its_whole_space_fits_again():
+    """Combat > Movement and Position > Squeezing into a Smaller Space
+    Squeezing lasts only while the creature is in the smaller space: the ogre in the door takes a
+    one-square space (its distance to a creature is measured from it); stepping back to where its
+    whole 2x2 space fits, it is no longer squeezing and attacks normally again."""
+    b, o, f = _squeezed_ogre()
+    assert b.distance(o, f) == 5 and o.to_dict()["conditions"] == {"squeezing": {}}
+    f.pos = (8, 1, 0)   # out of the way
+    _move_to(b, 5, 3)
+    assert not o.squeezing and o.cells == ((5, 3), (6, 3), (5, 4), (6, 4))
+    assert "attacker squeezing" not in b.attack_modifiers(o, f, True)[2]
+    assert [e["event"] for e in b.log if e.get("event") in ("squeezing", "squeezing_end")] == \
+        ["squeezing", "squeezing_end"]
 
 
 # ==================================================================== Actions in Combat

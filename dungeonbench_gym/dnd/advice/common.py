@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..grid import SQUARE_FT
+from ..grid import SIZE_SQUARES, SQUARE_FT
 
 if TYPE_CHECKING:
     from ..engine import Battle
@@ -25,6 +25,13 @@ def _foes(battle: Battle, c: Combatant) -> list:
     """(position, squares) of the foes to close with: the conscious ones, else any left."""
     foes = [o for o in battle.enemies_of(c) if o.conscious] or battle.enemies_of(c)
     return [(o.pos, o.squares) for o in foes]
+
+
+def _planned_squares(c) -> int:
+    """The space the planner measures a square from: the creature's whole space, also where it
+    would squeeze (as :class:`..grid.Reach` measures its destinations; a squeezed square then
+    reads at most 5 ft nearer than it is)."""
+    return SIZE_SQUARES[c.size]
 
 
 def _nearest_ft(pos: tuple, n: int, boxes: list) -> int:
@@ -67,7 +74,7 @@ def _scorer(battle: Battle, c: Combatant, foes: list | None = None):
     :func:`..heuristic._score_keys` gives the same scores for many squares at once: change both
     together."""
     obj = battle.objective
-    n = c.squares
+    n = _planned_squares(c)
     party = c.side == battle.party_side
     if party and obj["type"] in ("reach", "interact", "hold"):
         cells = [tuple(obj["object"])] if obj["type"] == "interact" else [tuple(x) for x in obj["cells"]]
@@ -85,7 +92,7 @@ def _fight_scorer(battle: Battle, c: Combatant, foes: list | None = None):
         foes = _foes(battle, c)
     if not foes:
         return lambda pos: (0, 0)
-    n = c.squares
+    n = _planned_squares(c)
     boxes = [_box_extents(fp[0], fp[1], fn, fp[2]) for fp, fn in foes]
     if _ranged_minded(c):
         def ranged(pos):

@@ -82,6 +82,10 @@ class AttacksMixin:
             dis.append("attacker frightened")
         if c.exhaustion >= 3:
             dis.append("attacker exhausted")
+        if c.squeezing:   # SRD Squeezing into a Smaller Space
+            dis.append("attacker squeezing")
+        if t.squeezing:
+            adv.append("target squeezing")
         if "invisible" in c.conditions and not spell_data.sees_invisible(t, dist):   # See Invisibility, blindsight
             adv.append("attacker invisible")
         if "hidden" in c.conditions:   # an unseen attacker

@@ -42,9 +42,10 @@ class DamageMixin:
         adv = adv or (ability == "dex" and t.dodging and self.dodge_holds(t))   # SRD Dodge: Dex saves
         adv = adv or (magic and "magic_resistance" in t.features) or dispatch.save_advantage(self, t, ability) \
             or (magic and "gnome_cunning" in t.features and ability in ("int", "wis", "cha"))
-        dis = ("restrained" in t.conditions and ability == "dex") or t.exhaustion >= 3 \
+        dis = (ability == "dex" and ("restrained" in t.conditions or t.squeezing)) or t.exhaustion >= 3 \
             or ("breath_weakened" in t.conditions and ability == "str") \
             or dispatch.save_disadvantage(self, t)   # a gold dragon's Weakening Breath; Heightened Spell
+        # (restrained or squeezing into a smaller space: SRD, disadvantage on Dex saves)
         adv = adv or spellbook.save_mode(t, ability, "save_adv", against)   # Holy Aura, Protection from Poison
         dis = dis or spellbook.save_mode(t, ability, "save_dis")   # Irresistible Dance
         adv = adv or (against and dispatch.countercharm_adv(self, t, against))   # Countercharm

@@ -14,7 +14,7 @@ from .. import (
 from ..classes import dispatch
 from ..classes.cleric import TURN_UNDEAD_FT
 from ..monster_traits import dispatch as monster_traits   # monsters' own traits (one module per trait family)
-from ..grid import SQUARE_FT, fall_damage_dice, footprint, nearest_box_ft
+from ..grid import SIZE_SQUARES, SQUARE_FT, box_distance_ft, fall_damage_dice, footprint, nearest_box_ft
 from ..model.options import DestinationOpt, Opt
 from ..rules.conditions import ZERO_SPEED
 from ..rules.hooks import MOVE_STEPS, OPTION_KINDS
@@ -89,10 +89,32 @@ class MovementMixin:
                                   pass_through=friends, fly=True, max_altitude_ft=self.max_altitude_ft)
         return len(step) > 1
 
+    def walks_squeezing(self, c: Combatant) -> bool:
+        """Whether c's move now is a walk that may squeeze (SRD Squeezing into a Smaller Space):
+        every walker may. Simplified: a flight keeps the whole space (no squeezing in the air); a
+        squeezing creature that could fly walks out first."""
+        return c.squeezing or not self.flying(c)
+
+    def squares_at(self, c: Combatant, pos: tuple, ground: bool = True) -> int:
+        """Squares on a side of the space c takes standing at pos: one fewer where a walker's
+        whole space does not fit (squeezing)."""
+        n = SIZE_SQUARES[c.size]
+        return n - 1 if n > 1 and ground and not self.map.fits(pos[0], pos[1], n) else n
+
+    def settle_space(self, c: Combatant, ground: bool = True, was: bool | None = None) -> None:
+        """Set whether c squeezes where it stands now (a walker whose whole space does not fit);
+        announce it when that differs from ``was`` (given at the end of a move)."""
+        n = SIZE_SQUARES[c.size]
+        c.squeezing = now = n > 1 and ground and not self.map.fits(c.pos[0], c.pos[1], n)
+        if was is not None and now != was:
+            self.event("squeezing" if now else "squeezing_end",
+                       f"{c.cid} squeezes into a smaller space" if now else f"{c.cid} is no longer squeezing",
+                       creature=c.cid)
+
     def reach(self, c: Combatant, step_only: bool = False):
         # asked several times per decision (menu, destinations, planner): one cached answer.
         # step_only: just whether c can move at all (len(reach) > 1), as cheaply as possible
-        fly = self.flying(c)
+        fly = self.flying(c) and not c.squeezing   # a squeezing flyer walks out first
         climb = spell_buffs.climb_speed(self, c) if c.conditions else 0   # Spider Climb
         key = (c.cid, c.pos, c.economy.movement, fly, climb, self.map,   # a replaced map: a new answer
                tuple((o.pos, o.side, o.dead) for o in self.creatures.values()))
@@ -108,7 +130,7 @@ class MovementMixin:
         m = dispatch.walk_map(self, c)   # Land's Stride: the map's difficult terrain costs nothing
         if step_only and m.can_step(c.pos, c.size, c.economy.movement, **ask):
             return True   # a free square one step away settles it: no full search
-        r = m.reachable(c.pos, c.size, c.economy.movement, **ask)
+        r = m.reachable(c.pos, c.size, c.economy.movement, squeeze=not fly, **ask)
         self._reach_cache = (key, r)
         return len(r) > 1 if step_only else r
 
@@ -238,14 +260,14 @@ class MovementMixin:
     # ---------------------------------------------------------------- movement
     def _choose_destination(self, c: Combatant, dest: tuple) -> None:
         threats = {}
-        fly = self.flying(c)
+        fly = not self.walks_squeezing(c)
         alt = self.max_altitude_ft if fly else None
         if not c.economy.disengaged and not ("flyby" in c.features and fly):   # Flyby: no OAs
             for o in self.enemies_of(c):
                 if o.conscious and not o.incapacitated and o.economy.reaction and o.melee_reach \
                         and self.watches(o, c):   # unseen (invisible, obscured): no opportunity attack
                     threats[o.cid] = self.map.threat_area(o.cells, o.melee_reach, c.size, enemy_z=o.pos[2],
-                                                          fly=fly, max_altitude_ft=alt)
+                                                          fly=fly, max_altitude_ft=alt, squeeze=not fly)
         hostile, friends = self.movement_cells(c)
         # Routes differ in consequences only near threats or hazards. Without threats, a cheapest
         # path that crosses no hazard dominates every other route: no need to search.
@@ -260,7 +282,8 @@ class MovementMixin:
                                  max_altitude_ft=alt,
                                  swim_speed=c.resources.get("swim", 0) or ("water_walk" in c.conditions),
                                  climb_speed=spell_buffs.climb_speed(self, c) if c.conditions else 0,
-                                 difficult_extra=spell_zones.difficult_cells(self, c) if self.zones else ()) \
+                                 difficult_extra=spell_zones.difficult_cells(self, c) if self.zones else (),
+                                 squeeze=not fly) \
             if threats or crosses else []
         if len(routes) > 1:
             self.pending = {"kind": "route", "actor": c.cid, "routes": routes}
@@ -279,6 +302,9 @@ class MovementMixin:
             c.resources["charge_run"] = {"from": tuple(c.pos), "ft": route.cost_ft, "round": self.round}
         self.release_grapples_by(c)   # simplification: a grappler that walks away lets go
         self.move_state = {"mover": c.cid, "path": tuple(route.path), "i": 0, "asked": ()}
+        if SIZE_SQUARES[c.size] > 1:   # a walk may squeeze: each step's space is worked out as it goes
+            self.move_state["ground"] = self.walks_squeezing(c)
+            self.move_state["squeezing"] = c.squeezing
         if c.resources.pop("legendary_move", False):
             self.move_state["then"] = "next_turn"
         self._continue_move()
@@ -287,9 +313,12 @@ class MovementMixin:
         ms = self.move_state
         c = self.creatures[ms["mover"]]
         path = ms["path"]
+        ground = ms.get("ground")   # None: one square wide, never squeezes
         while ms["i"] < len(path) - 1 and c.conscious:
             here, nxt = path[ms["i"]], path[ms["i"] + 1]
             c.pos = tuple(here)
+            if ground is not None:
+                self.settle_space(c, ground)
             if not c.economy.disengaged and not ("flyby" in c.features and self.flying(c)):   # Flyby: no OAs
                 for o in sorted(self.enemies_of(c), key=lambda o: o.cid):
                     if o.cid in ms["asked"] or not o.conscious or o.incapacitated \
@@ -302,7 +331,9 @@ class MovementMixin:
                     if not melee:
                         continue
                     reach = max(a.reach for a in melee)
-                    if self.distance_from(c, here, o) <= reach < self.distance_from(c, nxt, o):
+                    there = self.distance_from(c, nxt, o) if ground is None else box_distance_ft(
+                        nxt[0], nxt[1], self.squares_at(c, nxt, ground), nxt[2], o.pos[0], o.pos[1], o.squares, o.pos[2])
+                    if self.distance_from(c, here, o) <= reach < there:
                         at = self.distance_from(c, here, o)   # a weapon that reaches the mover from here
                         best = max((a for a in melee if a.reach >= at), key=lambda a: (expected_damage(a), a.key))
                         ms["asked"] = ms["asked"] + (o.cid,)
@@ -311,6 +342,8 @@ class MovementMixin:
                         return
             ms["i"] += 1
             c.pos = tuple(path[ms["i"]])
+            if ground is not None:
+                self.settle_space(c, ground)
             self.enter_hazards(c, c.pos)
             if self.zones:   # Spike Growth's thorns, Sleet Storm's footing (dnd/spell_zones.py)
                 spell_zones.on_step(self, c)
@@ -324,6 +357,8 @@ class MovementMixin:
                 step(self, c, here)
         if c.conscious:
             c.pos = tuple(path[ms["i"]])
+            if ground is not None:
+                self.settle_space(c, ground, was=ms["squeezing"])
             self.event("move", f"{c.cid} moves to ({c.pos[0]}, {c.pos[1]})", creature=c.cid, pos=list(c.pos))
             if "ridden" in c.conditions:   # its rider moves with it (dnd/items.py)
                 _items.carry_rider(self, c)
@@ -349,7 +384,10 @@ class MovementMixin:
             if not ready or o.incapacitated or not o.economy.reaction or not c.conscious:
                 continue
             reach = o.attack(ready["attack"]).reach
-            if self.distance_from(c, here, o) > reach >= self.distance(c, o):
+            ground = ms.get("ground")
+            was = self.distance_from(c, here, o) if ground is None else box_distance_ft(
+                here[0], here[1], self.squares_at(c, here, ground), here[2], o.pos[0], o.pos[1], o.squares, o.pos[2])
+            if was > reach >= self.distance(c, o):
                 ms["asked"] = ms["asked"] + (o.cid,)
                 self.pending = {"kind": "reaction", "actor": o.cid, "mover": c.cid, "attack": ready["attack"],
                                 "reaction": "readied"}

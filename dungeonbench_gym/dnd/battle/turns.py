@@ -127,6 +127,8 @@ class TurnsMixin:
         for o in self.creatures.values():   # Reactive (a marilith): a reaction on every turn
             if "reactive" in o.features and o is not c and "surprised" not in o.conditions:
                 o.economy.reaction = True
+        if c.squeezing:   # moved (pushed, teleported) to where its whole space fits: no longer squeezing
+            self.settle_space(c, True, was=True)
         c.dodging = False   # Dodge, Shield and a readied action last until the start of your next turn
         c.conditions.pop("shield", None)
         c.conditions.pop("readied", None)

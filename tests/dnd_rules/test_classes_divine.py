@@ -1,0 +1,293 @@
+"""SRD 5.1 class features of the cleric (Life Domain), the druid (Circle of the Land) and the bard
+(College of Lore), feature by feature: each test's docstring names the feature as the coverage
+table does (docs/dnd-coverage-classes.md) and states the rule; the dice are scripted and the outcome
+asserted exactly."""
+
+from dnd_helpers import arena as _arena, cast, events, kinds, labels, mon, pc, pick, script, target, turn
+
+from dungeonbench_gym.dnd.builders.pcs import build_pc, long_rest, short_rest
+
+
+def arena(*fighters, **kw):
+    """The helpers' arena with every option listed flat (high-level casters have many)."""
+    return _arena(*fighters, max_options=10 ** 6, **kw)
+
+
+def _mod(c, ab):
+    return (c.abilities[ab] - 10) // 2
+
+
+# ==================================================================== Cleric
+def test_cleric_spell_slots_and_wisdom_casting():
+    """Classes > Cleric > Spellcasting: Cleric
+    A cleric casts with Wisdom: its spell save DC is 8 + proficiency + Wis modifier and its spell
+    attack bonus proficiency + Wis modifier; its slots follow the cleric table (1st level: two
+    1st-level slots; 3rd: four 1st and two 2nd; 5th: 4/3/2), and casting a 1st-level spell spends
+    one 1st-level slot."""
+    for level, slots in ((1, (2,)), (3, (4, 2)), (5, (4, 3, 2)), (9, (4, 3, 3, 3, 1))):
+        c = build_pc("cleric", level, "c", (2, 2, 0))
+        assert c.resources["slots"][:len(slots)] == slots and not any(c.resources["slots"][len(slots):]), level
+        assert c.resources["spell_dc"] == 8 + c.prof + _mod(c, "wis")
+        assert c.resources["spell_attack"] == c.prof + _mod(c, "wis")
+    c, o = pc("cleric", 1, (2, 2), "c"), mon("ogre", (4, 2))
+    b = arena(c, o, first="c")
+    script(b, 15, 2, 3, 4, 5)   # Guiding Bolt: a hit, 4d6
+    cast(b, "guiding-bolt", 1)
+    target(b, "ogre")
+    assert o.hp == 59 - 14 and c.resources["slots"][0] == 1
+
+
+def test_life_domain_spells_are_always_prepared_from_their_level():
+    """Classes > Cleric > Domain Spells
+    The Life Domain's spells come at cleric levels 1 (bless, cure wounds), 3 (lesser restoration,
+    spiritual weapon), 5 (beacon of hope, revivify), 7 (death ward, guardian of faith) and 9 (mass
+    cure wounds, raise dead); once gained they are always prepared and castable with a slot."""
+    for level, has, lacks in ((1, ("bless", "cure-wounds"), ("spiritual-weapon",)),
+                              (3, ("spiritual-weapon", "lesser-restoration"), ("revivify",)),
+                              (5, ("revivify",), ("death-ward",)), (7, ("death-ward",), ("mass-cure-wounds",)),
+                              (9, ("mass-cure-wounds",), ())):
+        c = build_pc("cleric", level, "c", (2, 2, 0), spells=("sacred-flame",))
+        assert set(has) <= set(c.spells) and not set(lacks) & set(c.spells), (level, c.spells)
+    c = build_pc("cleric", 3, "c", (2, 2, 0), spells=("sacred-flame",))
+    b = arena(c, mon("ogre", (4, 2)), first="c")
+    assert any(o.kind == "spell" and o.data[0] == "spiritual-weapon" for o in b.decision.options)
+
+
+def test_channel_divinity_uses_per_rest_grow_with_level():
+    """Classes > Cleric > Channel Divinity (1/rest)
+    From 2nd level a cleric channels divinity once between rests (twice from 6th, three times from
+    18th); Turn Undead and the domain's effect draw on the same uses, and a short or long rest gives
+    every use back."""
+    for level, uses in ((1, 0), (2, 1), (5, 1), (6, 2), (17, 2), (18, 3)):
+        c = build_pc("cleric", level, "c", (2, 2, 0))
+        assert c.resources.get("channel_divinity", 0) == uses, level
+        if uses:
+            c.resources["channel_divinity"] = 0
+            short_rest(c)
+            assert c.resources["channel_divinity"] == uses
+    # the same pool: after Preserve Life, no Turn Undead before a rest (1/rest at 2nd level)
+    c, f, z = pc("cleric", 2, (2, 2), "c"), pc("fighter", 1, (2, 4), "f"), mon("zombie", (5, 2))
+    b = arena(c, f, z, first="c")
+    f.hp = 1
+    b.forget_options()
+    assert "turn_undead" in kinds(b)
+    pick(b, "feature", "Preserve Life")
+    assert c.resources["channel_divinity"] == 0
+    turn(b, "c")
+    assert "turn_undead" not in kinds(b) and not labels(b, "feature")
+
+
+def test_channel_divinity_twice_between_rests_at_6th_level():
+    """Classes > Cleric > Channel Divinity (2/rest)
+    At 6th level the cleric may channel divinity twice before a rest: Turn Undead in one turn and
+    again in the next, then no third time."""
+    c, z = pc("cleric", 6, (2, 2), "c"), mon("ogre-zombie", (5, 2))   # CR 2: not destroyed at 6th
+    b = arena(c, z, first="c")
+    script(b, 20)   # a Wis save of 20 + (-2): passes at DC 15
+    pick(b, "turn_undead")
+    assert "turned" not in z.conditions and c.resources["channel_divinity"] == 1
+    turn(b, "c")
+    script(b, 20)
+    pick(b, "turn_undead")
+    assert c.resources["channel_divinity"] == 0
+    turn(b, "c")
+    assert "turn_undead" not in kinds(b)
+
+
+def test_channel_divinity_three_times_between_rests_at_18th_level():
+    """Classes > Cleric > Channel Divinity (3/rest)
+    At 18th level the cleric has three uses of Channel Divinity between rests."""
+    c, z = pc("cleric", 18, (2, 2), "c"), mon("ogre-zombie", (5, 2))
+    b = arena(c, z, first="c")
+    z.max_hp = z.hp = 500
+    for left in (2, 1, 0):
+        turn(b, "c")
+        script(b, 20)
+        pick(b, "turn_undead")
+        assert c.resources["channel_divinity"] == left
+    turn(b, "c")
+    assert "turn_undead" not in kinds(b)
+
+
+def test_turn_undead_turns_undead_within_30_feet_that_fail_a_wisdom_save():
+    """Classes > Cleric > Channel Divinity: Turn Undead
+    As an action, each undead within 30 feet makes a Wisdom save against the cleric's spell save DC;
+    one that fails is turned (for a minute or until it takes damage): it can't take reactions, it
+    must move away from the cleric, and it may only Dash or (with nowhere to go) Dodge. An undead
+    farther than 30 feet, or one that saves, is unaffected; a living creature is never affected."""
+    c = pc("cleric", 2, (2, 2), "c")
+    z1, z2, z3, g = mon("zombie", (5, 2), "z1"), mon("zombie", (2, 5), "z2"), mon("zombie", (9, 6), "z3"), \
+        mon("goblin", (3, 3), "g")
+    b = arena(c, z1, z2, z3, g, first="c")
+    dc = c.resources["spell_dc"]
+    assert b.distance(c, z3) > 30
+    script(b, dc - 1 - 0, 20)   # z1: 12 + 0 (Wis mod of a zombie is -2: 12 - 2 = 10 fails DC 13); z2 saves
+    pick(b, "turn_undead")
+    assert "turned" in z1.conditions and "turned" not in z2.conditions and "turned" not in z3.conditions
+    assert "turned" not in g.conditions and c.economy.actions == 0 and c.resources["channel_divinity"] == 0
+    turn(b, "z1")
+    assert not z1.economy.reaction
+    assert set(kinds(b)) <= {"move", "dash", "escape", "stand", "end_turn", "dodge"}
+    assert "attack" not in kinds(b)
+    # damage ends it
+    b.damage(z1, 1, "radiant")
+    assert "turned" not in z1.conditions
+
+
+def test_destroy_undead_destroys_turned_undead_up_to_the_cr_threshold():
+    """Classes > Cleric > Destroy Undead (CR 1/2 or below)
+    From 5th level an undead that fails its save against Turn Undead is destroyed outright if its
+    challenge rating is at or below the threshold (1/2 at 5th, 1 at 8th, 2 at 11th, 3 at 14th,
+    4 at 17th); one above it is only turned."""
+    for level, cr in ((5, 0.5), (8, 1), (11, 2), (14, 3), (17, 4)):
+        assert build_pc("cleric", level, "c", (2, 2, 0)).resources["destroy_undead_cr"] == cr
+    # at 5th: a zombie (CR 1/4) and a skeleton (1/4) are destroyed, a ghoul (CR 1) only turned
+    for level, key, destroyed in ((5, "zombie", True), (5, "ghoul", False), (8, "ghoul", True),
+                                  (8, "ogre-zombie", False), (11, "ogre-zombie", True),
+                                  (11, "wight", False), (14, "wight", True), (17, "wight", True)):
+        c, u = pc("cleric", level, (2, 2), "c"), mon(key, (5, 2), "u")
+        b = arena(c, u, first="c")
+        script(b, 1)
+        pick(b, "turn_undead")
+        assert u.dead == destroyed and ("turned" in u.conditions) == (not destroyed), (level, key)
+
+
+def test_destroy_undead_cr_1_at_8th_level():
+    """Classes > Cleric > Destroy Undead (CR 1 or below)
+    At 8th level a ghoul (CR 1) failing its save against Turn Undead is destroyed; at 7th it is
+    only turned."""
+    for level, destroyed in ((7, False), (8, True)):
+        c, u = pc("cleric", level, (2, 2), "c"), mon("ghoul", (5, 2), "u")
+        b = arena(c, u, first="c")
+        script(b, 1)
+        pick(b, "turn_undead")
+        assert u.dead == destroyed, level
+
+
+def test_destroy_undead_cr_2_at_11th_level():
+    """Classes > Cleric > Destroy Undead (CR 2 or below)
+    At 11th level an ogre zombie (CR 2) failing its save is destroyed; at 10th it is only turned."""
+    for level, destroyed in ((10, False), (11, True)):
+        c, u = pc("cleric", level, (2, 2), "c"), mon("ogre-zombie", (5, 2), "u")
+        b = arena(c, u, first="c")
+        script(b, 1)
+        pick(b, "turn_undead")
+        assert u.dead == destroyed, level
+
+
+def test_destroy_undead_cr_3_at_14th_level():
+    """Classes > Cleric > Destroy Undead (CR 3 or below)
+    At 14th level a wight (CR 3) failing its save is destroyed; at 13th it is only turned."""
+    for level, destroyed in ((13, False), (14, True)):
+        c, u = pc("cleric", level, (2, 2), "c"), mon("wight", (5, 2), "u")
+        b = arena(c, u, first="c")
+        script(b, 1)
+        pick(b, "turn_undead")
+        assert u.dead == destroyed, level
+
+
+def test_destroy_undead_cr_4_at_17th_level():
+    """Classes > Cleric > Destroy Undead (CR 4 or below)
+    At 17th level a ghost (CR 4) failing its save is destroyed; at 16th it is only turned."""
+    for level, destroyed in ((16, False), (17, True)):
+        c, u = pc("cleric", level, (2, 2), "c"), mon("ghost", (5, 2), "u")
+        b = arena(c, u, first="c")
+        script(b, 1)
+        pick(b, "turn_undead")
+        assert u.dead == destroyed, level
+
+
+def test_preserve_life_heals_up_to_half_the_maximum_never_undead_or_constructs():
+    """Classes > Cleric > Channel Divinity: Preserve Life
+    As an action and one use of Channel Divinity, the cleric restores five times its cleric level
+    in hit points, divided among creatures within 30 feet; none is raised above half its hit point
+    maximum, and undead and constructs get none."""
+    c, f, w = pc("cleric", 2, (1, 1), "c"), pc("fighter", 1, (1, 3), "f"), pc("wizard", 1, (2, 1), "w")
+    golem, far = pc("fighter", 1, (1, 2), "golem"), pc("fighter", 1, (8, 6), "far")
+    golem.creature_type = "construct"
+    b = arena(c, f, w, golem, far, mon("ogre", (8, 2)), first="c")
+    f.hp, w.hp, golem.hp, far.hp = 1, 1, 1, 1
+    assert b.distance(c, far) > 30
+    b.forget_options()
+    pick(b, "feature", "Preserve Life")   # pool 10: f to 6 (half of 12) takes 5, w to 4 (half of 8) takes 3
+    assert (f.hp, w.hp, golem.hp, far.hp) == (6, 4, 1, 1)
+    assert c.economy.actions == 0 and c.resources["channel_divinity"] == 0
+    # a creature already at half its maximum or more gets nothing: Preserve Life is not offered
+    c2, f2 = pc("cleric", 2, (2, 2), "c"), pc("fighter", 1, (2, 4), "f")
+    b2 = arena(c2, f2, mon("ogre", (8, 2)), first="c")
+    f2.hp = f2.max_hp // 2
+    b2.forget_options()
+    assert not any("Preserve Life" in x for x in labels(b2, "feature"))
+
+
+def test_disciple_of_life_adds_two_plus_the_spell_level_to_healing_spells():
+    """Classes > Cleric > Disciple of Life
+    A healing spell of 1st level or higher restores 2 + the spell's level more hit points to each
+    creature it heals: Cure Wounds at 1st level (1d8 + Wis) gives 3 more, cast with a 2nd-level slot
+    (2d8 + Wis) 4 more."""
+    for slot, dice_ in ((1, (5,)), (2, (5, 6))):
+        c, f = pc("cleric", 3, (2, 2), "c"), pc("fighter", 5, (3, 2), "f")
+        b = arena(c, f, mon("ogre", (8, 6)), first="c")
+        f.hp = 1
+        b.forget_options()
+        script(b, *dice_)
+        cast(b, "cure-wounds", slot)
+        target(b, "f")
+        assert f.hp == 1 + sum(dice_) + _mod(c, "wis") + 2 + slot, slot
+
+
+def test_blessed_healer_heals_the_cleric_when_it_heals_another():
+    """Classes > Cleric > Blessed Healer
+    From 6th level, casting a healing spell of 1st level or higher on a creature other than itself
+    gives the cleric 2 + the spell's level hit points too; healing only itself gives nothing more."""
+    c, f = pc("cleric", 6, (2, 2), "c"), pc("fighter", 5, (3, 2), "f")
+    b = arena(c, f, mon("ogre", (8, 6)), first="c")
+    f.hp, c.hp = 1, 10
+    b.forget_options()
+    script(b, 3)
+    cast(b, "healing-word", 1)
+    target(b, "f")
+    assert f.hp == 1 + 3 + _mod(c, "wis") + 3 and c.hp == 10 + 3
+    turn(b, "c")
+    script(b, 3)
+    cast(b, "cure-wounds", 1)
+    target(b, "c")
+    assert c.hp == 13 + 3 + _mod(c, "wis") + 3   # its own Disciple of Life, no Blessed Healer on top
+
+
+def test_supreme_healing_uses_each_healing_die_at_its_maximum():
+    """Classes > Cleric > Supreme Healing
+    From 17th level a healing spell's dice count at their highest: Cure Wounds with a 1st-level slot
+    restores 8 + Wis (+ Disciple of Life's 3) without rolling its d8."""
+    c, f = pc("cleric", 17, (2, 2), "c"), pc("fighter", 20, (3, 2), "f")
+    b = arena(c, f, mon("ogre", (8, 6)), first="c")
+    f.hp = 1
+    b.forget_options()
+    script(b)   # no die may be drawn
+    cast(b, "cure-wounds", 1)
+    target(b, "f")
+    assert f.hp == 1 + 8 + _mod(c, "wis") + 3
+
+
+def test_divine_strike_adds_radiant_once_on_each_of_the_clerics_turns():
+    """Classes > Cleric > Divine Strike
+    From 8th level, once on each of its own turns, a weapon hit of the cleric deals 1d8 radiant
+    more (2d8 from 14th). A weapon hit on another creature's turn (an opportunity attack) gets
+    none, and the second weapon hit of the same turn gets none."""
+    for level, strike in ((8, (5,)), (14, (5, 6))):
+        c, o = pc("cleric", level, (2, 2), "c"), mon("ogre", (3, 2))
+        b = arena(c, o, first="c")
+        script(b, 15, 3, *strike)
+        pick(b, "attack", "Mace")
+        target(b, "ogre")
+        assert o.hp == 59 - (3 + _mod(c, "str") + sum(strike)), level
+        script(b, 15, 4)   # a second weapon hit on the same turn: no more radiant
+        b.make_attack(c, c.attack("mace"), o)
+        assert o.hp == 59 - (3 + _mod(c, "str") + sum(strike)) - (4 + _mod(c, "str")), level
+    # on the ogre's turn (an opportunity attack), the cleric having struck no one on its own turn
+    c, o = pc("cleric", 8, (2, 2), "c"), mon("ogre", (3, 2))
+    b = arena(c, o, first="ogre")
+    script(b, 15, 3)
+    b.make_attack(c, c.attack("mace"), o)
+    assert o.hp == 59 - (3 + _mod(c, "str"))
+

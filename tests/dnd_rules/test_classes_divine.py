@@ -291,3 +291,240 @@ def test_divine_strike_adds_radiant_once_on_each_of_the_clerics_turns():
     b.make_attack(c, c.attack("mace"), o)
     assert o.hp == 59 - (3 + _mod(c, "str"))
 
+
+# ==================================================================== Druid
+def _forms(b):
+    return {o.data[1] for o in b.decision.options if o.kind == "feature" and o.data[0] == "wild_shape_into"}
+
+
+def test_druid_spell_slots_and_wisdom_casting():
+    """Classes > Druid > Spellcasting: Druid
+    A druid casts with Wisdom (save DC 8 + proficiency + Wis modifier, spell attack proficiency +
+    Wis modifier) and has the druid table's slots: two 1st-level slots at 1st level, 4/2 at 3rd,
+    4/3/2 at 5th; a levelled spell spends a slot of its level."""
+    for level, slots in ((1, (2,)), (3, (4, 2)), (5, (4, 3, 2)), (9, (4, 3, 3, 3, 1))):
+        c = build_pc("druid", level, "d", (2, 2, 0))
+        assert c.resources["slots"][:len(slots)] == slots and not any(c.resources["slots"][len(slots):]), level
+        assert c.resources["spell_dc"] == 8 + c.prof + _mod(c, "wis")
+        assert c.resources["spell_attack"] == c.prof + _mod(c, "wis")
+    c, o = pc("druid", 1, (2, 2), "d"), mon("ogre", (3, 2))
+    b = arena(c, o, first="d")
+    cast(b, "thunderwave", 1)
+    assert b.decision.kind in ("direction", "point_x", "target") or c.resources["slots"][0] == 1
+
+
+def test_wild_shape_at_2nd_level_beasts_of_cr_quarter_without_fly_or_swim():
+    """Classes > Druid > Wild Shape (CR 1/4 or below, no flying or swim speed)
+    From 2nd level, as an action, the druid takes the shape of a beast of CR 1/4 or lower that has
+    neither a flying nor a swimming speed, twice between rests. The beast's hit points, AC, speed,
+    Strength, Dexterity and Constitution and attacks replace its own; it keeps its Intelligence,
+    Wisdom and Charisma and its saving throw proficiencies; it can't cast spells. It reverts as a
+    bonus action (to the hit points it had before), or when the beast drops to 0 hit points, the
+    damage beyond the beast's hit points carrying over to its own; a short rest gives the uses back."""
+    c, o = pc("druid", 2, (2, 2), "d"), mon("ogre", (3, 2))
+    b = arena(c, o, first="d")
+    own_hp, own = c.hp, dict(c.abilities)
+    pick(b, "feature", "Wild Shape")
+    forms = _forms(b)
+    assert "wolf" in forms and "ape" not in forms   # CR 1/4 yes, CR 1/2 no
+    assert "constrictor-snake" not in forms and "giant-owl" not in forms   # CR 1/4 with a swim or fly speed
+    pick(b, "feature", ": Wolf (")
+    assert c.economy.actions == 0 and c.resources["wild_shape"] == 1
+    assert (c.hp, c.max_hp, c.ac, c.creature_type) == (11, 11, 13, "beast")
+    assert c.abilities == dict(own, str=12, dex=15, con=12)
+    assert c.saves["wis"] == _mod(c, "wis") + c.prof and c.saves["int"] == _mod(c, "int") + c.prof
+    turn(b, "d")   # its next turn in the wolf's shape: the wolf's bite, no spells
+    assert not any(x.kind == "spell" for x in b.decision.options)
+    assert any(x.kind == "attack" and "Bite" in x.label for x in b.decision.options)
+    c.hp = 5
+    pick(b, "feature", "Revert")   # a bonus action: back to the hit points it had
+    assert c.hp == own_hp and c.abilities == own and not c.economy.bonus
+    turn(b, "d")
+    pick(b, "feature", "Wild Shape")
+    pick(b, "feature", ": Wolf (")
+    assert c.resources["wild_shape"] == 0
+    b.damage(c, 11 + 3, "bludgeoning")   # 3 beyond the wolf's 11
+    assert c.hp == own_hp - 3 and c.creature_type == "humanoid" and c.conscious
+    turn(b, "d")
+    assert not any("Wild Shape" in x for x in labels(b, "feature"))
+    short_rest(c)
+    assert c.resources["wild_shape"] == 2
+
+
+def test_wild_shape_keeps_concentration_on_a_spell_cast_before():
+    """Classes > Druid > Wild Shape (CR 1/4 or below, no flying or swim speed)
+    Taking a beast's shape does not end the druid's concentration on a spell it cast before."""
+    c, o = pc("druid", 3, (2, 2), "d"), mon("orc", (5, 2))
+    b = arena(c, o, first="d")
+    script(b, 1)
+    cast(b, "hold-person", 2)
+    target(b, "orc")
+    assert "paralyzed" in o.conditions and c.concentration == "hold-person"
+    turn(b, "d")
+    pick(b, "feature", "Wild Shape")
+    pick(b, "feature", ": Wolf (")
+    assert c.concentration == "hold-person" and "paralyzed" in o.conditions
+
+
+def test_wild_shape_at_4th_level_cr_half_and_swimmers_not_flyers():
+    """Classes > Druid > Wild Shape (CR 1/2 or below, no flying speed)
+    From 4th level the beast may be of CR 1/2 and may swim, but still not fly; CR 1 beasts wait
+    until 8th level (a 7th-level druid is still limited to CR 1/2)."""
+    for level in (4, 7):
+        c = pc("druid", level, (2, 2), "d")
+        b = arena(c, mon("ogre", (6, 2)), first="d")
+        pick(b, "feature", "Wild Shape")
+        forms = _forms(b)
+        assert {"ape", "crocodile", "constrictor-snake"} <= forms, level
+        assert not forms & {"giant-owl", "giant-eagle", "brown-bear", "giant-wasp"}, (level, forms)
+
+
+def test_wild_shape_at_8th_level_cr_1_and_flyers():
+    """Classes > Druid > Wild Shape (CR 1 or below)
+    From 8th level the beast may be of CR 1 and may fly (a giant eagle, a brown bear); not CR 2."""
+    c = pc("druid", 8, (2, 2), "d")
+    b = arena(c, mon("ogre", (6, 2)), first="d")
+    pick(b, "feature", "Wild Shape")
+    forms = _forms(b)
+    assert {"giant-eagle", "brown-bear", "giant-owl"} <= forms
+    assert not forms & {"giant-boar", "polar-bear", "giant-elk"}
+    pick(b, "feature", ": Giant Eagle (")
+    assert c.fly == 80
+
+
+def test_natural_recovery_regains_slots_up_to_half_the_druid_level_once_a_day():
+    """Classes > Druid > Natural Recovery
+    During a short rest the druid chooses expended slots to regain whose levels add up to at most
+    half its druid level rounded up, none of 6th level or higher; then not again until a long rest.
+    (At 4th level: one 2nd-level slot or two 1st-level slots; not a 1st and a 2nd.)"""
+    from dungeonbench_gym.dnd.builders.pcs import natural_recovery
+    import pytest
+    c = build_pc("druid", 4, "d", (2, 2, 0))
+    c.resources["slots"] = (2, 0) + c.resources["slots"][2:]
+    with pytest.raises(ValueError):
+        natural_recovery(c, (1, 2))
+    assert natural_recovery(c, (1, 1)) == (1, 1) and c.resources["slots"][:2] == (4, 0)
+    assert natural_recovery(c, (2,)) == ()   # once between long rests
+    long_rest(c)
+    c.resources["slots"] = (4, 0) + c.resources["slots"][2:]
+    assert natural_recovery(c, (2,)) == (2,) and c.resources["slots"][:2] == (4, 1)
+    d = build_pc("druid", 11, "d", (2, 2, 0))   # 6 levels, but a 6th-level slot is not allowed
+    d.resources["slots"] = d.resources["slots"][:5] + (0,) + d.resources["slots"][6:]
+    with pytest.raises(ValueError):
+        natural_recovery(d, (6,))
+
+
+def test_circle_spells_arctic_always_prepared_from_their_level():
+    """Classes > Druid > Circle Spells
+    The arctic circle's spells come at druid levels 3 (hold person, spike growth), 5 (sleet storm,
+    slow), 7 (freedom of movement, ice storm) and 9 (commune with nature, cone of cold); once gained
+    they are always prepared, whatever the druid chose to prepare."""
+    for level, has, lacks in ((3, ("hold-person", "spike-growth"), ("slow",)),
+                              (5, ("sleet-storm", "slow"), ("ice-storm",)),
+                              (7, ("freedom-of-movement", "ice-storm"), ("cone-of-cold",)),
+                              (9, ("cone-of-cold",), ())):
+        c = build_pc("druid", level, "d", (2, 2, 0), spells=("thunderwave",))
+        assert set(has) <= set(c.spells) and not set(lacks) & set(c.spells), (level, c.spells)
+    c = build_pc("druid", 3, "d", (2, 2, 0), spells=("thunderwave",))
+    b = arena(c, mon("orc", (5, 2)), first="d")
+    assert any(o.kind == "spell" and o.data[0] == "hold-person" for o in b.decision.options)
+
+
+def test_lands_stride_ignores_nonmagical_difficult_terrain_and_resists_entangle():
+    """Classes > Druid > Land's Stride
+    From 6th level nonmagical difficult terrain costs the druid no extra movement (a 5th-level
+    druid walks half as far through rubble), and it has advantage on saves against plants made
+    magically to hinder movement, such as Entangle's."""
+    from dungeonbench_gym.dnd.engine import Battle
+    from dungeonbench_gym.dnd.grid import BattleMap
+    layout = ["#" * 16] + ["#" + "," * 14 + "#"] * 10 + ["#" * 16]   # rubble everywhere
+    far = {}
+    for level in (5, 6):
+        c = build_pc("druid", level, "d", (2, 2, 0))
+        b = Battle(BattleMap.from_dict({"layout": layout}), [c, mon("ogre", (12, 9))], seed=0, max_options=10 ** 6)
+        turn(b, "d")
+        pick(b, "move")
+        far[level] = max(o.data[0][0] for o in b.decision.options if o.kind == "destination" and o.data[0][1] == 2)
+    assert far == {5: 2 + 3, 6: 2 + 6}
+    for level, held in ((5, True), (6, False)):
+        foe = build_pc("druid", 5, "foe", (2, 2, 0), side="enemies", spells=("entangle",))
+        t = build_pc("druid", level, "d", (6, 2, 0))
+        b = arena(foe, t, first="foe")
+        pick(b, "spell", "Entangle")
+        pick(b, "point_x", "x = 6")
+        script(b, 2, 19, 2, 2)   # Str saves: 2 and 19, advantage keeps the 19
+        pick(b, "point_y", "(6, 2)")
+        assert ("restrained" in t.conditions) == held, level
+
+
+def test_natures_sanctuary_beasts_must_save_to_attack_and_a_success_makes_them_immune():
+    """Classes > Druid > Nature's Sanctuary
+    From 14th level a beast or plant attacking the druid first makes a Wisdom save against the
+    druid's spell save DC: on a failure the attack misses; on a success it attacks as usual and is
+    immune to this for 24 hours. Other creatures attack normally.
+    Simplified: a beast that fails loses the attack; the SRD lets it pick another target instead."""
+    for level, safe in ((13, False), (14, True)):
+        c, w = pc("druid", level, (2, 2), "d"), mon("wolf", (3, 2))
+        b = arena(c, w, first="wolf")
+        script(b, *((2,) if safe else (18, 4, 4, 20)))
+        pick(b, "attack", "Bite")
+        target(b, "d")
+        assert (c.hp == c.max_hp) == safe, level
+    c, w = pc("druid", 14, (2, 2), "d"), mon("wolf", (3, 2))
+    b = arena(c, w, first="wolf")
+    script(b, 20, 18, 4, 4, 20)   # the save succeeds: the bite is rolled (18 hits, 2d4+2 = 10; no prone)
+    pick(b, "attack", "Bite")
+    target(b, "d")
+    hp = c.max_hp - 10
+    assert c.hp == hp
+    turn(b, "wolf")
+    script(b, 18, 4, 4, 20)   # immune now: no save, the bite lands again
+    pick(b, "attack", "Bite")
+    target(b, "d")
+    assert c.hp == hp - 10
+    o = mon("orc", (2, 3))   # not a beast or plant: no save at all
+    c2 = pc("druid", 14, (2, 2), "d")
+    b = arena(c2, o, first="orc")
+    script(b, 18, 6)
+    pick(b, "attack", "Greataxe")
+    target(b, "d")
+    assert c2.hp == c2.max_hp - (6 + 3)
+
+
+def test_archdruid_wild_shapes_without_limit_and_casts_without_components():
+    """Classes > Druid > Archdruid
+    At 20th level Wild Shape has no limit of uses, and the druid ignores the verbal and somatic
+    components of its druid spells: it casts Thunderwave inside a Silence that stops a 19th-level
+    druid."""
+    c = pc("druid", 20, (2, 2), "d")
+    b = arena(c, mon("ogre", (6, 2)), first="d")
+    for _ in range(3):
+        turn(b, "d")
+        pick(b, "feature", "Wild Shape")
+        pick(b, "feature", ": Wolf (")
+        pick(b, "feature", "Revert")
+    assert c.resources["wild_shape"] >= 99
+    for level, can in ((19, False), (20, True)):
+        c = pc("druid", level, (2, 2), "d")
+        foe = build_pc("cleric", 5, "foe", (6, 2, 0), side="enemies", spells=("silence",))
+        b = arena(c, foe, first="foe")
+        cast(b, "silence")
+        pick(b, "point_x", "x = 2")
+        pick(b, "point_y", "(2, 2)")
+        turn(b, "d")
+        assert any(o.kind == "spell" and o.data[0] == "thunderwave" for o in b.decision.options) == can, level
+
+
+def test_wild_shape_gives_the_beasts_senses():
+    """Classes > Druid > Wild Shape (CR 1/4 or below, no flying or swim speed)
+    The beast's statistics replace the druid's, its senses with them: as a giant wolf spider
+    (blindsight 10 ft, darkvision 60 ft) the human druid sees in the dark, and loses it on reverting."""
+    from dungeonbench_gym.dnd import lighting
+    c = pc("druid", 2, (2, 2), "d")
+    b = arena(c, mon("ogre", (6, 2)), first="d")
+    assert lighting.darkvision(c) == 0 and lighting.senses(c)[0] == 0
+    pick(b, "feature", "Wild Shape")
+    pick(b, "feature", ": Giant Wolf Spider (")
+    assert lighting.darkvision(c) == 60 and lighting.senses(c)[0] == 10
+    pick(b, "feature", "Revert")
+    assert lighting.darkvision(c) == 0 and lighting.senses(c)[0] == 0

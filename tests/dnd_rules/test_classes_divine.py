@@ -528,3 +528,282 @@ def test_wild_shape_gives_the_beasts_senses():
     assert lighting.darkvision(c) == 60 and lighting.senses(c)[0] == 10
     pick(b, "feature", "Revert")
     assert lighting.darkvision(c) == 0 and lighting.senses(c)[0] == 0
+
+
+# ==================================================================== Bard
+def _inspire(b, ally):
+    pick(b, "feature", "Bardic Inspiration")
+    pick(b, "target", f"Inspire {ally} ")
+
+
+def test_bard_spell_slots_and_charisma_casting():
+    """Classes > Bard > Spellcasting: Bard
+    A bard casts with Charisma (save DC 8 + proficiency + Cha modifier, spell attack proficiency +
+    Cha modifier) and has the bard table's slots: two 1st-level slots at 1st level, three at 2nd,
+    4/2 at 3rd, 4/3/2 at 5th."""
+    for level, slots in ((1, (2,)), (2, (3,)), (3, (4, 2)), (5, (4, 3, 2)), (9, (4, 3, 3, 3, 1))):
+        c = build_pc("bard", level, "bard", (2, 2, 0))
+        assert c.resources["slots"][:len(slots)] == slots and not any(c.resources["slots"][len(slots):]), level
+        assert c.resources["spell_dc"] == 8 + c.prof + _mod(c, "cha")
+        assert c.resources["spell_attack"] == c.prof + _mod(c, "cha")
+    c, f = pc("bard", 1, (2, 2), "bard"), pc("fighter", 1, (3, 2), "f")
+    b = arena(c, f, mon("ogre", (8, 6)), first="bard")
+    f.hp = 1
+    b.forget_options()
+    script(b, 3)
+    cast(b, "healing-word", 1)
+    target(b, "f")
+    assert f.hp == 1 + 3 + _mod(c, "cha") and c.resources["slots"][0] == 1
+
+
+def test_bardic_inspiration_die_grows_and_uses_equal_the_charisma_modifier(monkeypatch):
+    """Classes > Bard > Bardic Inspiration (d6)
+    The bard's die is a d6, a d8 from 5th level, a d10 from 10th, a d12 from 15th; it has as many
+    uses as its Charisma modifier (at least one: a bard of Charisma 8 still has one), all back after
+    a long rest."""
+    from dungeonbench_gym.dnd.model import archetypes
+    for level, die in ((1, "1d6"), (4, "1d6"), (5, "1d8"), (9, "1d8"), (10, "1d10"), (14, "1d10"),
+                       (15, "1d12"), (20, "1d12")):
+        c = build_pc("bard", level, "bard", (2, 2, 0))
+        assert c.resources["inspiration_die"] == die and c.resources["bardic_inspiration"] == _mod(c, "cha"), level
+    c.resources["bardic_inspiration"] = 0
+    long_rest(c)
+    assert c.resources["bardic_inspiration"] == _mod(c, "cha")
+    bard = archetypes.ARCHETYPES["bard"]
+    monkeypatch.setitem(archetypes.ARCHETYPES, "bard", dict(bard, abilities=dict(bard["abilities"], cha=8)))
+    assert build_pc("bard", 1, "bard", (2, 2, 0)).resources["bardic_inspiration"] == 1
+
+
+def test_bardic_inspiration_a_bonus_action_for_another_creature_within_60_feet():
+    """Classes > Bard > Bardic Inspiration (d6)
+    As a bonus action the bard gives one creature other than itself within 60 feet a Bardic
+    Inspiration die, spending one use; a creature holds only one such die at a time."""
+    from dnd_helpers import WIDE
+    c, f, far = pc("bard", 1, (1, 1), "bard"), pc("fighter", 1, (2, 1), "f"), pc("fighter", 1, (14, 10), "far")
+    b = arena(c, f, far, mon("ogre", (8, 8)), layout=WIDE, first="bard")
+    assert b.distance(c, far) > 60
+    pick(b, "feature", "Bardic Inspiration")
+    assert {o.data[0] for o in b.decision.options if o.kind == "target"} == {"f"}   # not itself, not far
+    pick(b, "target", "Inspire f ")
+    assert f.conditions["inspired"]["die"] == "1d6" and c.resources["bardic_inspiration"] == 2
+    assert not c.economy.bonus and c.economy.actions == 1
+    turn(b, "bard")
+    assert not any("Bardic Inspiration" in x for x in labels(b, "feature"))   # f holds one; far is too far
+
+
+def test_bardic_inspiration_die_adds_to_an_attack_a_save_or_a_check():
+    """Classes > Bard > Bardic Inspiration (d6)
+    The inspired creature may add the die, once, to an attack roll, a saving throw or an ability
+    check after seeing the d20; then the die is gone: a missed longsword swing (4 + 5 = 9 against
+    AC 11) becomes a hit with a 3, a failed Wisdom save (12 against 15) a success with a 4, a lost
+    shove (5 + 5 against the orc's 10 + 5) a won one with a 6."""
+    # the attack
+    c, f, o = pc("bard", 1, (1, 1), "bard"), pc("fighter", 1, (2, 2), "f"), mon("ogre", (3, 2))
+    b = arena(c, f, o, first="bard")
+    _inspire(b, "f")
+    turn(b, "f")
+    script(b, 4, 3, 5)
+    pick(b, "attack", "Longsword")
+    target(b, "ogre")
+    assert o.hp == 59 - (5 + _mod(f, "str")) and "inspired" not in f.conditions
+    # the save
+    c, f = pc("bard", 1, (1, 1), "bard"), pc("fighter", 1, (2, 2), "f")
+    b = arena(c, f, mon("ogre", (8, 6)), first="bard")
+    _inspire(b, "f")
+    script(b, 12 - f.saves["wis"], 4)
+    assert b.saving_throw(f, "wis", 15) and "inspired" not in f.conditions
+    # the ability check (a shove: Athletics against the orc's Athletics)
+    c, f, o = pc("bard", 1, (1, 1), "bard"), pc("fighter", 1, (2, 2), "f"), mon("orc", (3, 2))
+    b = arena(c, f, o, first="bard")
+    _inspire(b, "f")
+    turn(b, "f")
+    mine, theirs = b.athletics(f), b._escape_bonus(o)
+    script(b, 10 + theirs - mine, 10, 6)   # a tie before the die
+    pick(b, "shove", "Shove prone")
+    target(b, "orc")
+    assert "prone" in o.conditions and "inspired" not in f.conditions
+
+
+def test_jack_of_all_trades_adds_half_proficiency_to_untrained_checks_and_initiative():
+    """Classes > Bard > Jack of All Trades
+    From 2nd level the bard adds half its proficiency bonus (rounded down) to every ability check
+    that does not already include its proficiency: initiative (a Dexterity check) and an untrained
+    Athletics shove (d20 10 - 1 + 1 beats the orc's 6 + 3 only with it)."""
+    for level, bonus in ((1, 0), (2, 1), (5, 1), (9, 2), (13, 2), (17, 3)):
+        c = pc("bard", level, (2, 2), "bard")
+        b = arena(c, mon("ogre", (6, 2)))
+        roll = next(e for e in b.log if e.get("what") == "initiative bard")
+        assert roll["bonus"] == _mod(c, "dex") + bonus, level
+    for level, won in ((1, False), (2, True)):
+        c, o = pc("bard", level, (2, 2), "bard"), mon("orc", (3, 2))
+        b = arena(c, o, first="bard")
+        script(b, 10, 6)
+        pick(b, "shove", "Shove prone")
+        target(b, "orc")
+        assert ("prone" in o.conditions) == won, level
+
+
+def _song_of_rest(level, spend=True):
+    from dungeonbench_gym.dnd.day import DayRun, load_day
+    from dungeonbench_gym.dnd.verification.feature_harness import FixedDice
+    run = DayRun(load_day("crypt_watch"), 0)
+    bard = build_pc("bard", level, "bard", (1, 1, 0))
+    run.party["bard"] = bard
+    f = next(p for p in run.party.values() if p.cid != "bard")
+    f.hp = 1
+    f.resources.setdefault("hit_dice", f.level)
+    f.resources.setdefault("hit_die", 8)
+    run.phase, run._menu = "rest", None
+    run.roller._int = FixedDice([2, 5], 5)   # the hit die 2, the song's die 5
+    if spend:
+        next(i for i, o in enumerate(run.decision.options) if o.kind == "hit_die" and o.data == (f.cid,))
+        run.choose(next(i for i, o in enumerate(run.decision.options) if o.kind == "hit_die" and o.data == (f.cid,)))
+    after_die = f.hp
+    run.choose(next(i for i, o in enumerate(run.decision.options) if o.kind == "finish_rest"))
+    return bard, f, after_die
+
+
+def test_song_of_rest_adds_a_die_to_hit_dice_spent_in_a_short_rest():
+    """Classes > Bard > Song of Rest (d6)
+    From 2nd level, a friendly creature that regains hit points by spending Hit Dice in a short rest
+    with the bard regains 1d6 more at the rest's end (1d8 from 9th level, 1d10 from 13th, 1d12 from
+    17th); one that spent no Hit Die gains nothing from it."""
+    for level, die in ((2, "1d6"), (9, "1d8"), (13, "1d10"), (17, "1d12")):
+        bard, f, after_die = _song_of_rest(level)
+        assert bard.resources["song_of_rest"] == die and f.hp == after_die + 5, level
+    bard, f, after_die = _song_of_rest(2, spend=False)
+    assert f.hp == after_die == 1
+
+
+def test_song_of_rest_d8_at_9th_level():
+    """Classes > Bard > Song of Rest (d8)
+    At 9th level the song's extra hit points are 1d8 (an 8 is possible, not a 9)."""
+    assert build_pc("bard", 8, "bard", (1, 1, 0)).resources["song_of_rest"] == "1d6"
+    assert build_pc("bard", 9, "bard", (1, 1, 0)).resources["song_of_rest"] == "1d8"
+
+
+def test_song_of_rest_d10_at_13th_level():
+    """Classes > Bard > Song of Rest (d10)
+    At 13th level the song's extra hit points are 1d10."""
+    assert build_pc("bard", 12, "bard", (1, 1, 0)).resources["song_of_rest"] == "1d8"
+    assert build_pc("bard", 13, "bard", (1, 1, 0)).resources["song_of_rest"] == "1d10"
+
+
+def test_song_of_rest_d12_at_17th_level():
+    """Classes > Bard > Song of Rest (d12)
+    At 17th level the song's extra hit points are 1d12."""
+    assert build_pc("bard", 16, "bard", (1, 1, 0)).resources["song_of_rest"] == "1d10"
+    assert build_pc("bard", 17, "bard", (1, 1, 0)).resources["song_of_rest"] == "1d12"
+
+
+def test_cutting_words_subtracts_the_die_from_an_attack_roll_as_a_reaction():
+    """Classes > Bard > Cutting Words
+    From 3rd level, when a creature the bard sees within 60 feet makes an attack roll, the bard may
+    spend its reaction and one Bardic Inspiration to subtract the die from the roll before the hit
+    is known: the ogre's 13 + 6 = 19 against the fighter's AC 19, less 4, misses. A creature immune
+    to being charmed (a ghoul) is immune to it: nothing is offered."""
+    bard, f, o = pc("bard", 3, (1, 1), "bard"), pc("fighter", 1, (3, 4), "f"), mon("ogre", (3, 3))
+    b = arena(bard, f, o, first="ogre")
+    script(b, 13)
+    pick(b, "attack", "Greatclub")
+    target(b, "f")
+    assert b.decision.actor == "bard" and b.decision.kind == "reaction"
+    script(b, 4)
+    pick(b, "reaction", "Cutting Words")
+    assert f.hp == f.max_hp and bard.resources["bardic_inspiration"] == 2 and not bard.economy.reaction
+    bard, f, g = pc("bard", 3, (1, 1), "bard"), pc("fighter", 1, (3, 4), "f"), mon("ghoul", (3, 3))
+    assert "charmed" in g.condition_immunities
+    b = arena(bard, f, g, first="ghoul")
+    script(b, 15, 3, 3, 20)   # claws +4: 19 hits AC 19 for 2d4 + 2; the Con save against paralysis
+    pick(b, "attack", "Claws")
+    target(b, "f")
+    assert f.hp == f.max_hp - 8 and bard.resources["bardic_inspiration"] == 3 and bard.economy.reaction
+
+
+def test_font_of_inspiration_gives_the_uses_back_after_a_short_rest():
+    """Classes > Bard > Font of Inspiration
+    From 5th level a short rest, not only a long one, gives back every spent Bardic Inspiration."""
+    for level, back in ((4, False), (5, True)):
+        c = build_pc("bard", level, "bard", (2, 2, 0))
+        c.resources["bardic_inspiration"] = 0
+        short_rest(c)
+        assert (c.resources["bardic_inspiration"] == c.resources["bardic_inspiration_max"]) == back, level
+
+
+def test_countercharm_gives_advantage_against_fear_and_charm_until_the_next_turn_ends():
+    """Classes > Bard > Countercharm
+    From 6th level, as an action, the bard performs until the end of its next turn: it and friendly
+    creatures within 30 feet have advantage on saves against being frightened or charmed (not on
+    other saves, not farther away). The performance ends early if the bard is incapacitated or
+    silenced."""
+    from dungeonbench_gym.dnd.engine import Battle
+    from dungeonbench_gym.dnd.grid import BattleMap
+    from dnd_helpers import WIDE
+    bard, f, far = pc("bard", 6, (1, 1), "bard"), pc("fighter", 5, (2, 2), "f"), pc("fighter", 5, (12, 9), "far")
+    b = arena(bard, f, far, mon("ogre", (8, 6)), layout=WIDE, first="bard")
+    pick(b, "feature", "Countercharm")
+    assert bard.economy.actions == 0
+    need = 15 - f.saves["wis"]
+    for who, cond, kept in ((f, "frightened", True), (f, "charmed", True), (bard, "charmed", True),
+                            (f, None, False), (far, "frightened", False)):
+        script(b, 3, need)
+        ok = b.saving_throw(who, "wis", 15 - (bard.saves["wis"] - f.saves["wis"] if who is bard else 0),
+                            condition=cond) if cond else b.saving_throw(who, "wis", 15)
+        assert ok == kept, (who.cid, cond)
+        b.roller._int.values.clear()
+    turn(b, "ogre")   # still up on the ogre's turn
+    script(b, 3, need)
+    assert b.saving_throw(f, "wis", 15, condition="frightened")
+    # incapacitated: the performance stops
+    bard.conditions["stunned"] = {"by": "ogre"}
+    script(b, 3, need)
+    assert not b.saving_throw(f, "wis", 15, condition="frightened")
+    b.roller._int.values.clear()
+    del bard.conditions["stunned"]
+    # the end of the bard's next turn ends it
+    turn(b, "bard")
+    pick(b, None, "End turn")
+    script(b, 3, need)
+    assert not b.saving_throw(f, "wis", 15, condition="frightened")
+
+
+def test_countercharm_ends_when_the_bard_is_silenced():
+    """Classes > Bard > Countercharm
+    Inside a Silence the bard's performance can't be heard: no advantage for its friends."""
+    bard, f = pc("bard", 6, (2, 2), "bard"), pc("fighter", 5, (3, 2), "f")
+    foe = build_pc("cleric", 5, "foe", (7, 5, 0), side="enemies", spells=("silence",))
+    b = arena(bard, f, foe, first="bard")
+    pick(b, "feature", "Countercharm")
+    turn(b, "foe")
+    cast(b, "silence")
+    pick(b, "point_x", "x = 2")
+    pick(b, "point_y", "(2, 2)")
+    need = 15 - f.saves["wis"]
+    script(b, 3, need)
+    assert not b.saving_throw(f, "wis", 15, condition="frightened")
+
+
+def test_peerless_skill_adds_a_bardic_inspiration_die_to_the_bards_own_check():
+    """Classes > Bard > Peerless Skill
+    From 14th level the bard may spend one Bardic Inspiration to add the die to its own ability
+    check after seeing the d20: its shove (5 + 1) against the orc's 10 + 3 wins with a 10, which a
+    13th-level bard can't do."""
+    for level, won in ((13, False), (14, True)):
+        c, o = pc("bard", level, (2, 2), "bard"), mon("orc", (3, 2))
+        b = arena(c, o, first="bard")
+        n = c.resources["bardic_inspiration"]
+        script(b, 5, 10, *((10,) if level >= 14 else ()))
+        pick(b, "shove", "Shove prone")
+        target(b, "orc")
+        assert ("prone" in o.conditions) == won and c.resources["bardic_inspiration"] == n - won, level
+
+
+def test_superior_inspiration_one_use_back_when_initiative_is_rolled_with_none_left():
+    """Classes > Bard > Superior Inspiration
+    At 20th level, rolling initiative with no Bardic Inspiration left gives one back; with some
+    left, nothing changes."""
+    for level, had, now in ((20, 0, 1), (20, 2, 2), (19, 0, 0)):
+        c = pc("bard", level, (2, 2), "bard")
+        c.resources["bardic_inspiration"] = had
+        arena(c, mon("ogre", (6, 2)))
+        assert c.resources["bardic_inspiration"] == now, (level, had)

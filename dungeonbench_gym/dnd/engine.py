@@ -150,6 +150,11 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
             t = self.creatures.get(data.get("creature"))
             if t is not None and t.concentration is not None and data["condition"] in t.conditions:
                 self.end_concentration(t)
+            # SRD Wild Shape: the druid reverts by itself when it falls unconscious (Sleep, any rule
+            # that announces the condition), not only at 0 hit points (classes/druid.py form_drops)
+            if t is not None and data["condition"] == "unconscious" and "wild_shape_saved" in t.resources \
+                    and "unconscious" in t.conditions:
+                class_features.revert(self, t)
 
     @property
     def active(self) -> Combatant | None:

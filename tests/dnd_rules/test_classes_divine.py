@@ -807,3 +807,21 @@ def test_superior_inspiration_one_use_back_when_initiative_is_rolled_with_none_l
         c.resources["bardic_inspiration"] = had
         arena(c, mon("ogre", (6, 2)))
         assert c.resources["bardic_inspiration"] == now, (level, had)
+
+
+def test_wild_shape_ends_when_the_druid_falls_unconscious():
+    """Classes > Druid > Wild Shape (CR 1/4 or below, no flying or swim speed)
+    The druid reverts to its own form by itself when it falls unconscious, not only at 0 hit
+    points: a wolf-shaped druid put to sleep by Sleep is the sleeping druid, with its own hit points."""
+    c, w = pc("druid", 2, (2, 2), "d"), build_pc("wizard", 1, "w", (6, 2, 0), side="enemies")
+    b = arena(c, w, first="d")
+    own_hp = c.hp
+    pick(b, "feature", "Wild Shape")
+    pick(b, "feature", ": Wolf (")
+    turn(b, "w")
+    script(b, 8, 8, 8, 8, 8)   # Sleep's 5d8: 40 hit points' worth
+    cast(b, "sleep", 1)
+    while b.decision.kind in ("point_x", "point_y"):
+        pick(b, None, "(2, 2)" if b.decision.kind == "point_y" else "x = 2")
+    assert "unconscious" in c.conditions
+    assert c.creature_type == "humanoid" and c.hp == own_hp and "wild_shape_saved" not in c.resources

@@ -643,6 +643,25 @@ def test_jack_of_all_trades_adds_half_proficiency_to_untrained_checks_and_initia
         assert ("prone" in o.conditions) == won, level
 
 
+def test_jack_of_all_trades_raises_passive_perception():
+    """Classes > Bard > Jack of All Trades
+    A passive Wisdom (Perception) score is 10 plus every bonus the check would have, so an untrained
+    bard of 2nd level adds half its proficiency to it: a hiding rogue's Stealth of 12 surprises a
+    1st-level bard (passive 11), not a 2nd-level one (passive 12, which notices a check it equals)."""
+    from dungeonbench_gym.dnd.dice import Roller
+    from dungeonbench_gym.dnd.engine import Battle
+    from dungeonbench_gym.dnd.grid import BattleMap
+    from dnd_helpers import OPEN, Script
+    for level, surprised in ((1, True), (2, False)):
+        r = build_pc("rogue", 1, "rogue", (1, 1, 0))
+        bard = build_pc("bard", level, "bard", (7, 5, 0), side="enemies")
+        roller = Roller(0)
+        roller._int = Script([12 - (r.mod("dex") + r.prof)] + [10] * 50)
+        b = Battle(BattleMap.from_dict({"layout": OPEN}), [r, bard], roller=roller, hiding="party")
+        assert events(b, "stealth")[0]["checks"] == {"rogue": 12}
+        assert ("surprised" in bard.conditions) == surprised, level
+
+
 def _song_of_rest(level, spend=True):
     from dungeonbench_gym.dnd.day import DayRun, load_day
     from dungeonbench_gym.dnd.verification.feature_harness import FixedDice

@@ -201,7 +201,9 @@ def test_preserve_life_heals_up_to_half_the_maximum_never_undead_or_constructs()
     """Classes > Cleric > Channel Divinity: Preserve Life
     As an action and one use of Channel Divinity, the cleric restores five times its cleric level
     in hit points, divided among creatures within 30 feet; none is raised above half its hit point
-    maximum, and undead and constructs get none."""
+    maximum, and undead and constructs get none.
+    Simplified: the engine divides the pool for the cleric, among its own side only, the worst off
+    (by fraction of hit points) first, each up to half its maximum."""
     c, f, w = pc("cleric", 2, (1, 1), "c"), pc("fighter", 1, (1, 3), "f"), pc("wizard", 1, (2, 1), "w")
     golem, far = pc("fighter", 1, (1, 2), "golem"), pc("fighter", 1, (8, 6), "far")
     golem.creature_type = "construct"

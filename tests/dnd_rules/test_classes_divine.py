@@ -303,16 +303,20 @@ def test_druid_spell_slots_and_wisdom_casting():
     """Classes > Druid > Spellcasting: Druid
     A druid casts with Wisdom (save DC 8 + proficiency + Wis modifier, spell attack proficiency +
     Wis modifier) and has the druid table's slots: two 1st-level slots at 1st level, 4/2 at 3rd,
-    4/3/2 at 5th; a levelled spell spends a slot of its level."""
+    4/3/2 at 5th; a levelled spell spends a slot of its level (Healing Word: 1d4 + Wis)."""
     for level, slots in ((1, (2,)), (3, (4, 2)), (5, (4, 3, 2)), (9, (4, 3, 3, 3, 1))):
         c = build_pc("druid", level, "d", (2, 2, 0))
         assert c.resources["slots"][:len(slots)] == slots and not any(c.resources["slots"][len(slots):]), level
         assert c.resources["spell_dc"] == 8 + c.prof + _mod(c, "wis")
         assert c.resources["spell_attack"] == c.prof + _mod(c, "wis")
-    c, o = pc("druid", 1, (2, 2), "d"), mon("ogre", (3, 2))
-    b = arena(c, o, first="d")
-    cast(b, "thunderwave", 1)
-    assert b.decision.kind in ("direction", "point_x", "target") or c.resources["slots"][0] == 1
+    c, f = pc("druid", 1, (2, 2), "d"), pc("fighter", 1, (3, 2), "f")
+    b = arena(c, f, mon("ogre", (8, 6)), first="d")
+    f.hp = 1
+    b.forget_options()
+    script(b, 3)
+    cast(b, "healing-word", 1)
+    target(b, "f")
+    assert f.hp == 1 + 3 + _mod(c, "wis") and c.resources["slots"][0] == 1
 
 
 def test_wild_shape_at_2nd_level_beasts_of_cr_quarter_without_fly_or_swim():

@@ -154,6 +154,11 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
                 if t.concentration is not None:
                     self.end_concentration(t)
                 self.release_grapples_by(t)
+            # SRD Wild Shape: the druid reverts by itself when it falls unconscious (Sleep, any rule
+            # that announces the condition), not only at 0 hit points (classes/druid.py form_drops)
+            if t is not None and data.get("condition") == "unconscious" and "wild_shape_saved" in t.resources \
+                    and "unconscious" in t.conditions:
+                class_features.revert(self, t)
 
     @property
     def active(self) -> Combatant | None:

@@ -231,6 +231,12 @@ def level(b, t) -> int:
     return level_at(b, (t.pos[0], t.pos[1], t.squares, t.pos[2]))
 
 
+def _form(c) -> str | None:
+    """A wild-shaped druid's beast (SRD Wild Shape: the beast's statistics replace its own, its
+    senses included; it keeps no special sense the beast lacks)."""
+    return c.resources.get("wild_shape_form") if c.is_pc else None
+
+
 @functools.cache
 def _monster_darkvision(monster: str | None) -> int:
     if not monster:
@@ -240,7 +246,7 @@ def _monster_darkvision(monster: str | None) -> int:
 
 def darkvision(c) -> int:
     """c's darkvision range in feet: its SRD senses, the Darkvision spell's flag."""
-    best = _monster_darkvision(c.monster)
+    best = _monster_darkvision(c.monster or _form(c))
     for v in c.conditions.values():
         if v.get("darkvision", 0) > best:
             best = v["darkvision"]
@@ -259,7 +265,7 @@ def _senses(monster: str | None) -> tuple:
 
 def senses(c) -> tuple:
     """(blindsight, truesight, devil's sight) of a creature (a spell's flag may add truesight)."""
-    b, t, d = _senses(c.monster)
+    b, t, d = _senses(c.monster or _form(c))
     if c.is_pc and "devils_sight" in c.features:   # the invocation (dnd/classes/warlock.py)
         d = 120
     for v in c.conditions.values():

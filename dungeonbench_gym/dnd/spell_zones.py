@@ -242,8 +242,11 @@ def sight_modifiers(b, c, t, adv: list, dis: list) -> None:
 # ================================================================ magic
 def blocks_casting(b, c, key: str) -> bool:
     """Silence: no spell with a verbal component from inside; Antimagic Field: no spell at all."""
+    # SRD Archdruid: a 20th-level druid ignores its druid spells' verbal components (its spells are
+    # all druid spells here), so Silence does not stop them
+    verbal = key in _verbal() and "archdruid" not in c.features
     for z in live(b):
-        if (z.get("antimagic") or (z.get("silence") and key in _verbal())) and inside(b, z, c):
+        if (z.get("antimagic") or (z.get("silence") and verbal)) and inside(b, z, c):
             return True
     return False
 

@@ -45,8 +45,8 @@ class ActionsMixin:
 
     @staticmethod
     def passive_perception(o: Combatant) -> int:
-        if o.is_pc:
-            return 10 + o.mod("wis")
+        if o.is_pc:   # (a passive check takes every bonus of the check: Jack of All Trades too)
+            return 10 + o.mod("wis") + dispatch.check_bonus(o, "wis")
         return content.monster(o.monster).senses.get("passive_perception", 10 + o.mod("wis"))
 
     def _object_in_reach(self, c: Combatant) -> bool:

@@ -455,7 +455,11 @@ def _druid(pc: _Gains, n: int, lv) -> None:
     pc.resources["natural_recovery"] = 1
     pc.resources["natural_recovery_levels"] = (n + 1) // 2
     pc.resources["wild_shape"] = pc.resources["wild_shape_max"] = 2 if n < 20 else 99
-    pc.resources["wild_shape_cr"] = lv.counters.get("wild_shape_max_cr", 0.25)
+    if n >= 20:   # Archdruid: also no verbal or somatic components (dnd/spell_zones.py blocks_casting)
+        pc.features.append("archdruid")
+    # SRD Beast Shapes table: CR 1/4 at 2nd, 1/2 at 4th, 1 at 8th. (The SRD level data's counter
+    # already says 1 at 7th, against the feature's own table and the 8th-level row that grants it.)
+    pc.resources["wild_shape_cr"] = 1 if n >= 8 else 0.5 if n >= 4 else 0.25
 
 
 _CLASS_STEPS = {"fighter": _fighter, "rogue": _rogue, "wizard": _wizard, "cleric": _cleric,
@@ -599,6 +603,7 @@ def long_rest(pc: Combatant) -> None:
     pc.stable = False
     for k in ("raging", "frenzied", "sacred_weapon", "inspired"):
         pc.conditions.pop(k, None)
+    r.pop("natures_sanctuary_immune", None)   # its 24 hours are over by the next long rest
 
 
 register_pc_builder(build_pc)   # Simulacrum builds a PC through model.factories

@@ -102,10 +102,13 @@ def cutting_words(b: BattleAPI, c: Combatant, t: Combatant, st: dict) -> bool:
     only when the die can turn the hit into a miss; the bard is noted in ``st["reactor"]``."""
     if st.get("cut_done"):
         return False
+    # SRD: a creature that can't hear the bard, or is immune to being charmed, is immune to it
+    if "charmed" in c.condition_immunities or "deafened" in c.conditions or (b.zones and b.silenced(c)):
+        return False
     for o in b.creatures.values():
         if "cutting_words" in o.features and o.side == t.side and o.side != c.side and not o.incapacitated \
                 and o.economy.reaction and o.resources.get("bardic_inspiration", 0) > 0 \
-                and "blinded" not in o.conditions and b.distance(o, c) <= 60 \
+                and "blinded" not in o.conditions and b.distance(o, c) <= 60 and not (b.zones and b.silenced(o)) \
                 and st["total"] - int(o.resources["inspiration_die"].split("d")[1]) < st["ac"]:
             st["reactor"] = o.cid
             st["reactor_prompt"] = f"{o.cid}: {c.cid} hits {t.cid} ({st['total']} vs AC {st['ac']})"
@@ -132,8 +135,15 @@ def resolve_cutting_words(b: BattleAPI, c: Combatant, st: dict, take: bool) -> d
 
 
 def peerless(b: BattleAPI, c: Combatant, total: int, need: int) -> int:
-    """SRD Peerless Skill (College of Lore, 14): a Bardic Inspiration die added to the bard's own
-    ability check, spent only when the die can still reach ``need`` (as for an ally's inspiration)."""
+    """An ability check's total short of ``need``: a Bardic Inspiration die the creature holds
+    (SRD: the die is for "one ability check, attack roll, or saving throw"), then SRD Peerless
+    Skill (College of Lore, 14): a Bardic Inspiration die added to the bard's own ability check.
+    Each is spent only when the die can still reach ``need`` (as for an attack or a save)."""
+    insp = c.conditions.get("inspired")
+    if insp and total < need and total + int(insp["die"].split("d")[1]) >= need:
+        del c.conditions["inspired"]
+        total += b.roller.roll(insp["die"], what=f"bardic inspiration {c.cid}")
+        b.event("inspiration", f"{c.cid} uses Bardic Inspiration on its check ({total})", creature=c.cid)
     if not c.is_pc or total >= need or "peerless_skill" not in c.features or c.resources.get("bardic_inspiration", 0) <= 0:
         return total
     die = c.resources["inspiration_die"]
@@ -161,8 +171,18 @@ def countercharm_adv(b: BattleAPI, t: Combatant, against: tuple) -> bool:
     """Countercharm: advantage against being charmed or frightened near a performing bard."""
     if not against or ("charmed" not in against and "frightened" not in against):
         return False
-    return any("countercharm" in o.conditions and o.side == t.side and b.distance(o, t) <= 30
-               for o in b.creatures.values() if o.conscious)
+    if "deafened" in t.conditions or (b.zones and b.silenced(t)):   # it must hear the performance
+        return False
+    for o in b.creatures.values():
+        if "countercharm" not in o.conditions:
+            continue
+        if o.incapacitated or (b.zones and b.silenced(o)):   # SRD: the performance ends early
+            del o.conditions["countercharm"]
+            b.event("condition_end", f"{o.cid}'s Countercharm ends", creature=o.cid, condition="countercharm")
+            continue
+        if o.conscious and o.side == t.side and b.distance(o, t) <= 30:
+            return True
+    return False
 
 
 def song_of_rest(party) -> list:

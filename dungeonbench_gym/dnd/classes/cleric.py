@@ -12,9 +12,12 @@ if TYPE_CHECKING:   # pragma: no cover
     from ..rules.api import BattleAPI
     from ..state import Combatant
 
-# always-prepared spells (only those the engine runs): (class level, spells)
+# SRD Life Domain spells, always prepared: (class level, spells). The whole SRD list: every one of
+# them has a mechanism now (Beacon of Hope, Guardian of Faith and Raise Dead were left out while
+# the engine could not run them, and so were never prepared after it could)
 DOMAIN_LIFE = ((1, ("bless", "cure-wounds")), (3, ("lesser-restoration", "spiritual-weapon")),
-               (5, ("revivify",)), (7, ("death-ward",)), (9, ("mass-cure-wounds",)))
+               (5, ("beacon-of-hope", "revivify")), (7, ("death-ward", "guardian-of-faith")),
+               (9, ("mass-cure-wounds", "raise-dead")))
 # SRD Channel Divinity: Turn Undead reaches the undead within 30 ft (a class feature, not spell data;
 # the engine resolves it: battle/monster_actions.py, and a turned creature's moves: battle/movement.py)
 TURN_UNDEAD_FT = 30
@@ -55,8 +58,10 @@ def _preserve_life(b: BattleAPI, c: Combatant, opt) -> None:
 ACTIONS = {"preserve_life": _preserve_life}
 
 
-def divine_strike(c: Combatant, weapon_hit: bool, parts: list) -> None:
-    if "divine_strike" in c.features and weapon_hit and not extra(c).get("divine_strike_used"):
+def divine_strike(b: BattleAPI, c: Combatant, weapon_hit: bool, parts: list) -> None:
+    # SRD: "once on each of your turns": a hit on another creature's turn (an opportunity attack,
+    # a readied attack) gets none, even when the cleric struck no one on its own turn
+    if "divine_strike" in c.features and weapon_hit and b.active is c and not extra(c).get("divine_strike_used"):
         extra(c)["divine_strike_used"] = True   # Life Domain: once on each of its turns
         parts.append(DamagePart(c.resources["divine_strike"], "radiant"))
 

@@ -340,7 +340,7 @@ def damage_parts(b: BattleAPI, c: Combatant, t: Combatant, a: AttackProfile, st:
     warlock.agonizing_blast(c, a, parts)
     weapon_hit = is_weapon(a)
     paladin.smite_damage(b, c, t, st, weapon_hit, parts)   # Improved Divine Smite, Divine Smite
-    cleric.divine_strike(c, weapon_hit, parts)
+    cleric.divine_strike(b, c, weapon_hit, parts)
     ranger.colossus_slayer(c, t, weapon_hit, parts)
     barbarian.brutal_critical(c, st, weapon_hit, parts, out_extra)
     if c.is_pc:

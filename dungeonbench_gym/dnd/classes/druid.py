@@ -17,7 +17,10 @@ if TYPE_CHECKING:   # pragma: no cover
     from ..rules.api import BattleAPI
     from ..state import Combatant
 
-CIRCLE_ARCTIC = ((3, ("hold-person",)), (5, ("slow",)), (7, ("ice-storm",)), (9, ("cone-of-cold",)))
+# SRD Circle of the Land (arctic) spells, always prepared: (druid level, spells); Commune with Nature
+# (9th) has no effect on a battle (out of scope), the others all have a mechanism
+CIRCLE_ARCTIC = ((3, ("hold-person", "spike-growth")), (5, ("sleet-storm", "slow")),
+                 (7, ("freedom-of-movement", "ice-storm")), (9, ("cone-of-cold",)))
 PLANT_SPELLS = ("entangle",)   # plants magically made to impede movement: Land's Stride's advantage
 # the stats a beast form replaces (SRD Wild Shape keeps Int, Wis, Cha and the druid's proficiencies)
 FORM_FIELDS = ("name", "size", "ac", "max_hp", "hp", "speed", "fly", "attacks", "multiattack", "abilities",
@@ -149,8 +152,15 @@ def form_drops(b: BattleAPI, t: Combatant, excess: int) -> int:
 def sanctuary_turns(b: BattleAPI, c: Combatant, t: Combatant, a) -> bool:
     """SRD Nature's Sanctuary: a beast or plant attacking the druid makes a Wis save against its
     spell DC; on a failure the attack is lost (as with Sanctuary here: the SRD also lets it choose
-    another target)."""
-    if c.creature_type not in ("beast", "plant") or b.saving_throw(c, "wis", t.resources.get("spell_dc", 10), magic=True):
+    another target). A creature that saves is immune to it for 24 hours: for the rest of the battle
+    and the day, noted by its id on the druid."""
+    if c.creature_type not in ("beast", "plant"):
+        return False
+    immune = t.resources.setdefault("natures_sanctuary_immune", [])
+    if c.cid in immune:
+        return False
+    if b.saving_throw(c, "wis", t.resources.get("spell_dc", 10), magic=True):
+        immune.append(c.cid)
         return False
     b.event("attack", f"{c.cid}'s attack on {t.cid} is turned aside by Nature's Sanctuary", attacker=c.cid,
             target=t.cid, attack=a.key, hit=False, critical=False, total=0, ac=0)

@@ -29,7 +29,7 @@ from ...dnd import heuristic
 from ...dnd.builders.monsters import monster_combatant
 from ...dnd.day import MAX_STAGES, Day, DayRun, load_day
 from ...dnd.model.durations import DURATION_TEXT
-from . import views
+from . import option_features, views
 from .env import DnDEncounterEnv, battle_problems, hp_problems
 
 MAX_PARTY = 6
@@ -44,6 +44,7 @@ class DnDDayEnv(DnDEncounterEnv):
         day: a day name (e.g. "bandit_hideout") or a path to a .toml file.
         rested: the control condition: every fight starts at full strength, no intermissions
             (the day's encounters played alone).
+        option_features: "rich" (default) or "legacy", as in `DnDEncounterEnv`.
         text, on_invalid, render_mode, max_steps: as in `DecisionEnv`.
     """
 
@@ -51,11 +52,12 @@ class DnDDayEnv(DnDEncounterEnv):
     ended_label = "The day ended before the party could act (continue)"
 
     def __init__(self, day: str = "bandit_hideout", *, rested: bool = False, text: bool = False,
-                 on_invalid: str = "fallback", render_mode: str | None = None, max_steps: int | None = None):
+                 on_invalid: str = "fallback", render_mode: str | None = None, max_steps: int | None = None,
+                 option_features: str = "rich"):
         self.day: Day = load_day(day)
         self.rested = bool(rested)
         super().__init__(self.day.stages[0].scenario.path, text=text, on_invalid=on_invalid,
-                         render_mode=render_mode, max_steps=max_steps)
+                         render_mode=render_mode, max_steps=max_steps, option_features=option_features)
         self.observation_space = spaces.Dict({
             **self.observation_space.spaces,
             "day": spaces.Box(0.0, 1.0, (DAY_FEATURES,), np.float32)})
@@ -206,7 +208,12 @@ class DnDDayEnv(DnDEncounterEnv):
         return self._statics[k]
 
     def _game_observation(self) -> dict[str, np.ndarray]:
-        obs = views.encode(self.state(), self._static())
+        obs = views.encode(self.state(), self._static(), options=self.option_features == "legacy")
+        if self.option_features == "rich":
+            r = self.run
+            fight = r.phase == "battle" or r.phase == "over"
+            obs["options"], obs["option_ids"] = option_features.encode(
+                r.decision, r.battle if fight else None, self.state(), party=r.party)
         obs["day"] = self._day_vector()
         return obs
 

@@ -9,7 +9,9 @@ the NEXT fight: its map, the enemies, the party on its starting squares) plus ``
 Box(0, 1, (49,), float32): the day's sequence (5 slots: present, won, current), the phase
 (battle, intermission, rest), short rests left (/5), and per party member (up to 6): HP
 fraction, alive, hit dice left (/level), spell slots left (/max, at most 1: Flexible Casting
-can create more), potions left (/3).
+can create more), potions left (/3). Between fights the ``options`` rows (``option_features``)
+carry each option's acting member, the member it is for, its spell and slot level or item, and its
+vocabulary id (docs/dnd-observation.md); ``option_features="legacy"`` as in the Encounter env.
 
 Reward: 1/N for each of the N encounters won (so an episode's return is the share won).
 Progress: encounters won / N (1 = a full clear, the paper's Day success). Metrics: full_clear,

@@ -6,14 +6,26 @@ fill the first slots of Discrete(64) in the engine's canonical order; a decision
 options is split by the engine (a group first, then the choice), never truncated.
 
 Observation (numeric), encoded by ``views.encode`` from ``Battle.to_dict()``, the state dict
-that the text view and the ``ansi`` map also read:
+that the text view and the ``ansi`` map also read, and by ``option_features.encode`` from the
+pending decision (every key, feature, range and scaling: docs/dnd-observation.md):
 * ``grid`` Box(0, 1, (8, 32, 32), float32), the map padded to 32x32: walls, impassable,
   difficult, height (/ 30 ft), party, enemies, the deciding creature, objective squares.
 * ``creatures`` Box(0, 1, (16, 16), float32): one row per combatant (by id).
-* ``options`` Box(0, 1, (64, 12), float32): one feature row per option slot.
+* ``options`` Box(0, 1, (64, 63), float32): one feature row per option slot
+  (``option_features.FEATURE_NAMES``): what the option is (category one-hot, spell and slot level,
+  bonus action, modifiers), its numbers from the rules (to-hit, damage, range, hit and crit chances
+  and expected damage against the target, save DC and the target's save odds, creatures an area
+  would catch by side, movement cost, provoked attacks, hazards), where it points (x, y, z, distance,
+  the target's row, HP, side, AC), and the bits of its vocabulary id.
+* ``option_ids`` Box(0, V - 1, (64,), int32): each slot's stable vocabulary id (0: empty slot,
+  1: unknown; ``option_features.vocabulary()``), the same for the same action at any index.
 * ``decision`` Box(0, 1, (12,), float32): the decision kind, one-hot over ``views.DECISION_KINDS``
   (action, target, destination, route, point_x, point_y, point_z, direction, reaction, group, and
   the Day track's intermission and rest); all zero when no decision is pending (the battle is over).
+
+``option_features="legacy"``: ``options`` is the earlier Box(0, 1, (64, 12), float32) of
+``views.OPTION_FEATURES`` and there is no ``option_ids``: the observation before the rich features,
+exactly, for comparing the two.
 
 The enemies may act first and win before the party's first decision (the SRD lets a party drop
 before its turn comes). Such a reset is not rerolled: it opens on one legal option, decision

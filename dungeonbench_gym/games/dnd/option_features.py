@@ -100,7 +100,8 @@ FEATURES_DOC: tuple[tuple[str, str], ...] = (
                "party ids + 1) / 7; 0 if none"),
     ("target_member", "between fights: the member the option is for, the same scale"),
     ("variant", "a code of the option's modifiers beside its main key (Quickened Spell's 'quickened', Rage "
-                "with Frenzy's 'frenzy', a rider's 'smite'), CRC-32 of the words mod 1023 + 1, / 1024; 0 if none"),
+                "with Frenzy's 'frenzy', a rider's 'smite'; a route: the creatures it provokes), CRC-32 of the "
+                "words mod 1023 + 1, / 1024; 0 if none"),
     ("take", "for a reaction or a yes/no choice: 1 for yes (take the reaction), 0 for no"),
     ("unknown", "1 if the option's token is not in the vocabulary (its id bits are then a CRC-32 of it)"),
     *((f"id_bit{i}", f"bit {i} of the vocabulary id (so a plain MLP can tell ids apart)") for i in range(ID_BITS)),
@@ -344,7 +345,7 @@ class _Context:
         elif k in _BASIC:
             r[_CAT["basic_action"]] = 1
         else:
-            r[_CAT["monster_ability"] if k.startswith(("ms_", "monster_", "legendary")) else "class_feature"] = 1
+            r[_CAT["monster_ability" if k.startswith(("ms_", "monster_", "legendary")) else "class_feature"]] = 1
         if k in _BONUS:
             r[F["bonus_action"]] = 1
         token = self._payload(o, r)
@@ -551,6 +552,7 @@ class _Context:
         r[F["move_cost"]] = min(1.0, route.cost_ft / 120)
         r[F["provokes"]] = min(1.0, len(route.provoked) / 4)
         r[F["hazards"]] = min(1.0, sum(h[1] if isinstance(h[1], int) else 1 for h in route.hazards) / 4)
+        _variant(r, sorted(route.provoked))   # who it provokes: two routes of one cost and count still differ
         if route.path:
             x, y = route.path[len(route.path) // 2][:2]   # the route's middle square tells routes apart
             self._xyz(r, x, y, route.path[len(route.path) // 2][2] if len(route.path[0]) > 2 else 0)
@@ -667,8 +669,9 @@ class _Context:
                         members.append(v[0])
                     else:
                         r[F["amount"]] = min(1.0, len(v) / 64)
-                elif v and all(isinstance(x, int) for x in v):
-                    r[F["spell_level"]] = min(1.0, sum(v) / 9)
+                elif v and all(isinstance(x, int) for x in v):   # Arcane Recovery: the slots regained
+                    r[F["spell_level"]] = min(1.0, max(v) / 9)
+                    r[F["amount"]] = min(1.0, len(v) / 64)
             elif isinstance(v, int) and not isinstance(v, bool):
                 if token is not None and token.startswith("spell:") and 0 < v <= 9:
                     r[F["spell_level"]] = v / 9

@@ -9,7 +9,9 @@ the NEXT fight: its map, the enemies, the party on its starting squares) plus ``
 Box(0, 1, (49,), float32): the day's sequence (5 slots: present, won, current), the phase
 (battle, intermission, rest), short rests left (/5), and per party member (up to 6): HP
 fraction, alive, hit dice left (/level), spell slots left (/max, at most 1: Flexible Casting
-can create more), potions left (/3).
+can create more), potions left (/3). Between fights the ``options`` rows (``option_features``)
+carry each option's acting member, the member it is for, its spell and slot level or item, and its
+vocabulary id (docs/dnd-observation.md); ``option_features="legacy"`` as in the Encounter env.
 
 Reward: 1/N for each of the N encounters won (so an episode's return is the share won).
 Progress: encounters won / N (1 = a full clear, the paper's Day success). Metrics: full_clear,
@@ -29,7 +31,7 @@ from ...dnd import heuristic
 from ...dnd.builders.monsters import monster_combatant
 from ...dnd.day import MAX_STAGES, Day, DayRun, load_day
 from ...dnd.model.durations import DURATION_TEXT
-from . import views
+from . import option_features, views
 from .env import DnDEncounterEnv, battle_problems, hp_problems
 
 MAX_PARTY = 6
@@ -44,6 +46,7 @@ class DnDDayEnv(DnDEncounterEnv):
         day: a day name (e.g. "bandit_hideout") or a path to a .toml file.
         rested: the control condition: every fight starts at full strength, no intermissions
             (the day's encounters played alone).
+        option_features: "rich" (default) or "legacy", as in `DnDEncounterEnv`.
         text, on_invalid, render_mode, max_steps: as in `DecisionEnv`.
     """
 
@@ -51,11 +54,12 @@ class DnDDayEnv(DnDEncounterEnv):
     ended_label = "The day ended before the party could act (continue)"
 
     def __init__(self, day: str = "bandit_hideout", *, rested: bool = False, text: bool = False,
-                 on_invalid: str = "fallback", render_mode: str | None = None, max_steps: int | None = None):
+                 on_invalid: str = "fallback", render_mode: str | None = None, max_steps: int | None = None,
+                 option_features: str = "rich"):
         self.day: Day = load_day(day)
         self.rested = bool(rested)
         super().__init__(self.day.stages[0].scenario.path, text=text, on_invalid=on_invalid,
-                         render_mode=render_mode, max_steps=max_steps)
+                         render_mode=render_mode, max_steps=max_steps, option_features=option_features)
         self.observation_space = spaces.Dict({
             **self.observation_space.spaces,
             "day": spaces.Box(0.0, 1.0, (DAY_FEATURES,), np.float32)})
@@ -206,7 +210,12 @@ class DnDDayEnv(DnDEncounterEnv):
         return self._statics[k]
 
     def _game_observation(self) -> dict[str, np.ndarray]:
-        obs = views.encode(self.state(), self._static())
+        obs = views.encode(self.state(), self._static(), options=self.option_features == "legacy")
+        if self.option_features == "rich":
+            r = self.run
+            fight = r.phase == "battle" or r.phase == "over"
+            obs["options"], obs["option_ids"] = option_features.encode(
+                r.decision, r.battle if fight else None, self.state(), party=r.party)
         obs["day"] = self._day_vector()
         return obs
 

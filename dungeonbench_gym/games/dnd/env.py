@@ -6,14 +6,26 @@ fill the first slots of Discrete(64) in the engine's canonical order; a decision
 options is split by the engine (a group first, then the choice), never truncated.
 
 Observation (numeric), encoded by ``views.encode`` from ``Battle.to_dict()``, the state dict
-that the text view and the ``ansi`` map also read:
+that the text view and the ``ansi`` map also read, and by ``option_features.encode`` from the
+pending decision (every key, feature, range and scaling: docs/dnd-observation.md):
 * ``grid`` Box(0, 1, (8, 32, 32), float32), the map padded to 32x32: walls, impassable,
   difficult, height (/ 30 ft), party, enemies, the deciding creature, objective squares.
 * ``creatures`` Box(0, 1, (16, 16), float32): one row per combatant (by id).
-* ``options`` Box(0, 1, (64, 12), float32): one feature row per option slot.
+* ``options`` Box(0, 1, (64, 63), float32): one feature row per option slot
+  (``option_features.FEATURE_NAMES``): what the option is (category one-hot, spell and slot level,
+  bonus action, modifiers), its numbers from the rules (to-hit, damage, range, hit and crit chances
+  and expected damage against the target, save DC and the target's save odds, creatures an area
+  would catch by side, movement cost, provoked attacks, hazards), where it points (x, y, z, distance,
+  the target's row, HP, side, AC), and the bits of its vocabulary id.
+* ``option_ids`` Box(0, V - 1, (64,), int32): each slot's stable vocabulary id (0: empty slot,
+  1: unknown; ``option_features.vocabulary()``), the same for the same action at any index.
 * ``decision`` Box(0, 1, (12,), float32): the decision kind, one-hot over ``views.DECISION_KINDS``
   (action, target, destination, route, point_x, point_y, point_z, direction, reaction, group, and
   the Day track's intermission and rest); all zero when no decision is pending (the battle is over).
+
+``option_features="legacy"``: ``options`` is the earlier Box(0, 1, (64, 12), float32) of
+``views.OPTION_FEATURES`` and there is no ``option_ids``: the observation before the rich features,
+exactly, for comparing the two.
 
 The enemies may act first and win before the party's first decision (the SRD lets a party drop
 before its turn comes). Such a reset is not rerolled: it opens on one legal option, decision
@@ -37,7 +49,7 @@ from ...core.env import DecisionEnv
 from ...core.options import Option
 from ...dnd import heuristic
 from ...dnd.scenario import Scenario, encounter_names, load_encounter
-from . import views
+from . import option_features, views
 from .views import (
     CREATURE_FEATURES,
     DECISION_KINDS,
@@ -54,6 +66,9 @@ class DnDEncounterEnv(DecisionEnv):
 
     Args:
         scenario: an encounter name (e.g. "goblin_ambush") or a path to a .toml file.
+        option_features: "rich" (default): the option rows of ``option_features.py`` and the
+            ``option_ids`` key; "legacy": the 12-feature rows of ``views.OPTION_FEATURES`` and no
+            ``option_ids``, exactly the observation before the rich features (for comparisons).
         text, on_invalid, render_mode, max_steps: as in `DecisionEnv`.
     """
 
@@ -63,14 +78,15 @@ class DnDEncounterEnv(DecisionEnv):
     ended_label = "The battle ended before the party could act (continue)"
 
     def __init__(self, scenario: str = "goblin_ambush", *, text: bool = False, on_invalid: str = "fallback",
-                 render_mode: str | None = None, max_steps: int | None = None):
+                 render_mode: str | None = None, max_steps: int | None = None, option_features: str = "rich"):
         self.scenario: Scenario = load_encounter(scenario)
+        self.option_features = option_space_kind(option_features)
         super().__init__(
             n_actions=N_OPTIONS,
             observation_spaces={
                 "grid": spaces.Box(0.0, 1.0, (len(GRID_CHANNELS), GRID, GRID), np.float32),
                 "creatures": spaces.Box(0.0, 1.0, (MAX_CREATURES, len(CREATURE_FEATURES)), np.float32),
-                "options": spaces.Box(0.0, 1.0, (N_OPTIONS, len(OPTION_FEATURES)), np.float32),
+                **option_spaces(self.option_features),
                 "decision": spaces.Box(0.0, 1.0, (len(DECISION_KINDS),), np.float32),
             },
             text=text, on_invalid=on_invalid, render_mode=render_mode, max_steps=max_steps)
@@ -136,7 +152,11 @@ class DnDEncounterEnv(DecisionEnv):
         return d.kind if d is not None else "none"
 
     def _game_observation(self) -> dict[str, np.ndarray]:
-        return views.encode(self.state(), self._static_grid)
+        obs = views.encode(self.state(), self._static_grid, options=self.option_features == "legacy")
+        if self.option_features == "rich":
+            obs["options"], obs["option_ids"] = option_features.encode(self.battle.decision, self.battle,
+                                                                       self.state())
+        return obs
 
     # ------------------------------------------------------------------ progress
     def _goal_distance(self) -> int:
@@ -211,6 +231,21 @@ class DnDEncounterEnv(DecisionEnv):
         state = dict(self.__dict__)
         state["_state_cache"] = None
         return state
+
+
+def option_space_kind(name: str) -> str:
+    if name not in ("rich", "legacy"):
+        raise ValueError(f"option_features={name!r}: use 'rich' (the default) or 'legacy'")
+    return name
+
+
+def option_spaces(kind: str) -> dict:
+    """The option keys of the observation space: the rich rows and their vocabulary ids, or the
+    legacy 12-feature rows."""
+    if kind == "legacy":
+        return {"options": spaces.Box(0.0, 1.0, (N_OPTIONS, len(OPTION_FEATURES)), np.float32)}
+    return {"options": spaces.Box(0.0, 1.0, (N_OPTIONS, option_features.N_FEATURES), np.float32),
+            "option_ids": spaces.Box(0, option_features.vocab_size() - 1, (N_OPTIONS,), np.int32)}
 
 
 def scenario_ids() -> list[str]:

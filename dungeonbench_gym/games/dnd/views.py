@@ -43,8 +43,10 @@ def terrain(state: dict) -> np.ndarray:
     return g
 
 
-def encode(state: dict, static: np.ndarray) -> dict[str, np.ndarray]:
-    """The numeric observation (everything but the mask) from the state dict."""
+def encode(state: dict, static: np.ndarray, options: bool = True) -> dict[str, np.ndarray]:
+    """The numeric observation (everything but the mask) from the state dict; ``options``: with
+    the legacy option rows (``OPTION_FEATURES``); the envs' default rows come from
+    ``option_features.encode`` instead."""
     g = static.copy()
     d = state["decision"]
     actor = d["actor"] if d else None
@@ -69,9 +71,12 @@ def encode(state: dict, static: np.ndarray) -> dict[str, np.ndarray]:
     kind = np.zeros(len(DECISION_KINDS), np.float32)
     if d:
         kind[DECISION_KINDS.index(d["kind"])] = 1
-        for i, o in enumerate(d["options"]):
-            opts[i] = _option_row(o, by_id, party_side)
-    return {"grid": g, "creatures": creatures, "options": opts, "decision": kind}
+        if options:
+            for i, o in enumerate(d["options"]):
+                opts[i] = _option_row(o, by_id, party_side)
+    if options:
+        return {"grid": g, "creatures": creatures, "options": opts, "decision": kind}
+    return {"grid": g, "creatures": creatures, "decision": kind}
 
 
 def _option_row(o: dict, by_id: dict, party_side: str) -> list:

@@ -49,6 +49,7 @@ class Budget:
     n_steps: int = 256
     env_kwargs: dict = field(default_factory=dict)
     family: str = ""                     # the agents.BASELINES key for the heuristic baseline
+    train_eval_episodes: int = 0         # > 0: also evaluate on each training id (generalisation: both sides)
 
 
 _DND_HELD_OUT = ("DnD-Encounter-OgreBridge-v0", "DnD-Encounter-HarpyCliffs-v0", "DnD-Encounter-RatCellar-v0")
@@ -61,26 +62,28 @@ def _dnd_encounters() -> tuple[str, ...]:
 
 def budgets() -> dict[str, Budget]:
     dnd_all = _dnd_encounters()
+    legacy = {"option_features": "legacy"}   # the D&D rows before issue 20, for the comparison
+    goblin, ogre = ("DnD-Encounter-GoblinAmbush-v0",), ("DnD-Encounter-OgreBridge-v0",)
     return {
         "babyai": Budget(("BabyAI-GoTo-v0",), ("BabyAI-GoTo-v0",), 100_000, 100, family="babyai"),
         "babaisai": Budget(("BabaIsAI-goto_win-v0",), ("BabaIsAI-goto_win-v0",), 100_000, 100,
                            family="babaisai"),
-        "crafter": Budget(("Crafter-v0",), ("Crafter-v0",), 100_000, 20, family="crafter"),
-        "textworld": Budget(("TextWorld-CoinCollector-v0",), ("TextWorld-CoinCollector-v0",), 30_000, 50,
+        "crafter": Budget(("Crafter-v0",), ("Crafter-v0",), 50_000, 10, family="crafter"),
+        "textworld": Budget(("TextWorld-CoinCollector-v0",), ("TextWorld-CoinCollector-v0",), 10_000, 30,
                             family="textworld"),
-        "textadventure": Budget(("TextAdventure-Lighthouse-v0",), ("TextAdventure-Lighthouse-v0",), 30_000, 20,
+        "textadventure": Budget(("TextAdventure-Lighthouse-v0",), ("TextAdventure-Lighthouse-v0",), 5_000, 10,
                                 family="textadventure"),
-        "minihack": Budget(("MiniHack-Corridor-R3-v0",), ("MiniHack-Corridor-R3-v0",), 50_000, 50,
+        "minihack": Budget(("MiniHack-Corridor-R3-v0",), ("MiniHack-Corridor-R3-v0",), 100_000, 50,
                            family="minihack"),
-        "nethack": Budget(("NetHack-Valkyrie-v0",), ("NetHack-Valkyrie-v0",), 30_000, 10, family="nethack"),
-        "dnd": Budget(("DnD-Encounter-GoblinAmbush-v0",), ("DnD-Encounter-GoblinAmbush-v0",), 30_000, 100,
-                      family="dnd"),
-        "dnd-ogre": Budget(("DnD-Encounter-OgreBridge-v0",), ("DnD-Encounter-OgreBridge-v0",), 30_000, 100,
-                           family="dnd"),
-        "dnd-day": Budget(("DnD-Day-GoblinRoad-v0",), ("DnD-Day-GoblinRoad-v0",), 30_000, 50, family="dnd"),
+        "nethack": Budget(("NetHack-Valkyrie-v0",), ("NetHack-Valkyrie-v0",), 50_000, 10, family="nethack"),
+        "dnd": Budget(goblin, goblin, 150_000, 100, family="dnd"),
+        "dnd-legacy": Budget(goblin, goblin, 150_000, 100, env_kwargs=legacy, family="dnd"),
+        "dnd-ogre": Budget(ogre, ogre, 150_000, 100, family="dnd"),
+        "dnd-ogre-legacy": Budget(ogre, ogre, 150_000, 100, env_kwargs=legacy, family="dnd"),
+        "dnd-day": Budget(("DnD-Day-GoblinRoad-v0",), ("DnD-Day-GoblinRoad-v0",), 100_000, 50, family="dnd"),
         # generalisation: train on every encounter but three, evaluate on those three (issue 20, Build 4)
         "dnd-generalise": Budget(tuple(i for i in dnd_all if i not in _DND_HELD_OUT), _DND_HELD_OUT,
-                                 60_000, 50, family="dnd"),
+                                 150_000, 50, family="dnd", train_eval_episodes=10),
     }
 
 
@@ -143,12 +146,12 @@ def _play(env, seeds, act) -> list[float]:
     return out
 
 
-def evaluate(b: Budget, policy_act) -> dict:
+def evaluate(b: Budget, policy_act, ids=None, episodes=None) -> dict:
     """Mean final progress per evaluation id over its held-out seeds, and over all of them."""
     per_id, every = {}, []
-    for eid in b.eval_ids:
+    for eid in ids or b.eval_ids:
         env = gym.make("DungeonBench/" + eid, **b.env_kwargs)
-        seeds = [EVAL_SEED_BASE + k for k in range(b.eval_episodes)]
+        seeds = [EVAL_SEED_BASE + k for k in range(episodes or b.eval_episodes)]
         values = _play(env, seeds, policy_act)
         env.close()
         per_id[eid] = _summary(values)
@@ -210,6 +213,8 @@ def train(family: str, b: Budget, policy: str, seed: int, threads: int) -> dict:
     model.save(path)
     env.close()
     result = evaluate(b, _model_act(model))
+    if b.train_eval_episodes:   # the same policy on the ids it trained on (held-out seeds)
+        result["train_ids_eval"] = evaluate(b, _model_act(model), b.train_ids, b.train_eval_episodes)["all"]
     result.update(policy=policy, seed=seed, model=str(path), timesteps=int(model.num_timesteps),
                   train_seconds=round(seconds, 1))
     return result
@@ -258,7 +263,9 @@ def table(folder: Path = RESULTS) -> str:
             if not runs:
                 continue
             s = _summary([v for r in runs for v in r["values"]])
-            seeds = ", ".join(f"s{r['seed']}: {r['all']['mean_progress']:.3f}" for r in runs)
+            seeds = ", ".join(f"s{r['seed']}: {r['all']['mean_progress']:.3f}" +
+                              (f" (training ids: {r['train_ids_eval']['mean_progress']:.3f})"
+                               if "train_ids_eval" in r else "") for r in runs)
             label = "MaskablePPO, MultiInputPolicy" if policy == "default" else "MaskablePPO, option ranking"
             rows.append(f"| {name} | {label} | {runs[0]['timesteps']:,} | "
                         f"{np.mean([r['train_seconds'] for r in runs]) / 60:.1f} min | "

@@ -287,20 +287,22 @@ class AttacksMixin:
         weak = c.resources.get("swarm_half_hp", {}).get(a.key)
         if weak and c.hp <= c.max_hp // 2:   # a swarm at half its hit points or fewer: the lesser dice
             parts = [DamagePart(d, ty) for d, ty in weak]
-        if "sneak_attack" in c.features and not c.economy.sneak_used \
+        # once per turn, any creature's turn: the economy's mark names the turn it was spent in
+        # (an opportunity attack on a foe's turn may add it again)
+        if "sneak_attack" in c.features and c.economy.sneak_used != self.turn_mark() \
                 and (a.finesse or not melee or c.kind == "monster") \
                 and self.sneak_attack_allowed(c, t, st["adv"], st["dis"]):   # a monster's: any weapon
-            c.economy.sneak_used = True
+            c.economy.sneak_used = self.turn_mark()
             parts.append(DamagePart(c.resources["sneak_attack_dice"], parts[0].type))
             self.event("sneak_attack", f"{c.cid} adds Sneak Attack ({c.resources['sneak_attack_dice']})",
                        creature=c.cid)
         parts += [DamagePart(d, ty) for d, ty, types in c.resources.get("slaying", {}).get(a.key, ())
                   if t.creature_type in types]   # a slayer weapon's extra damage (dnd/items.py)
         parts += spellbook.hit_parts(self, c, t, a)   # Divine Favor, Branding Smite, Hunter's Mark
-        if parts and "martial_advantage" in c.features and not c.economy.sneak_used and any(
+        if parts and "martial_advantage" in c.features and c.economy.sneak_used != self.turn_mark() and any(
                 o.conscious and not o.incapacitated and o is not c and self.distance(o, t) <= SQUARE_FT
                 for o in self.allies_of(c)):   # Martial Advantage: once a turn, an ally next to the target
-            c.economy.sneak_used = True
+            c.economy.sneak_used = self.turn_mark()
             parts.append(DamagePart(c.resources["martial_advantage_dice"], parts[0].type))
             self.event("martial_advantage", f"{c.cid} adds Martial Advantage", creature=c.cid)
         charge = self._charge_hit(c, t, a) if c.kind == "monster" else None
@@ -475,8 +477,8 @@ class AttacksMixin:
             return False
         if adv and not dis:
             return True
-        if dis:
-            return False
+        # neither, or both cancelled: the roll then has no disadvantage (SRD "Advantage and
+        # Disadvantage"), so an ally beside the target opens Sneak Attack as on a plain roll
         return any(o.conscious and not o.incapacitated and o.side == c.side and o is not c
                    and self.distance(o, t) <= SQUARE_FT for o in self.creatures.values())
 

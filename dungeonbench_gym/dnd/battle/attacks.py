@@ -217,7 +217,10 @@ class AttacksMixin:
         reaction = None
         if hit and not crit and total < ac + 5 and self._can_shield(t):
             reaction = "shield"
-        elif hit and "uncanny_dodge" in t.features and not t.incapacitated and t.economy.reaction:
+        elif hit and "uncanny_dodge" in t.features and not t.incapacitated and t.economy.reaction \
+                and self.watches(t, c) and hidden is None and "invisible" not in vanished:
+            # SRD Uncanny Dodge: only against an attacker it can see (an unseen one, invisible or
+            # hidden until this attack, gives no warning)
             reaction = "uncanny_dodge"
         elif hit and melee and not crit and "parry" in t.features and not t.incapacitated and t.economy.reaction \
                 and roll.total < ac + t.resources["parry"] and "blinded" not in t.conditions \

@@ -148,6 +148,7 @@ class AttacksMixin:
             spell_wards.attack_modifiers(self, c, t, dis)
         if a is not None and getattr(self, "underwater", False):   # SRD underwater combat (dnd/items.py)
             dis.extend(_items.underwater_disadvantage(c, a, melee))
+        dispatch.unseen_target(self, c, t, dis)   # Feral Senses
         return bool(adv), bool(dis), adv + dis
 
     def make_attack(self, c: Combatant, a: AttackProfile, t: Combatant, melee: bool | None = None,

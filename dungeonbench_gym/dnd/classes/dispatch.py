@@ -253,6 +253,10 @@ def attack_modifiers(b: BattleAPI, c: Combatant, t: Combatant, melee: bool, a, a
     barbarian.reckless_advantage(b, c, t, melee, a, adv)
     paladin.purity_of_spirit(c, t, dis)
     rogue.elusive(t, adv)
+
+
+def unseen_target(b: BattleAPI, c: Combatant, t: Combatant, dis: list) -> None:
+    """Called last, once every reason of not seeing the target is in (zones included): Feral Senses."""
     if dis and c.is_pc:
         ranger.feral_senses(b, c, t, dis)
 
@@ -328,11 +332,11 @@ def damage_parts(b: BattleAPI, c: Combatant, t: Combatant, a: AttackProfile, st:
     weapon_hit = is_weapon(a)
     paladin.smite_damage(b, c, t, st, weapon_hit, parts)   # Improved Divine Smite, Divine Smite
     cleric.divine_strike(c, weapon_hit, parts)
-    ranger.colossus_slayer(c, t, weapon_hit, parts)
+    ranger.colossus_slayer(b, c, t, weapon_hit, parts)
     barbarian.brutal_critical(c, st, weapon_hit, parts, out_extra)
     if c.is_pc:
         warlock.lifedrinker(c, a, parts)
-        ranger.foe_slayer(c, t, a, parts)
+        ranger.foe_slayer(b, c, t, a, parts)
     return [(p, True) for p in parts] + out_extra
 
 

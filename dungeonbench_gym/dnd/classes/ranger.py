@@ -154,10 +154,15 @@ def begin_attack(c: Combatant, source: str) -> None:
 
 
 # ================================================================ attacks
+UNSEEN = ("target invisible", "target hidden", "attacker blinded", "target unseen (obscured)")
+
+
 def feral_senses(b: BattleAPI, c: Combatant, t: Combatant, dis: list) -> None:
-    """Feral Senses: an unseen target within 30 ft gives no disadvantage."""
-    if "feral_senses" in c.features and b.distance(c, t) <= 30:
-        dis[:] = [d for d in dis if d not in ("target invisible", "target hidden")]
+    """Feral Senses: not seeing the target (invisible, hidden, obscured, the ranger blinded)
+    gives no disadvantage, at any range: the SRD's 30 ft bounds only where the ranger knows an
+    invisible creature to be, and the engine always knows where every creature is."""
+    if "feral_senses" in c.features:
+        dis[:] = [d for d in dis if d not in UNSEEN]
 
 
 def escape_the_horde(t: Combatant, then: str, reasons: list) -> bool:
@@ -185,17 +190,19 @@ def multiattack_defense(b: BattleAPI, c: Combatant, t: Combatant) -> None:
         t.resources["mad"] = (c.cid, b.round, b.turn_index)   # this creature's hit, this turn
 
 
-def colossus_slayer(c: Combatant, t: Combatant, weapon_hit: bool, parts: list) -> None:
+def colossus_slayer(b: BattleAPI, c: Combatant, t: Combatant, weapon_hit: bool, parts: list) -> None:
+    # "once per turn": any creature's turn (an opportunity attack may add it again), so the mark
+    # is the battle's turn number, not a flag that lives until the ranger's own next turn
     if "colossus_slayer" in c.features and weapon_hit and t.hp < t.max_hp \
-            and not extra(c).get("colossus_used"):
-        extra(c)["colossus_used"] = True
+            and extra(c).get("colossus_turn") != b.turn_mark():
+        extra(c)["colossus_turn"] = b.turn_mark()
         parts.append(DamagePart("1d8", parts[0].type if parts else "slashing"))
 
 
-def foe_slayer(c: Combatant, t: Combatant, a, parts: list) -> None:
-    """Once a turn on a favored enemy: + Wis modifier."""
+def foe_slayer(b: BattleAPI, c: Combatant, t: Combatant, a, parts: list) -> None:
+    """Once on each of the ranger's own turns (SRD), on a favored enemy: + Wis modifier."""
     if "foe_slayer" in c.features and not a.spell and t.creature_type in c.resources.get("favored_enemies", ()) \
-            and not extra(c).get("foe_slain"):
+            and b.active is c and not extra(c).get("foe_slain"):
         extra(c)["foe_slain"] = True
         parts.append(DamagePart(str(max(0, c.mod("wis"))), parts[0].type if parts else "slashing"))
 

@@ -318,3 +318,329 @@ def test_stroke_of_luck_turns_a_miss_into_a_hit_once_per_rest():
     assert not _last_attack(b, "r")["hit"]
     short_rest(r)
     assert r.resources["stroke_of_luck"] == 1
+
+
+# ==================================================================== Ranger
+def _ranger(level, cid="r", at=(2, 2), **kw):
+    return _pc("ranger", level, cid, at, **kw)
+
+
+def test_ranger_archery_style_adds_2_to_ranged_weapon_attack_rolls():
+    """Classes > Ranger > Fighting Style: Archery
+    The archer adds 2 to its attack rolls with ranged weapons, not with melee weapons."""
+    r, o = _ranger(2), mon("ogre", (8, 2), "o")
+    b = _b(r, o, first="r")
+    _hit(b, "Longbow", 10, 1)
+    assert _last_attack(b, "r")["total"] == 10 + _mod(r, "dex") + r.prof + 2
+    r, o = _ranger(2), mon("ogre", (3, 2), "o")
+    b = _b(r, o, first="r")
+    _hit(b, "Shortsword", 10, 1)
+    assert _last_attack(b, "r")["total"] == 10 + _mod(r, "dex") + r.prof
+
+
+def test_ranger_defense_style_adds_1_to_ac_while_wearing_armour():
+    """Classes > Ranger > Fighting Style: Defense
+    While the ranger wears armour its AC is 1 higher (leather armour 11 + Dex + 1); without armour
+    the style adds nothing."""
+    dex = _mod(_ranger(2), "dex")
+    assert _ranger(2, style="defense").ac == 11 + dex + 1 and _ranger(2).ac == 11 + dex
+    assert _ranger(2, style="defense", armor=None).ac == 10 + dex == _ranger(2, armor=None).ac
+
+
+def test_ranger_dueling_style_adds_2_damage_with_a_one_handed_melee_weapon():
+    """Classes > Ranger > Fighting Style: Dueling
+    Wielding a melee weapon in one hand and no other weapon, the ranger adds 2 to its damage rolls
+    with it (a longsword: 1d8 + Str + 2)."""
+    r, o = _ranger(2, style="dueling", weapons=("longsword", "longbow")), mon("ogre", (3, 2), "o")
+    b = _b(r, o, first="r")
+    _hit(b, "Longsword", 15, 5)
+    assert o.hp == 59 - (5 + _mod(r, "str") + 2)
+
+
+def test_ranger_two_weapon_style_adds_the_modifier_to_the_off_hand_attack():
+    """Classes > Ranger > Fighting Style: Two-Weapon Fighting
+    When the ranger fights with two weapons, its bonus-action off-hand attack adds the ability
+    modifier to the damage (without the style, a positive modifier is not added)."""
+    for style, add in (("two_weapon_fighting", True), ("archery", False)):
+        r, o = _ranger(2, style=style, weapons=("shortsword", "scimitar")), mon("ogre", (3, 2), "o")
+        b = _b(r, o, first="r")
+        _hit(b, "Attack with Shortsword", 1)   # a miss
+        _hit(b, "Off-hand attack with Scimitar", 15, 3)
+        assert o.hp == 59 - (3 + (_mod(r, "dex") if add else 0)), style
+
+
+def test_ranger_spellcasting_slots_and_save_dc_follow_the_ranger_table():
+    """Classes > Ranger > Spellcasting: Ranger
+    The ranger casts from 2nd level with the half-caster slots of the Ranger table (2 first-level
+    slots at 2nd ... 4/3/3/3/2 at 20th), Wisdom as its ability: save DC 8 + proficiency + Wis,
+    attack + proficiency + Wis; casting a spell spends a slot of its level."""
+    table = {1: (), 2: (2,), 3: (3,), 5: (4, 2), 9: (4, 3, 2), 13: (4, 3, 3, 1), 17: (4, 3, 3, 3, 1),
+             20: (4, 3, 3, 3, 2)}
+    for level, want in table.items():
+        r = _ranger(level)
+        assert tuple(n for n in r.resources.get("slots", ()) if n) == want, level
+        if want:
+            assert r.resources["spell_dc"] == 8 + r.prof + _mod(r, "wis")
+            assert r.resources["spell_attack"] == r.prof + _mod(r, "wis")
+    r, f = _ranger(2), _pc("fighter", 2, "f", (3, 2))
+    f.hp = 5
+    b = _b(r, f, mon("ogre", (12, 8), "o"), first="r")
+    script(b, 6)
+    pick(b, "spell", "Cure Wounds")
+    target(b, "f")
+    assert f.hp == 5 + 6 + _mod(r, "wis") and r.resources["slots"][0] == 1
+
+
+def test_colossus_slayer_adds_1d8_to_a_wounded_target_once_per_turn():
+    """Classes > Ranger > Hunter's Prey: Colossus Slayer
+    A weapon hit on a creature below its hit point maximum deals an extra 1d8, once per turn: not
+    against an unhurt creature, not twice in the ranger's turn, but again on another creature's
+    turn (an opportunity attack)."""
+    r, o = _ranger(5), mon("ogre", (8, 2), "o")
+    b = _b(r, o, first="r")
+    dex = _mod(r, "dex")
+    _hit(b, "Longbow", 15, 4)   # the ogre is unhurt: no extra die
+    assert o.hp == 59 - (4 + dex)
+    _hit(b, "Longbow", 15, 4, 6)   # now wounded: + 1d8 (6)
+    assert o.hp == 59 - 2 * (4 + dex) - 6
+    o.hp = 40
+    turn(b, "o")
+    script(b, 15, 4, 6)
+    b.make_attack(r, r.attack("longbow"), o, melee=False)
+    assert o.hp == 40 - (4 + dex) - 6
+    turn(b, "r")
+    o.hp = 40
+    _hit(b, "Longbow", 15, 4, 6)
+    _hit(b, "Longbow", 15, 4)   # the second hit of the turn: none
+    assert o.hp == 40 - 2 * (4 + dex) - 6
+
+
+def test_giant_killer_reaction_attack_on_a_large_attacker_that_hits_or_misses():
+    """Classes > Ranger > Hunter's Prey: Giant Killer
+    When a Large or larger creature within 5 feet hits or misses the ranger with an attack, the
+    ranger may use its reaction to attack it at once; a Medium attacker gives no such chance."""
+    for d20 in (2, 18):   # a miss, then a hit
+        r, o = _ranger(3, choices=("giant_killer",)), mon("ogre", (3, 2), "o")
+        b = _b(r, o, first="o")
+        _hit(b, "Greatclub", d20, 3, 3)
+        assert any("Giant Killer" in x for x in labels(b, "reaction")), d20
+        script(b, 15, 5)
+        pick(b, "reaction", "with shortsword")
+        assert o.hp == 59 - (5 + _mod(r, "dex")) and not r.economy.reaction
+        assert b.decision.actor == "o"   # the ogre's turn goes on
+    r, t = _ranger(3, choices=("giant_killer",)), mon("thug", (3, 2), "t")
+    b = _b(r, t, first="t")
+    pick(b, "multiattack")
+    _hit(b, "Mace", 2)
+    assert not any("Giant Killer" in x for x in labels(b)) and r.economy.reaction
+
+
+def test_horde_breaker_one_more_attack_on_a_creature_beside_the_first_target():
+    """Classes > Ranger > Hunter's Prey: Horde Breaker
+    Once on each of its turns, after a weapon attack the ranger may make another attack with the
+    same weapon against a different creature within 5 feet of the first target (and in range);
+    it spends no action, and is not offered twice in a turn."""
+    r = _ranger(3, choices=("horde_breaker",))
+    o1, o2, o3 = mon("orc", (8, 2), "o1"), mon("orc", (9, 2), "o2"), mon("orc", (12, 8), "o3")
+    b = _b(r, o1, o2, o3, first="r")
+    _hit(b, "Longbow", 2)   # a miss still opens the second attack
+    pick(b, "attack", "Horde Breaker")
+    assert [o.data[0] for o in b.decision.options if o.kind == "target"] == ["o2"]
+    script(b, 18, 5)
+    pick(b, "target", "o2")
+    assert o2.hp == o2.max_hp - (5 + _mod(r, "dex"))
+    assert not any("Horde Breaker" in x for x in labels(b))
+
+
+def test_ranger_extra_attack_two_attacks_from_5th_level():
+    """Classes > Ranger > Extra Attack
+    From 5th level the Attack action makes two attacks; a 4th-level ranger makes one."""
+    for level, n in ((4, 1), (5, 2)):
+        r, o = _ranger(level), mon("ogre", (8, 2), "o")
+        b = _b(r, o, first="r")
+        made = 0
+        while any(x.kind == "attack" and "Longbow" in x.label for x in b.decision.options) and made < 4:
+            _hit(b, "Longbow", 1)
+            made += 1
+        assert made == n, level
+
+
+def test_escape_the_horde_opportunity_attacks_on_the_ranger_have_disadvantage():
+    """Classes > Ranger > Defensive Tactics: Escape the Horde
+    Opportunity attacks against the ranger are made with disadvantage (two d20s, the lower counts):
+    the ogre's 15 and 3 give 3 + 6."""
+    r, o = _ranger(7, choices=("escape_the_horde",)), mon("ogre", (3, 2), "o")
+    b = _b(r, o, first="r")
+    pick(b, "move")
+    dest = next(i for i, x in enumerate(b.decision.options) if x.kind == "destination" and x.data[0][:2] == (1, 2))
+    b.choose(dest)
+    script(b, 15, 3, 1, 1)
+    while b.decision.kind == "reaction" and b.decision.actor == "o":
+        pick(b, "reaction", "")   # the ogre takes its opportunity attack
+    e = _last_attack(b, "o")
+    assert e["total"] == 3 + 6 and not e["hit"]
+
+
+def test_multiattack_defense_plus_4_ac_against_the_same_attacker_after_a_hit():
+    """Classes > Ranger > Defensive Tactics: Multiattack Defense
+    Once a creature hits the ranger, its later attacks on the ranger this turn face +4 AC: the thug's
+    second mace attack, a hit by 2 against the plain AC, misses."""
+    r, t = _ranger(7), mon("thug", (3, 2), "t")
+    b = _b(r, t, first="t")
+    need = r.ac - t.attack("mace").to_hit
+    pick(b, "multiattack")
+    _hit(b, "Mace", 18, 2)
+    hp = r.hp
+    assert hp < r.max_hp
+    _hit(b, "Mace", need + 2, 2)
+    assert not _last_attack(b, "t")["hit"] and r.hp == hp
+
+
+def test_steel_will_advantage_on_saves_against_being_frightened():
+    """Classes > Ranger > Defensive Tactics: Steel Will
+    The ranger has advantage on saving throws against being frightened (two d20s, the higher
+    counts), not on its other saves."""
+    r = _ranger(7, choices=("steel_will",))
+    b = _b(r, mon("ogre", (12, 8), "o"))
+    dc = 10 + r.saves["wis"] + 1
+    script(b, 2, 19)
+    assert b.saving_throw(r, "wis", dc, condition="frightened") is True
+    script(b, 2, 19)
+    assert b.saving_throw(r, "wis", dc, condition="charmed") is False
+
+
+def test_ranger_lands_stride_difficult_terrain_and_magical_plants():
+    """Classes > Ranger > Land's Stride
+    From 8th level nonmagical difficult terrain costs the ranger no extra movement, and it has
+    advantage on saves against magically grown plants that hinder movement (Entangle)."""
+    from dungeonbench_gym.dnd.verification.subclass_probes import _lands_stride_probes
+    _lands_stride_probes()["ranger-lands-stride"]()
+
+
+def test_volley_one_ranged_attack_against_each_foe_within_10_ft_of_a_point():
+    """Classes > Ranger > Multiattack: Volley
+    As an action the ranger makes a ranged weapon attack, a separate roll each, against every
+    creature within 10 feet of a point in range, spending a piece of ammunition per target; a
+    creature farther from the point is not attacked."""
+    r = _ranger(11, choices=("volley",))
+    o1, o2, o3 = mon("orc", (8, 2), "o1"), mon("orc", (10, 2), "o2"), mon("orc", (12, 8), "o3")
+    b = _b(r, o1, o2, o3, first="r")
+    ammo = r.resources["ammo_longbow"]
+    pick(b, "feature", "Volley")
+    script(b, 18, 5, 18, 6)
+    pick(b, "target", "centred on o1")
+    hit = [e["target"] for e in events(b, "attack") if e["attacker"] == "r"]
+    assert hit == ["o1", "o2"] and r.economy.actions == 0 and r.resources["ammo_longbow"] == ammo - 2
+    dex = _mod(r, "dex")
+    assert o1.max_hp - o1.hp == 5 + dex and o2.max_hp - o2.hp == 6 + dex and o3.hp == o3.max_hp
+
+
+def test_whirlwind_attack_one_melee_attack_against_each_creature_within_5_ft():
+    """Classes > Ranger > Multiattack: Whirlwind Attack
+    As an action the ranger makes a melee attack, a separate roll each, against every creature
+    within 5 feet of it; one farther away is not attacked."""
+    r = _ranger(11)
+    o1, o2, o3 = mon("orc", (3, 2), "o1"), mon("orc", (2, 3), "o2"), mon("orc", (12, 8), "o3")
+    b = _b(r, o1, o2, o3, first="r")
+    script(b, 18, 4, 2)   # o1 hit (4), o2 missed
+    pick(b, "feature", "Whirlwind Attack")
+    hit = [(e["target"], e["hit"]) for e in events(b, "attack") if e["attacker"] == "r"]
+    assert hit == [("o1", True), ("o2", False)] and r.economy.actions == 0
+    assert o1.max_hp - o1.hp == 4 + _mod(r, "dex") and o3.hp == o3.max_hp
+
+
+def test_vanish_hide_as_a_bonus_action():
+    """Classes > Ranger > Vanish
+    From 14th level the ranger may take the Hide action as a bonus action, keeping its action; a
+    13th-level ranger may not."""
+    r = _ranger(13)
+    b = _b(r, mon("scout", (11, 2), "s"), first="r", layout=WALLED)
+    assert "cunning_hide" not in kinds(b)
+    r = _ranger(14)
+    b = _b(r, mon("scout", (11, 2), "s"), first="r", layout=WALLED)
+    script(b, 19)
+    pick(b, "cunning_hide", "Vanish")
+    assert "hidden" in r.conditions and not r.economy.bonus and r.economy.actions == 1
+
+
+def test_superior_hunters_defense_evasion():
+    """Classes > Ranger > Superior Hunter's Defense: Evasion
+    From 15th level (the default choice of our Hunter), against an effect whose Dexterity save
+    halves the damage, the ranger takes none on a success and half on a failure; at 14th level a
+    success still takes half."""
+    _evasion_cases("ranger", 15)
+
+
+def test_stand_against_the_tide_turns_a_missed_melee_attack_on_another_creature():
+    """Classes > Ranger > Superior Hunter's Defense: Stand Against the Tide
+    When a hostile creature misses the ranger with a melee attack, the ranger may use its reaction
+    to make that creature repeat the same attack against another creature of the ranger's choice."""
+    r = _ranger(15, choices=("stand_against_the_tide",))
+    o, o2 = mon("ogre", (3, 2), "o"), mon("ogre", (3, 4), "o2")
+    b = _b(r, o, o2, first="o")
+    _hit(b, "Greatclub", 2)
+    assert r.hp == r.max_hp
+    script(b, 19, 6, 6)
+    pick(b, "reaction", "against o2")
+    assert o2.hp == 59 - (6 + 6 + 4) and not r.economy.reaction
+    assert [(e["attacker"], e["target"]) for e in events(b, "attack")] == [("o", "r"), ("o", "o2")]
+
+
+def test_ranger_uncanny_dodge_halves_a_hit():
+    """Classes > Ranger > Superior Hunter's Defense: Uncanny Dodge
+    When an attacker the ranger can see hits it, the ranger may use its reaction to halve the
+    attack's damage against it (rounded down)."""
+    r, o = _ranger(15, choices=("uncanny_dodge",)), mon("ogre", (3, 2), "o")
+    b = _b(r, o, first="o")
+    _hit(b, "Greatclub", 18, 5, 6)
+    pick(b, "reaction", "Uncanny Dodge")
+    assert r.hp == r.max_hp - (5 + 6 + 4) // 2 and not r.economy.reaction
+
+
+def test_feral_senses_no_disadvantage_for_not_seeing_the_target():
+    """Classes > Ranger > Feral Senses
+    From 18th level the ranger's attack on a creature it can't see has no disadvantage for that:
+    an invisible ogre 20 or 40 feet away, or any target while the ranger is blinded (a 17th-level
+    ranger rolls two d20s and keeps the lower)."""
+    for level, case, want in ((17, "invisible", 2), (18, "invisible", 15), (18, "far", 15), (18, "blinded", 15)):
+        r, o = _ranger(level), mon("ogre", (10 if case == "far" else 6, 2), "o")
+        if case == "blinded":
+            r.conditions["blinded"] = {}
+        else:
+            o.conditions["invisible"] = {}
+        b = _b(r, o, first="r")
+        _hit(b, "Longbow", 15, 2, 1)
+        assert _last_attack(b, "r")["total"] == want + r.attack("longbow").to_hit, (level, case)
+
+
+def test_foe_slayer_adds_wisdom_once_on_each_of_the_rangers_turns():
+    """Classes > Ranger > Foe Slayer
+    Once on each of its turns the 20th-level ranger adds its Wisdom modifier to an attack against a
+    favored enemy (an orc: humanoid); not on a second hit that turn, not on an attack made in
+    another creature's turn, not against a creature that is no favored enemy (an ogre: giant).
+    Simplified: the modifier always goes to the damage roll (the SRD lets the ranger choose the
+    attack roll instead, before or after rolling)."""
+    r, o = _ranger(20), mon("orc", (6, 2), "o")
+    r.features = tuple(f for f in r.features if f != "colossus_slayer")   # (its 1d8 aside)
+    b = _b(r, o, mon("ogre", (6, 6), "g"), first="r")
+    o.hp = o.max_hp = 100
+    dex, wis = _mod(r, "dex"), _mod(r, "wis")
+    _hit(b, "Longbow", 15, 4)
+    assert o.hp == 100 - (4 + dex + wis)
+    script(b, 15, 4)
+    pick(b, "attack", "Longbow")
+    target(b, "o")
+    assert o.hp == 100 - (4 + dex + wis) - (4 + dex)
+    turn(b, "r")   # a new turn: the ogre is no favored enemy
+    g = b.creatures["g"]
+    script(b, 15, 4)
+    pick(b, "attack", "Longbow")
+    target(b, "g")
+    assert g.hp == 59 - (4 + dex)
+    r2, o2 = _ranger(20), mon("orc", (6, 2), "o")   # its first attack of the battle, on the orc's turn
+    r2.features = tuple(f for f in r2.features if f != "colossus_slayer")
+    o2.hp = o2.max_hp = 100
+    b2 = _b(r2, o2, first="o")
+    script(b2, 15, 4)
+    b2.make_attack(r2, r2.attack("longbow"), o2, melee=False)
+    assert o2.hp == 100 - (4 + dex)

@@ -321,7 +321,8 @@ class AttacksMixin:
             amount = dispatch.reduce_damage(st, amount)   # Deflect Missiles
             if c.conditions:   # Ray of Enfeeblement
                 amount = spell_buffs.weakened(c, a, melee, amount)
-            self.damage(t, amount, part.type, magical=a.spell, critical=crit, source=c.cid)
+            self.damage(t, amount, part.type, magical=a.spell or (c.is_pc and dispatch.weapon_magical(c, a)),
+                        critical=crit, source=c.cid)   # (a magic weapon, Sacred Weapon's)
         if t.conscious:
             for effect in a.on_hit:
                 self._on_hit(c, t, effect)

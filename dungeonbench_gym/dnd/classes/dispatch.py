@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from .. import content
 from ..rules import hooks
 from . import barbarian, bard, cleric, druid, fighter, monk, paladin, ranger, rogue, sorcerer, warlock, wizard
-from .barbarian import end_rage, end_turn, on_unconscious, resists, save_advantage
+from .barbarian import end_rage, end_turn, resists, save_advantage
 from .bard import countercharm_adv, cutting_words, peerless, song_of_rest
 from .cleric import heal_bonus
 from .common import able, arm, attack_back, extra, fits, is_weapon, option, react_option, reroll_save
@@ -50,7 +50,7 @@ if TYPE_CHECKING:   # pragma: no cover
 
 __all__ = [   # the hooks one class answers, as the engine and the spells call them
     "area_damage", "can_deflect", "casting_as_bonus", "countercharm_adv", "crit_min", "cutting_words", "end_rage",
-    "end_turn", "extended", "heal_bonus", "horde_targets", "lands_stride_adv", "on_unconscious", "peerless",
+    "end_turn", "extended", "heal_bonus", "horde_targets", "lands_stride_adv", "peerless",
     "potent", "reduce_damage", "reflex_order", "resists", "revert", "roll_damage", "sanctuary_turns",
     "save_advantage", "save_bonus", "save_disadvantage", "sculpted", "short_rest", "slow_fall", "song_of_rest",
     "stealth_advantage", "walk_map",
@@ -169,6 +169,18 @@ def resolve_target(b: BattleAPI, c: Combatant, use: tuple, t: Combatant) -> None
         entry[1](b, c, use, t)
     if entry is None or entry[2]:
         b.back_to_menu(c)
+
+
+def on_unconscious(b: BattleAPI, c: Combatant) -> None:
+    """A creature dropped to 0 HP: a rage ends, Sacred Weapon ends."""
+    barbarian.on_unconscious(b, c)
+    paladin.on_unconscious(b, c)
+
+
+def weapon_magical(c: Combatant, a: AttackProfile) -> bool:
+    """A weapon made magical by a feature (Sacred Weapon): resistances to nonmagical attacks do
+    not apply to its damage."""
+    return "sacred_weapon" in c.conditions and paladin.sacred_weapon(c, a) > 0
 
 
 def begin_attack(b: BattleAPI, c: Combatant, a: AttackProfile, source: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model.slots import spend_slot
-from ..state import DamagePart, ability_mod
+from ..state import INCAPACITATING, DamagePart, ability_mod
 from .common import done, is_weapon, option, prepare
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -82,7 +82,9 @@ def _pick_target(b: BattleAPI, c: Combatant, opt) -> None:
 def _sacred_weapon(b: BattleAPI, c: Combatant, opt) -> None:
     c.economy.actions -= 1
     c.resources["channel_divinity"] -= 1
-    c.conditions["sacred_weapon"] = {"until_round": b.round + 10, "bonus": max(1, c.mod("cha"))}
+    # SRD: one weapon held is imbued (our builds: the first melee weapon, the longsword)
+    held = next((a.key for a in c.attacks if a.melee and is_weapon(a)), None)
+    c.conditions["sacred_weapon"] = {"until_round": b.round + 10, "bonus": max(1, c.mod("cha")), "weapon": held}
     b.event("sacred_weapon", f"{c.cid} channels divinity into its weapon", creature=c.cid)
     done(b, c, "sacred_weapon")
 
@@ -128,21 +130,30 @@ def lay_on_hands(b: BattleAPI, c: Combatant, t: Combatant) -> None:
     b.heal(t, amount, "Lay on Hands")
 
 
+def _worst_spell(b: BattleAPI, c: Combatant, t: Combatant) -> str:
+    """The one hostile spell a Cleansing Touch ends on t: one that incapacitates first, then by name.
+    (The SRD ends one spell a use; which one is not asked, the worst is the player's choice.)"""
+    foes = {o.cid for o in b.enemies_of(c)}
+    spells = {}
+    for k, v in t.conditions.items():
+        if v.get("spell") and v.get("by") in foes:
+            spells[v["spell"]] = spells.get(v["spell"], False) or k in INCAPACITATING
+    return min(spells, key=lambda s: (not spells[s], s))
+
+
 def cleanse_options(b: BattleAPI, c: Combatant) -> list:
-    out = []
-    for t in cleanse_targets(b, c):
-        spells = sorted({v["spell"] for v in t.conditions.values() if v.get("spell")})
-        out.append(option(f"Cleansing Touch on {t.cid} (ends {', '.join(spells)})", "target", (t.cid,)))
-    return out
+    return [option(f"Cleansing Touch on {t.cid} (ends {_worst_spell(b, c, t)})", "target", (t.cid,))
+            for t in cleanse_targets(b, c)]
 
 
 def cleansing_touch(b: BattleAPI, c: Combatant, t: Combatant) -> None:
     c.economy.actions -= 1
     c.resources["cleansing_touch"] -= 1
+    spell = _worst_spell(b, c, t)
     foes = {o.cid for o in b.enemies_of(c)}
     ended = set()
-    for k, v in list(t.conditions.items()):
-        if v.get("spell") and v.get("by") in foes:
+    for k, v in list(t.conditions.items()):   # SRD: one spell a use (all the conditions it put on t)
+        if v.get("spell") == spell and v.get("by") in foes:
             ended.add(v["spell"])
             del t.conditions[k]
     b.event("cleansing_touch", f"{c.cid} cleanses {t.cid} of {', '.join(sorted(ended))}", creature=c.cid,
@@ -156,8 +167,17 @@ def purity_of_spirit(c: Combatant, t: Combatant, dis: list) -> None:
 
 
 def sacred_weapon(c: Combatant, a: AttackProfile) -> int:
+    """The attack-roll bonus of an attack with the imbued weapon (not a thrown javelin)."""
     sw = c.conditions.get("sacred_weapon")
-    return sw["bonus"] if sw and is_weapon(a) and not a.spell else 0
+    if not sw or not is_weapon(a) or a.spell:
+        return 0
+    return sw["bonus"] if sw.get("weapon", a.key) == a.key else 0
+
+
+def on_unconscious(b: BattleAPI, c: Combatant) -> None:
+    """SRD Sacred Weapon: it ends if the paladin falls unconscious."""
+    if c.conditions.pop("sacred_weapon", None) is not None:
+        b.event("condition_end", f"{c.cid}'s sacred weapon fades", creature=c.cid, condition="sacred_weapon")
 
 
 def smite_dice(level: int, t: Combatant) -> int:

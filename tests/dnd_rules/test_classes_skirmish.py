@@ -644,3 +644,355 @@ def test_foe_slayer_adds_wisdom_once_on_each_of_the_rangers_turns():
     script(b2, 15, 4)
     b2.make_attack(r2, r2.attack("longbow"), o2, melee=False)
     assert o2.hp == 100 - (4 + dex)
+
+
+# ==================================================================== Paladin
+def _pal(level, cid="p", at=(2, 2), **kw):
+    return _pc("paladin", level, cid, at, **kw)
+
+
+def _no_rider(b):
+    if b.decision.kind == "reaction" and b.decision.actor == "p":
+        pick(b, "reaction", "No rider")
+
+
+def test_lay_on_hands_heals_from_a_pool_of_5_per_level_by_touch():
+    """Classes > Paladin > Lay on Hands
+    The paladin has a pool of 5 hit points per paladin level, refilled by a long rest; as an action
+    it touches a creature and restores hit points from the pool, up to what remains (here: what the
+    creature is missing). A creature out of reach is not offered; an undead or construct gets
+    nothing from it."""
+    p, f, far = _pal(3), _pc("fighter", 3, "f", (3, 2)), _pc("fighter", 3, "far", (8, 8))
+    z = mon("zombie", (2, 3), "z")
+    z.side = "party"   # an undead ally
+    z.hp -= 5
+    b = _b(p, f, far, z, mon("goblin", (12, 9), "g"), first="p")
+    f.hp -= 10
+    far.hp -= 10
+    assert p.resources["lay_on_hands"] == 15
+    pick(b, "feature", "Lay on Hands")
+    assert [o.data[0] for o in b.decision.options if o.kind == "target"] == ["f"]
+    pick(b, "target", "on f")
+    assert f.hp == f.max_hp and p.resources["lay_on_hands"] == 5 and p.economy.actions == 0
+    long_rest(p)
+    assert p.resources["lay_on_hands"] == 15
+
+
+def test_divine_smite_slot_dice_cap_undead_bonus_and_critical():
+    """Classes > Paladin > Divine Smite
+    After hitting with a melee weapon attack the paladin may spend a spell slot for extra radiant
+    damage: 2d8 with a 1st-level slot, +1d8 per slot level above 1st, at most 5d8; +1d8 more
+    against an undead or a fiend; the dice double on a critical hit. A ranged (thrown) attack
+    offers no smite."""
+    p, o = _pal(17), mon("ogre", (3, 2), "o")
+    b = _b(p, o, first="p")
+    _hit(b, "Longsword", 15)
+    offered = [x for x in labels(b, "reaction") if "Divine Smite" in x]
+    assert [x.split("(+")[1].split("d8")[0] for x in offered] == ["2", "3", "4", "5", "5"], offered
+    script(b, 5, 3, 4, 4)   # longsword 5; (17th level: Improved Divine Smite 1d8 = 3); smite 2d8 = 8
+    pick(b, "reaction", "level-1 slot")
+    assert o.hp == 59 - (5 + _mod(p, "str")) - 3 - (4 + 4) and p.resources["slots"][0] == 3
+    p, s = _pal(5), mon("skeleton", (3, 2), "s")
+    s.hp = s.max_hp = 100
+    b = _b(p, s, first="p")
+    _hit(b, "Longsword", 15)
+    script(b, 5, 1, 2, 3, 4)   # longsword 5; smite level 2 vs undead: 4d8
+    pick(b, "reaction", "level-2 slot (+4d8")
+    assert s.hp == 100 - (5 + _mod(p, "str")) - (1 + 2 + 3 + 4) and p.resources["slots"][1] == 1
+    p, o = _pal(2), mon("ogre", (3, 2), "o")
+    b = _b(p, o, first="p")
+    _hit(b, "Longsword", 20)
+    script(b, 5, 5, 1, 1, 1, 1)   # critical: 2d8 longsword, 4d8 smite
+    pick(b, "reaction", "level-1 slot (+2d8")
+    assert o.hp == 59 - (5 + 5 + _mod(p, "str")) - 4
+    p, o = _pal(2), mon("ogre", (6, 2), "o")
+    b = _b(p, o, first="p")
+    _hit(b, "Javelin (thrown)", 15, 3)
+    assert b.decision.kind == "action" and o.hp == 59 - (3 + _mod(p, "str"))
+
+
+def test_paladin_defense_style_adds_1_to_ac_while_wearing_armour():
+    """Classes > Paladin > Fighting Style: Defense
+    While the paladin wears armour its AC is 1 higher: chain mail 16 + shield 2 + 1 = 19."""
+    assert _pal(2).ac == 19 and _pal(2, style="dueling").ac == 18
+
+
+def test_paladin_dueling_style_adds_2_damage_with_a_one_handed_weapon():
+    """Classes > Paladin > Fighting Style: Dueling
+    Wielding a melee weapon in one hand (a longsword beside a shield) and no other weapon, the
+    paladin adds 2 to its damage rolls with it."""
+    p, o = _pal(2, style="dueling"), mon("ogre", (3, 2), "o")
+    b = _b(p, o, first="p")
+    _hit(b, "Longsword", 15, 5)
+    _no_rider(b)
+    assert o.hp == 59 - (5 + _mod(p, "str") + 2)
+
+
+def test_paladin_great_weapon_fighting_rerolls_1s_and_2s_once():
+    """Classes > Paladin > Fighting Style: Great Weapon Fighting
+    A damage die of 1 or 2 for a melee weapon wielded in two hands is rolled again and the new roll
+    stands, even a lower one (a greatsword: 2d6)."""
+    for dice, want in (((1, 6, 5), 5 + 6), ((2, 6, 1), 1 + 6), ((3, 6), 3 + 6)):
+        p = _pal(2, style="great_weapon_fighting", weapons=("greatsword",), shield=False)
+        o = mon("ogre", (3, 2), "o")
+        b = _b(p, o, first="p")
+        _hit(b, "Greatsword", 15, *dice)
+        _no_rider(b)
+        assert o.hp == 59 - (want + _mod(p, "str")), dice
+
+
+def test_paladin_protection_style_imposes_disadvantage_on_an_attack_on_an_ally():
+    """Classes > Paladin > Fighting Style: Protection
+    When a creature the paladin sees attacks another creature within 5 feet of the paladin, the
+    paladin (wielding a shield) may use its reaction to give the attack disadvantage (19 and 1: the
+    1 stands); without a shield it cannot."""
+    for shield, protected in ((True, True), (False, False)):
+        p = _pal(2, style="protection", shield=shield)
+        w, o = _pc("wizard", 1, "w", (3, 3)), mon("ogre", (4, 3), "o")
+        b = _b(p, w, o, first="o")
+        _hit(b, "Greatclub", 19, 1, 1, 1)
+        assert (not _last_attack(b, "o")["hit"]) == protected, shield
+        assert p.economy.reaction != protected
+
+
+def test_paladin_spellcasting_slots_and_dc_follow_the_paladin_table():
+    """Classes > Paladin > Spellcasting: Paladin
+    The paladin casts from 2nd level with the half-caster slots of the Paladin table, Charisma as
+    its ability: save DC 8 + proficiency + Cha; casting a spell spends a slot of its level."""
+    table = {1: (), 2: (2,), 3: (3,), 5: (4, 2), 9: (4, 3, 2), 13: (4, 3, 3, 1), 17: (4, 3, 3, 3, 1),
+             20: (4, 3, 3, 3, 2)}
+    for level, want in table.items():
+        p = _pal(level)
+        assert tuple(n for n in p.resources.get("slots", ()) if n) == want, level
+        if want:
+            assert p.resources["spell_dc"] == 8 + p.prof + _mod(p, "cha")
+    p, f = _pal(2), _pc("fighter", 2, "f", (3, 2))
+    f.hp = 5
+    b = _b(p, f, mon("ogre", (12, 8), "o"), first="p")
+    script(b, 6)
+    pick(b, "spell", "Cure Wounds")
+    target(b, "f")
+    assert f.hp == 5 + 6 + _mod(p, "cha") and p.resources["slots"][0] == 1
+
+
+def test_channel_divinity_one_use_back_on_a_short_rest():
+    """Classes > Paladin > Channel Divinity
+    The paladin channels divinity once (Sacred Weapon or Turn the Unholy), then not again until it
+    finishes a short or long rest."""
+    p, z = _pal(3), mon("zombie", (4, 2), "z")
+    b = _b(p, z, first="p")
+    assert p.resources["channel_divinity"] == 1
+    pick(b, "feature", "Sacred Weapon")
+    turn(b, "p")
+    assert not any("Channel Divinity" in x for x in labels(b))
+    short_rest(p)
+    assert p.resources["channel_divinity"] == 1
+
+
+def test_divine_health_immune_to_disease():
+    """Classes > Paladin > Divine Health
+    From 3rd level the paladin is immune to disease."""
+    assert "diseased" in _pal(3).condition_immunities and "diseased" not in _pal(2).condition_immunities
+
+
+def test_oath_spells_always_prepared_at_their_levels():
+    """Classes > Paladin > Oath Spells
+    The Oath of Devotion's spells are always prepared once the paladin reaches their level:
+    protection from evil and good and sanctuary at 3rd, lesser restoration at 5th, dispel magic at
+    9th, flame strike at 17th (those the engine plays); not before."""
+    for level, have, lack in ((2, (), ("sanctuary",)), (3, ("protection-from-evil-and-good", "sanctuary"),
+                                                        ("lesser-restoration",)),
+                              (5, ("lesser-restoration",), ("dispel-magic",)), (9, ("dispel-magic",), ("flame-strike",)),
+                              (17, ("flame-strike",), ())):
+        spells = _pal(level).spells
+        assert all(k in spells for k in have) and not any(k in spells for k in lack), level
+
+
+def test_sacred_weapon_adds_charisma_to_attack_rolls_and_makes_the_weapon_magical():
+    """Classes > Paladin > Channel Divinity: Sacred Weapon
+    As an action the paladin spends its Channel Divinity: for 1 minute its attack rolls with the
+    weapon (the one imbued, not a javelin it throws) add its Charisma modifier (at least +1), and a
+    nonmagical weapon counts as magical (a gargoyle's resistance to nonmagical slashing no longer
+    halves it). It ends if the paladin falls unconscious."""
+    p, g = _pal(3), mon("gargoyle", (3, 2), "g")
+    b = _b(p, g, first="p")
+    pick(b, "feature", "Sacred Weapon")
+    assert p.resources["channel_divinity"] == 0 and p.economy.actions == 0
+    turn(b, "p")
+    _hit(b, "Longsword", 10, 6)
+    _no_rider(b)
+    assert _last_attack(b, "p")["total"] == 10 + p.attack("longsword").to_hit + max(1, _mod(p, "cha"))
+    assert g.hp == 52 - (6 + _mod(p, "str"))
+    from dungeonbench_gym.dnd.classes import dispatch
+    assert dispatch.attack_bonus(b, p, g, p.attack("javelin-thrown")) == 0   # another weapon: no bonus
+    b.damage(p, p.hp, "bludgeoning")
+    assert not p.conscious and "sacred_weapon" not in p.conditions
+
+
+def test_turn_the_unholy_turns_fiends_and_undead_that_fail_a_wisdom_save():
+    """Classes > Paladin > Channel Divinity: Turn the Unholy
+    As an action the paladin spends its Channel Divinity: each fiend or undead within 30 feet makes
+    a Wisdom save against its spell save DC; one that fails is turned for a minute or until it takes
+    damage, and takes no reactions meanwhile. Other creatures, and those farther off, are not
+    affected."""
+    p = _pal(3)
+    z, i, g, far = mon("zombie", (4, 2), "z"), mon("imp", (5, 5), "i"), mon("goblin", (3, 3), "g"), \
+        mon("zombie", (12, 8), "far")
+    b = _b(p, z, i, g, far, first="p")
+    script(b, 2, 19)   # the zombie fails, the imp succeeds (in the order of creatures)
+    pick(b, "feature", "Turn the Unholy")
+    assert "turned" in z.conditions and "turned" not in i.conditions
+    assert "turned" not in g.conditions and "turned" not in far.conditions
+    assert p.resources["channel_divinity"] == 0 and not z.economy.reaction
+    b.damage(z, 1, "slashing")
+    assert "turned" not in z.conditions
+
+
+def test_paladin_extra_attack_two_attacks_from_5th_level():
+    """Classes > Paladin > Extra Attack
+    From 5th level the Attack action makes two attacks; a 4th-level paladin makes one."""
+    for level, n in ((4, 1), (5, 2)):
+        p, o = _pal(level), mon("ogre", (3, 2), "o")
+        b = _b(p, o, first="p")
+        made = 0
+        while any(x.kind == "attack" and "Longsword" in x.label for x in b.decision.options) and made < 4:
+            _hit(b, "Longsword", 1)
+            made += 1
+        assert made == n, level
+
+
+def test_aura_of_protection_adds_charisma_to_saves_within_10_ft_while_conscious():
+    """Classes > Paladin > Aura of Protection
+    From 6th level the paladin and friendly creatures within 10 feet add its Charisma modifier (at
+    least +1) to their saving throws, while the paladin is conscious; a creature farther off does
+    not."""
+    p, near, far = _pal(6), _pc("wizard", 3, "near", (4, 2)), _pc("wizard", 3, "far", (5, 2))
+    b = _b(p, near, far, mon("goblin", (12, 9), "g"))
+    cha = max(1, _mod(p, "cha"))
+    for who, bonus in ((near, cha), (far, 0), (p, cha)):
+        need = 10 + who.saves["wis"] + bonus
+        script(b, 10)
+        assert b.saving_throw(who, "wis", need) is True, who.cid
+        script(b, 10)
+        assert b.saving_throw(who, "wis", need + 1) is False, who.cid
+    p.hp = 0
+    p.conditions["unconscious"] = {}
+    script(b, 10)
+    assert b.saving_throw(near, "wis", 10 + near.saves["wis"] + 1) is False
+
+
+def _frighten_or_charm(b, t, cond):
+    b.save_condition(b.creatures["g"], t, cond, "wis", 30, (10, None, None))
+    return cond in t.conditions
+
+
+def test_aura_of_devotion_no_charm_within_10_ft():
+    """Classes > Paladin > Aura of Devotion
+    From 7th level the paladin and friendly creatures within 10 feet can't be charmed while the
+    paladin is conscious; a 6th-level paladin's ally, or one farther off, can."""
+    for level, at, charmed in ((7, (4, 2), False), (7, (5, 2), True), (6, (4, 2), True)):
+        p, w = _pal(level), _pc("wizard", 3, "w", at)
+        b = _b(p, w, mon("goblin", (12, 9), "g"))
+        assert _frighten_or_charm(b, w, "charmed") == charmed, (level, at)
+
+
+def test_aura_of_courage_no_fear_within_10_ft():
+    """Classes > Paladin > Aura of Courage
+    From 10th level the paladin and friendly creatures within 10 feet can't be frightened while the
+    paladin is conscious; not beyond 10 feet, not once the paladin is unconscious."""
+    for level, at, down, afraid in ((10, (4, 2), False, False), (10, (5, 2), False, True),
+                                    (9, (4, 2), False, True), (10, (4, 2), True, True)):
+        p, w = _pal(level), _pc("wizard", 3, "w", at)
+        b = _b(p, w, mon("goblin", (12, 9), "g"))
+        if down:
+            p.hp = 0
+            p.conditions["unconscious"] = {}
+        assert _frighten_or_charm(b, w, "frightened") == afraid, (level, at, down)
+
+
+def test_improved_divine_smite_adds_1d8_radiant_to_every_melee_weapon_hit():
+    """Classes > Paladin > Improved Divine Smite
+    From 11th level every melee weapon hit deals an extra 1d8 radiant, added to a Divine Smite's
+    dice when one is used; a thrown javelin gets none."""
+    p, o = _pal(11), mon("ogre", (3, 2), "o")
+    b = _b(p, o, first="p")
+    o.hp = o.max_hp = 200
+    _hit(b, "Longsword", 15)
+    script(b, 4, 6)
+    pick(b, "reaction", "No rider")
+    assert o.hp == 200 - (4 + _mod(p, "str") + 6)
+    turn(b, "p")
+    _hit(b, "Longsword", 15)
+    script(b, 4, 6, 1, 1)
+    pick(b, "reaction", "level-1 slot (+2d8")
+    assert o.hp == 200 - (4 + _mod(p, "str") + 6) * 2 - 2
+    p, o = _pal(11), mon("ogre", (6, 2), "o")
+    b = _b(p, o, first="p")
+    _hit(b, "Javelin (thrown)", 15, 3)
+    assert o.hp == 59 - (3 + _mod(p, "str"))
+
+
+def test_cleansing_touch_ends_one_spell_per_use():
+    """Classes > Paladin > Cleansing Touch
+    From 14th level, as an action, the paladin ends one spell on itself or a willing creature it
+    touches, a number of times equal to its Charisma modifier (at least once) per long rest: a
+    creature under two hostile spells is rid of one of them per use."""
+    p, f = _pal(14), _pc("fighter", 5, "f", (3, 2))
+    f.conditions["paralyzed"] = {"by": "o", "spell": "hold-person", "dc": 15, "repeat": "wis"}
+    f.conditions["blinded"] = {"by": "o", "spell": "blindness-deafness", "dc": 15, "repeat": "con"}
+    b = _b(p, f, mon("ogre", (12, 8), "o"), first="p")
+    n = p.resources["cleansing_touch"]
+    assert n == max(1, _mod(p, "cha"))
+    pick(b, "feature", "Cleansing Touch")
+    pick(b, "target", "hold-person")
+    assert "paralyzed" not in f.conditions and "blinded" in f.conditions
+    assert p.resources["cleansing_touch"] == n - 1 and p.economy.actions == 0
+    long_rest(p)
+    assert p.resources["cleansing_touch"] == n
+
+
+def test_purity_of_spirit_protection_from_evil_and_good_always_on():
+    """Classes > Paladin > Purity of Spirit
+    From 15th level the paladin is always under protection from evil and good: aberrations,
+    celestials, elementals, fey, fiends and undead have disadvantage on attack rolls against it
+    (an ogre, a giant, has not)."""
+    p, z, o = _pal(15), mon("zombie", (3, 2), "z"), mon("ogre", (2, 3), "o")
+    b = _b(p, z, o, first="z")
+    _hit(b, "Slam", 18, 3, 1)
+    assert _last_attack(b, "z")["total"] == 3 + z.attack("slam").to_hit
+    turn(b, "o")
+    _hit(b, "Greatclub", 3, 1, 1)
+    assert _last_attack(b, "o")["total"] == 3 + o.attack("greatclub").to_hit
+    z2, p14 = mon("zombie", (3, 2), "z"), _pal(14)
+    b = _b(p14, z2, first="z")
+    _hit(b, "Slam", 18, 3, 1)
+    assert _last_attack(b, "z")["total"] == 18 + z2.attack("slam").to_hit
+
+
+def test_aura_improvements_auras_reach_30_ft_at_18th_level():
+    """Classes > Paladin > Aura improvements
+    At 18th level the paladin's auras (protection, devotion, courage) reach 30 feet instead of 10."""
+    for level, at, inside in ((18, (8, 2), True), (18, (9, 2), False), (17, (4, 2), True), (17, (5, 2), False)):
+        p, w = _pal(level), _pc("wizard", 3, "w", at)
+        b = _b(p, w, mon("goblin", (12, 9), "g"))
+        need = 10 + w.saves["wis"] + max(1, _mod(p, "cha"))
+        script(b, 10)
+        assert b.saving_throw(w, "wis", need) is inside, (level, at)
+        assert _frighten_or_charm(b, w, "frightened") is not inside
+        assert _frighten_or_charm(b, w, "charmed") is not inside
+
+
+def test_holy_nimbus_sears_foes_that_start_their_turn_within_30_ft():
+    """Classes > Paladin > Holy Nimbus
+    At 20th level, as an action once per long rest, the paladin shines for a minute: each enemy
+    that starts its turn within 30 feet (the bright light) takes 10 radiant damage; one farther off,
+    or an ally, takes none."""
+    p, o, far, f = _pal(20), mon("ogre", (5, 2), "o"), mon("ogre", (12, 8), "far"), _pc("fighter", 5, "f", (3, 3))
+    b = _b(p, o, far, f, first="p")
+    pick(b, "feature", "Holy Nimbus")
+    assert p.resources["holy_nimbus"] == 0 and p.economy.actions == 0
+    for cid in ("o", "far", "f"):
+        turn(b, cid)
+    assert o.hp == 59 - 10 and far.hp == 59 and f.hp == f.max_hp
+    turn(b, "p")
+    assert not any("Holy Nimbus" in x for x in labels(b))

@@ -798,11 +798,14 @@ def test_divine_health_immune_to_disease():
 def test_oath_spells_always_prepared_at_their_levels():
     """Classes > Paladin > Oath Spells
     The Oath of Devotion's spells are always prepared once the paladin reaches their level:
-    protection from evil and good and sanctuary at 3rd, lesser restoration at 5th, dispel magic at
-    9th, flame strike at 17th (those the engine plays); not before."""
+    protection from evil and good and sanctuary at 3rd, lesser restoration at 5th, beacon of hope
+    and dispel magic at 9th, freedom of movement and guardian of faith at 13th, flame strike at 17th
+    (zone of truth and commune have no effect on a battle); not before."""
     for level, have, lack in ((2, (), ("sanctuary",)), (3, ("protection-from-evil-and-good", "sanctuary"),
                                                         ("lesser-restoration",)),
-                              (5, ("lesser-restoration",), ("dispel-magic",)), (9, ("dispel-magic",), ("flame-strike",)),
+                              (5, ("lesser-restoration",), ("dispel-magic", "beacon-of-hope")),
+                              (9, ("beacon-of-hope", "dispel-magic"), ("freedom-of-movement", "guardian-of-faith")),
+                              (13, ("freedom-of-movement", "guardian-of-faith"), ("flame-strike",)),
                               (17, ("flame-strike",), ())):
         spells = _pal(level).spells
         assert all(k in spells for k in have) and not any(k in spells for k in lack), level
@@ -936,7 +939,9 @@ def test_cleansing_touch_ends_one_spell_per_use():
     """Classes > Paladin > Cleansing Touch
     From 14th level, as an action, the paladin ends one spell on itself or a willing creature it
     touches, a number of times equal to its Charisma modifier (at least once) per long rest: a
-    creature under two hostile spells is rid of one of them per use."""
+    creature under two hostile spells is rid of one of them per use.
+    Simplified: which spell ends is not asked: one that incapacitates first (the player's obvious
+    pick), then by name."""
     p, f = _pal(14), _pc("fighter", 5, "f", (3, 2))
     f.conditions["paralyzed"] = {"by": "o", "spell": "hold-person", "dc": 15, "repeat": "wis"}
     f.conditions["blinded"] = {"by": "o", "spell": "blindness-deafness", "dc": 15, "repeat": "con"}

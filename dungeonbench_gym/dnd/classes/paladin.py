@@ -16,8 +16,10 @@ if TYPE_CHECKING:   # pragma: no cover
 
 # SRD protection from evil and good (Purity of Spirit): the creature types it wards against
 EVIL_TYPES = ("aberration", "celestial", "elemental", "fey", "fiend", "undead")
+# (zone of truth at 5 and commune at 17 are out of scope: no effect on a battle)
 OATH_DEVOTION = ((3, ("protection-from-evil-and-good", "sanctuary")), (5, ("lesser-restoration",)),
-                 (9, ("dispel-magic",)), (17, ("flame-strike",)))
+                 (9, ("beacon-of-hope", "dispel-magic")), (13, ("freedom-of-movement", "guardian-of-faith")),
+                 (17, ("flame-strike",)))
 
 
 def finish_pc(pc: Combatant, lvls: dict, f: list, r: dict, spells: list, max_slot: int) -> None:

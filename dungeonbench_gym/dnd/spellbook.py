@@ -601,6 +601,10 @@ def impose(b, c, key: str, t, repeat_ability, level: int | None = None) -> None:
         return
     if b.wards and spell_wards.shields(b, c, t, cond):   # Magic Circle: no charm or fear from its types
         return
+    # a spell's charm or fear is kept off as a stat block's is (monster_actions.save_condition):
+    # Aura of Devotion / Courage, Mindless Rage
+    if dispatch.blocks_condition(b, t, cond):
+        return
     entry = {"by": c.cid, "spell": key, "dc": _dc(c), "round": b.round, "turn_of": t.cid, "level": level,
              **m.get("flags", {})}
     spell_buffs.on_impose(b, c, key, t, entry, level)   # Protection from Energy's type

@@ -3,7 +3,7 @@ scenario each, written from the SRD's text; the dice are scripted and the outcom
 The first docstring line names the feature as docs/dnd-coverage-classes.md does."""
 
 import pytest
-from dnd_helpers import WIDE, arena, events, kinds, labels, mon, pick, script, target, turn
+from dnd_helpers import WIDE, arena, cast, events, kinds, labels, mon, pick, script, spell_setup, target, turn
 
 from dungeonbench_gym.dnd.builders.pcs import build_pc, long_rest, short_rest
 from dungeonbench_gym.dnd.state import ability_mod
@@ -889,14 +889,29 @@ def _frighten_or_charm(b, t, cond):
     return cond in t.conditions
 
 
+def _spell_on_party(key, level, cond):
+    """A wizard's spell (its save failed) on a paladin and a wizard beside it: (wizard, paladin) hit."""
+    p = _pc("paladin", level, "p", (9, 5), side="enemies")
+    w = _pc("wizard", 3, "w", (8, 5), side="enemies")
+    b, _ = spell_setup(key, p, w, at=(3, 5))
+    script(b, *([1] * 10))
+    cast(b, key)
+    while b.decision.actor == "caster" and b.decision.kind != "action":
+        b.choose(next(i for i, o in enumerate(b.decision.options) if "hits p, w" in o.label or o.data == ("w",)))
+    return cond in w.conditions, cond in p.conditions
+
+
 def test_aura_of_devotion_no_charm_within_10_ft():
     """Classes > Paladin > Aura of Devotion
     From 7th level the paladin and friendly creatures within 10 feet can't be charmed while the
-    paladin is conscious; a 6th-level paladin's ally, or one farther off, can."""
+    paladin is conscious, whatever charms them (a monster's ability or a spell: Charm Person); a
+    6th-level paladin's ally, or one farther off, can."""
     for level, at, charmed in ((7, (4, 2), False), (7, (5, 2), True), (6, (4, 2), True)):
         p, w = _pal(level), _pc("wizard", 3, "w", at)
         b = _b(p, w, mon("goblin", (12, 9), "g"))
         assert _frighten_or_charm(b, w, "charmed") == charmed, (level, at)
+    assert _spell_on_party("charm-person", 7, "charmed") == (False, False)
+    assert _spell_on_party("charm-person", 6, "charmed") == (True, False)
 
 
 def test_aura_of_courage_no_fear_within_10_ft():
@@ -911,6 +926,8 @@ def test_aura_of_courage_no_fear_within_10_ft():
             p.hp = 0
             p.conditions["unconscious"] = {}
         assert _frighten_or_charm(b, w, "frightened") == afraid, (level, at, down)
+    assert _spell_on_party("fear", 10, "frightened") == (False, False)   # a spell's fear too
+    assert _spell_on_party("fear", 9, "frightened") == (True, True)
 
 
 def test_improved_divine_smite_adds_1d8_radiant_to_every_melee_weapon_hit():

@@ -294,8 +294,9 @@ class AttacksMixin:
         # once per turn, any creature's turn: the economy's mark names the turn it was spent in
         # (an opportunity attack on a foe's turn may add it again)
         if "sneak_attack" in c.features and c.economy.sneak_used != self.turn_mark() \
-                and (a.finesse or not melee or c.kind == "monster") \
-                and self.sneak_attack_allowed(c, t, st["adv"], st["dis"]):   # a monster's: any weapon
+                and (c.kind == "monster" or (dispatch.is_weapon(a) and (a.finesse or not melee))) \
+                and self.sneak_attack_allowed(c, t, st["adv"], st["dis"]):   # a monster's: any attack
+            # (a PC's: a finesse or ranged weapon, a magic one too; not a ranged spell attack)
             c.economy.sneak_used = self.turn_mark()
             parts.append(DamagePart(c.resources["sneak_attack_dice"], parts[0].type))
             self.event("sneak_attack", f"{c.cid} adds Sneak Attack ({c.resources['sneak_attack_dice']})",

@@ -50,7 +50,7 @@ if TYPE_CHECKING:   # pragma: no cover
 
 __all__ = [   # the hooks one class answers, as the engine and the spells call them
     "area_damage", "can_deflect", "casting_as_bonus", "countercharm_adv", "crit_min", "cutting_words", "end_rage",
-    "end_turn", "extended", "heal_bonus", "horde_targets", "lands_stride_adv", "peerless",
+    "end_turn", "extended", "heal_bonus", "horde_targets", "is_weapon", "lands_stride_adv", "peerless",
     "potent", "reduce_damage", "reflex_order", "resists", "revert", "roll_damage", "sanctuary_turns",
     "save_advantage", "save_bonus", "save_disadvantage", "sculpted", "short_rest", "slow_fall", "song_of_rest",
     "stealth_advantage", "walk_map",
@@ -299,7 +299,7 @@ def rescue_attack(b: BattleAPI, c: Combatant, total: int, ac: int, natural: int)
 def rider_options(b: BattleAPI, c: Combatant, t: Combatant, st: dict) -> list:
     """After a melee weapon hit: Divine Smite at each slot level, Stunning Strike, Open Hand."""
     a = st["attack"]
-    if not c.is_pc or not st["melee"] or (a.spell and a.key != "unarmed-strike"):
+    if not c.is_pc or not st["melee"] or not is_weapon(a):
         return []
     out: list = []
     paladin.smite_riders(c, t, st, out)

@@ -171,7 +171,7 @@ def purity_of_spirit(c: Combatant, t: Combatant, dis: list) -> None:
 def sacred_weapon(c: Combatant, a: AttackProfile) -> int:
     """The attack-roll bonus of an attack with the imbued weapon (not a thrown javelin)."""
     sw = c.conditions.get("sacred_weapon")
-    if not sw or not is_weapon(a) or a.spell:
+    if not sw or not is_weapon(a):
         return 0
     return sw["bonus"] if sw.get("weapon", a.key) == a.key else 0
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..state import DamagePart
-from .common import extra, option, react_option
+from .common import extra, is_weapon, option, react_option
 
 if TYPE_CHECKING:   # pragma: no cover
     from ..rules.api import BattleAPI
@@ -50,7 +50,7 @@ def adjacent_foes(b: BattleAPI, c: Combatant) -> list:
 
 def volley_weapon(b: BattleAPI, c: Combatant):
     """The ranged weapon a Volley shoots, when it has a target."""
-    return next((a for a in c.attacks if not a.melee and not a.spell and b.targets_for_attack(c, a)), None)
+    return next((a for a in c.attacks if not a.melee and is_weapon(a) and b.targets_for_attack(c, a)), None)
 
 
 def volley_hits(b: BattleAPI, c: Combatant, a, centre: Combatant) -> list:
@@ -89,7 +89,7 @@ def _horde_options(b: BattleAPI, c: Combatant) -> list:
         return []
     out = []
     for a in c.attacks:
-        if a.spell:
+        if not is_weapon(a):
             continue
         if any(t.cid != first.cid and b.distance(first, t) <= 5 for t in b.targets_for_attack(c, a)):
             out.append(option(f"Horde Breaker: attack with {a.name} a creature within 5 ft of {first.cid} "
@@ -176,7 +176,7 @@ def escape_the_horde(t: Combatant, then: str, reasons: list) -> bool:
 def attack_bonus(b: BattleAPI, c: Combatant, t: Combatant, a) -> int:
     """Horde Breaker notes the first target; Multiattack Defense: -4 to hit (its +4 AC) for a
     creature that already hit the ranger this turn."""
-    if "horde_breaker" in c.features and not a.spell and b.active is c:
+    if "horde_breaker" in c.features and is_weapon(a) and b.active is c:
         x = extra(c)
         if x.get("source") != "horde":
             x.setdefault("horde_from", t.cid)
@@ -201,7 +201,7 @@ def colossus_slayer(b: BattleAPI, c: Combatant, t: Combatant, weapon_hit: bool, 
 
 def foe_slayer(b: BattleAPI, c: Combatant, t: Combatant, a, parts: list) -> None:
     """Once on each of the ranger's own turns (SRD), on a favored enemy: + Wis modifier."""
-    if "foe_slayer" in c.features and not a.spell and t.creature_type in c.resources.get("favored_enemies", ()) \
+    if "foe_slayer" in c.features and is_weapon(a) and t.creature_type in c.resources.get("favored_enemies", ()) \
             and b.active is c and not extra(c).get("foe_slain"):
         extra(c)["foe_slain"] = True
         parts.append(DamagePart(str(max(0, c.mod("wis"))), parts[0].type if parts else "slashing"))
@@ -211,7 +211,7 @@ def foe_slayer(b: BattleAPI, c: Combatant, t: Combatant, a, parts: list) -> None
 def weapons_on(b: BattleAPI, c: Combatant, t: Combatant) -> list:
     """c's weapon attacks that reach t now (melee within reach, or a ranged weapon in long range)."""
     d = b.distance(c, t)
-    return [a for a in c.attacks if not a.spell and ((a.melee and d <= max(a.reach, 5))
+    return [a for a in c.attacks if is_weapon(a) and ((a.melee and d <= max(a.reach, 5))
                                                       or (not a.melee and a.range_long and d <= a.range_long))]
 
 

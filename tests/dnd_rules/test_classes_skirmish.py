@@ -6,7 +6,8 @@ import pytest
 from dnd_helpers import WIDE, arena, cast, events, kinds, labels, mon, pick, script, spell_setup, target, turn
 
 from dungeonbench_gym.dnd.builders.pcs import build_pc, long_rest, short_rest
-from dungeonbench_gym.dnd.state import ability_mod
+from dungeonbench_gym.dnd.items import equip
+from dungeonbench_gym.dnd.state import AttackProfile, DamagePart, ability_mod
 
 # a wall down column 7: a creature west of it is out of sight of one east of it (for Hide)
 WALLED = ["#" * 16] + ["#" + "." * 6 + "#" + "." * 7 + "#"] * 10 + ["#" * 16]
@@ -72,12 +73,23 @@ def test_sneak_attack_without_advantage_needs_an_ally_beside_the_target():
 def test_sneak_attack_needs_a_finesse_or_ranged_weapon():
     """Classes > Rogue > Sneak Attack
     The attack must use a finesse or a ranged weapon: a club (neither) gets no extra damage even
-    with advantage."""
+    with advantage, nor does a ranged spell attack (no weapon) with an ally beside the target; a
+    magic finesse weapon (a +1 rapier) does get it."""
     r, o = _pc("rogue", 1, "r", (2, 2), weapons=("club", "shortbow")), mon("ogre", (3, 2), "o")
     o.conditions["prone"] = {}
     b = _b(r, o, first="r")
     _hit(b, "Club", 15, 3, 4, 5)
     assert o.hp == 59 - (4 + _mod(r, "str")) and not events(b, "sneak_attack")
+    r, o, f = _pc("rogue", 1, "r", (2, 6)), mon("ogre", (3, 2), "o"), _pc("fighter", 1, "f", (4, 2))
+    b = _b(r, o, f, first="r")
+    bolt = AttackProfile("fire-bolt", "Fire Bolt", 5, (DamagePart("1d10", "fire"),), False, 0, 120, 120, spell=True)
+    script(b, 15, 4, 5)
+    b.make_attack(r, bolt, o, melee=False)
+    assert o.hp == 59 - 4 and not events(b, "sneak_attack")
+    r, o, f = equip(_pc("rogue", 1, "r", (2, 2)), ["rapier-plus-1"]), mon("ogre", (3, 2), "o"), _pc("fighter", 1, "f", (4, 2))
+    b = _b(r, o, f, first="r")
+    _hit(b, "Rapier, +1", 15, 4, 5)
+    assert o.hp == 59 - (4 + 3 + 1 + 5) and events(b, "sneak_attack")
 
 
 def test_sneak_attack_is_refused_with_disadvantage_and_allowed_when_it_is_cancelled():
@@ -683,7 +695,7 @@ def test_divine_smite_slot_dice_cap_undead_bonus_and_critical():
     After hitting with a melee weapon attack the paladin may spend a spell slot for extra radiant
     damage: 2d8 with a 1st-level slot, +1d8 per slot level above 1st, at most 5d8; +1d8 more
     against an undead or a fiend; the dice double on a critical hit. A ranged (thrown) attack
-    offers no smite."""
+    offers no smite; a magic weapon's melee hit does."""
     p, o = _pal(17), mon("ogre", (3, 2), "o")
     b = _b(p, o, first="p")
     _hit(b, "Longsword", 15)
@@ -709,6 +721,12 @@ def test_divine_smite_slot_dice_cap_undead_bonus_and_critical():
     b = _b(p, o, first="p")
     _hit(b, "Javelin (thrown)", 15, 3)
     assert b.decision.kind == "action" and o.hp == 59 - (3 + _mod(p, "str"))
+    p, o = equip(_pal(2), ["longsword-plus-1"]), mon("ogre", (3, 2), "o")   # a magic weapon is a weapon
+    b = _b(p, o, first="p")
+    _hit(b, "Longsword, +1", 15)
+    script(b, 5, 4, 4)
+    pick(b, "reaction", "level-1 slot (+2d8")
+    assert o.hp == 59 - (5 + _mod(p, "str") + 1) - 8
 
 
 def test_paladin_defense_style_adds_1_to_ac_while_wearing_armour():

@@ -86,7 +86,9 @@ def _sacred_weapon(b: BattleAPI, c: Combatant, opt) -> None:
     c.resources["channel_divinity"] -= 1
     # SRD: one weapon held is imbued (our builds: the first melee weapon, the longsword)
     held = next((a.key for a in c.attacks if a.melee and is_weapon(a)), None)
-    c.conditions["sacred_weapon"] = {"until_round": b.round + 10, "bonus": max(1, c.mod("cha")), "weapon": held}
+    # SRD: the weapon sheds bright light 20 ft and dim light 20 ft beyond (dnd/lighting.py reads "light")
+    c.conditions["sacred_weapon"] = {"until_round": b.round + 10, "bonus": max(1, c.mod("cha")), "weapon": held,
+                                     "light": [20, 20]}
     b.event("sacred_weapon", f"{c.cid} channels divinity into its weapon", creature=c.cid)
     done(b, c, "sacred_weapon")
 
@@ -94,7 +96,7 @@ def _sacred_weapon(b: BattleAPI, c: Combatant, opt) -> None:
 def _holy_nimbus(b: BattleAPI, c: Combatant, opt) -> None:
     c.economy.actions -= 1
     c.resources["holy_nimbus"] = 0
-    c.conditions["holy_nimbus"] = {"until_round": b.round + 10}
+    c.conditions["holy_nimbus"] = {"until_round": b.round + 10, "light": [30, 30]}   # SRD: sunlight, 30 + 30 ft
     b.event("holy_nimbus", f"{c.cid} shines with a holy nimbus", creature=c.cid)
     done(b, c, "holy_nimbus")
 

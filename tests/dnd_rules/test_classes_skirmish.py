@@ -430,7 +430,8 @@ def test_colossus_slayer_adds_1d8_to_a_wounded_target_once_per_turn():
 def test_giant_killer_reaction_attack_on_a_large_attacker_that_hits_or_misses():
     """Classes > Ranger > Hunter's Prey: Giant Killer
     When a Large or larger creature within 5 feet hits or misses the ranger with an attack, the
-    ranger may use its reaction to attack it at once; a Medium attacker gives no such chance."""
+    ranger may use its reaction to attack it at once, if it can see it; a Medium attacker, or an
+    invisible one, gives no such chance."""
     for d20 in (2, 18):   # a miss, then a hit
         r, o = _ranger(3, choices=("giant_killer",)), mon("ogre", (3, 2), "o")
         b = _b(r, o, first="o")
@@ -444,6 +445,11 @@ def test_giant_killer_reaction_attack_on_a_large_attacker_that_hits_or_misses():
     b = _b(r, t, first="t")
     pick(b, "multiattack")
     _hit(b, "Mace", 2)
+    assert not any("Giant Killer" in x for x in labels(b)) and r.economy.reaction
+    r, o = _ranger(3, choices=("giant_killer",)), mon("ogre", (3, 2), "o")
+    o.conditions["invisible"] = {}   # a creature the ranger can't see
+    b = _b(r, o, first="o")
+    _hit(b, "Greatclub", 2, 2)
     assert not any("Giant Killer" in x for x in labels(b)) and r.economy.reaction
 
 
@@ -848,6 +854,23 @@ def test_sacred_weapon_adds_charisma_to_attack_rolls_and_makes_the_weapon_magica
     assert dispatch.attack_bonus(b, p, g, p.attack("javelin-thrown")) == 0   # another weapon: no bonus
     b.damage(p, p.hp, "bludgeoning")
     assert not p.conscious and "sacred_weapon" not in p.conditions
+
+
+def test_sacred_weapon_and_holy_nimbus_shed_light_in_the_dark():
+    """Classes > Paladin > Channel Divinity: Sacred Weapon
+    The sacred weapon sheds bright light in a 20-foot radius and dim light 20 feet beyond (Holy
+    Nimbus, at 20th level: 30 feet of bright light and 30 of dim): in a dark battle, creatures
+    20, 35 and 45 feet off stand in bright light, dim light and darkness."""
+    from dungeonbench_gym.dnd import lighting
+    for level, feature, cells in ((3, "Sacred Weapon", (4, 7, 9)), (20, "Holy Nimbus", (6, 12, 14))):
+        p = _pal(level, at=(1, 2))
+        others = [mon("orc", (1 + n, 2), f"o{n}") for n in cells]
+        b = _b(p, *others)
+        lighting.setup(b, "dark")
+        turn(b, "p")
+        assert [lighting.level(b, o) for o in others] == [0, 0, 0]
+        pick(b, "feature", feature)
+        assert [lighting.level(b, o) for o in others] == [2, 1, 0], feature
 
 
 def test_turn_the_unholy_turns_fiends_and_undead_that_fail_a_wisdom_save():

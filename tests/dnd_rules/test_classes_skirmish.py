@@ -319,7 +319,8 @@ def test_elusive_no_attack_roll_has_advantage_against_the_rogue():
 def test_stroke_of_luck_turns_a_miss_into_a_hit_once_per_rest():
     """Classes > Rogue > Stroke of Luck
     A 20th-level rogue whose attack misses a target within range may turn the miss into a hit,
-    then not again until it finishes a short or long rest."""
+    then not again until it finishes a short or long rest.
+    Simplified: the engine spends it on the first miss without asking."""
     r, o = _pc("rogue", 20, "r", (2, 2)), mon("ogre", (3, 2), "o")
     b = _b(r, o, first="r")
     _hit(b, "Shortsword", 1, 3)
@@ -539,7 +540,8 @@ def test_volley_one_ranged_attack_against_each_foe_within_10_ft_of_a_point():
     """Classes > Ranger > Multiattack: Volley
     As an action the ranger makes a ranged weapon attack, a separate roll each, against every
     creature within 10 feet of a point in range, spending a piece of ammunition per target; a
-    creature farther from the point is not attacked."""
+    creature farther from the point is not attacked.
+    Simplified: the point is a creature's square (the one chosen as the centre), not any point."""
     r = _ranger(11, choices=("volley",))
     o1, o2, o3 = mon("orc", (8, 2), "o1"), mon("orc", (10, 2), "o2"), mon("orc", (12, 8), "o3")
     b = _b(r, o1, o2, o3, first="r")
@@ -679,7 +681,8 @@ def test_lay_on_hands_heals_from_a_pool_of_5_per_level_by_touch():
     The paladin has a pool of 5 hit points per paladin level, refilled by a long rest; as an action
     it touches a creature and restores hit points from the pool, up to what remains (here: what the
     creature is missing). A creature out of reach is not offered; an undead or construct gets
-    nothing from it."""
+    nothing from it.
+    Simplified: the amount is not asked: as much as the creature is missing, or what the pool holds."""
     p, f, far = _pal(3), _pc("fighter", 3, "f", (3, 2)), _pc("fighter", 3, "far", (8, 8))
     z = mon("zombie", (2, 3), "z")
     z.side = "party"   # an undead ally
@@ -877,8 +880,10 @@ def test_turn_the_unholy_turns_fiends_and_undead_that_fail_a_wisdom_save():
     """Classes > Paladin > Channel Divinity: Turn the Unholy
     As an action the paladin spends its Channel Divinity: each fiend or undead within 30 feet makes
     a Wisdom save against its spell save DC; one that fails is turned for a minute or until it takes
-    damage, and takes no reactions meanwhile. Other creatures, and those farther off, are not
-    affected."""
+    damage; meanwhile it takes no reactions and does not attack (it flees, Dashes or Dodges). Other
+    creatures, and those farther off, are not affected.
+    Simplified: every fiend and undead within 30 ft is affected; whether it can see or hear the
+    paladin is not asked."""
     p = _pal(3)
     z, i, g, far = mon("zombie", (4, 2), "z"), mon("imp", (5, 5), "i"), mon("goblin", (3, 3), "g"), \
         mon("zombie", (12, 8), "far")
@@ -888,6 +893,8 @@ def test_turn_the_unholy_turns_fiends_and_undead_that_fail_a_wisdom_save():
     assert "turned" in z.conditions and "turned" not in i.conditions
     assert "turned" not in g.conditions and "turned" not in far.conditions
     assert p.resources["channel_divinity"] == 0 and not z.economy.reaction
+    turn(b, "z")   # its turn: no attack, only moving away (Dash) or Dodge
+    assert not {"attack", "multiattack"} & set(kinds(b)) and not z.economy.reaction
     b.damage(z, 1, "slashing")
     assert "turned" not in z.conditions
 
@@ -1049,7 +1056,7 @@ def test_holy_nimbus_sears_foes_that_start_their_turn_within_30_ft():
     """Classes > Paladin > Holy Nimbus
     At 20th level, as an action once per long rest, the paladin shines for a minute: each enemy
     that starts its turn within 30 feet (the bright light) takes 10 radiant damage; one farther off,
-    or an ally, takes none."""
+    or an ally, takes none. A long rest gives the use back."""
     p, o, far, f = _pal(20), mon("ogre", (5, 2), "o"), mon("ogre", (12, 8), "far"), _pc("fighter", 5, "f", (3, 3))
     b = _b(p, o, far, f, first="p")
     pick(b, "feature", "Holy Nimbus")
@@ -1059,3 +1066,5 @@ def test_holy_nimbus_sears_foes_that_start_their_turn_within_30_ft():
     assert o.hp == 59 - 10 and far.hp == 59 and f.hp == f.max_hp
     turn(b, "p")
     assert not any("Holy Nimbus" in x for x in labels(b))
+    long_rest(p)
+    assert p.resources["holy_nimbus"] == 1

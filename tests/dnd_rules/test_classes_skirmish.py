@@ -532,8 +532,22 @@ def test_ranger_lands_stride_difficult_terrain_and_magical_plants():
     """Classes > Ranger > Land's Stride
     From 8th level nonmagical difficult terrain costs the ranger no extra movement, and it has
     advantage on saves against magically grown plants that hinder movement (Entangle)."""
-    from dungeonbench_gym.dnd.verification.subclass_probes import _lands_stride_probes
-    _lands_stride_probes()["ranger-lands-stride"]()
+    rubble = ["#" * 16] + ["#" + "," * 14 + "#"] * 10 + ["#" * 16]   # difficult terrain everywhere
+    for level, squares in ((7, 3), (8, 6)):   # 30 ft of speed: 15 ft of rubble, or all 30
+        r = _ranger(level)
+        b = _b(r, mon("ogre", (12, 9), "o"), first="r", layout=rubble)
+        pick(b, "move")
+        far = max(o.data[0][0] for o in b.decision.options if o.kind == "destination" and o.data[0][1] == 2)
+        assert far == 2 + squares, level
+    for level, held in ((7, True), (8, False)):   # Entangle: a 2 and a 19, the 19 counts with advantage
+        d = _pc("druid", 5, "d", (2, 2), side="enemies", spells=("entangle",))
+        r = _ranger(level, at=(6, 2))
+        b = _b(d, r, first="d")
+        pick(b, "spell", "Entangle")
+        pick(b, "point_x", "x = 6")
+        script(b, 2, 19, 2, 2)
+        pick(b, "point_y", "(6, 2)")
+        assert ("restrained" in r.conditions) == held, level
 
 
 def test_volley_one_ranged_attack_against_each_foe_within_10_ft_of_a_point():
@@ -930,6 +944,21 @@ def test_aura_of_protection_adds_charisma_to_saves_within_10_ft_while_conscious(
     p.conditions["unconscious"] = {}
     script(b, 10)
     assert b.saving_throw(near, "wis", 10 + near.saves["wis"] + 1) is False
+
+
+def test_aura_of_protection_counts_on_death_saves():
+    """Classes > Paladin > Aura of Protection
+    A death saving throw is a saving throw: a dying ally within 10 feet of the conscious paladin adds
+    its Charisma modifier (a rolled 8 + 2 reaches 10, a success); one beyond the aura fails on 8."""
+    for at, success in (((4, 2), True), ((5, 2), False)):
+        p, w = _pal(6), _pc("wizard", 3, "w", at)
+        assert max(1, _mod(p, "cha")) == 2
+        b = _b(p, w, mon("goblin", (12, 9), "g"), first="p")
+        w.hp = 0
+        w.conditions["unconscious"] = {}
+        script(b, *([8] * 5))
+        turn(b, "w")
+        assert (w.death_successes, w.death_failures) == ((1, 0) if success else (0, 1)), at
 
 
 def _frighten_or_charm(b, t, cond):

@@ -233,9 +233,10 @@ def aura_blocks(b: BattleAPI, t: Combatant, cond: str) -> bool:
 
 
 def holy_nimbus(b: BattleAPI, c: Combatant) -> None:
-    """A foe starting its turn within 30 ft of a paladin's Holy Nimbus takes 10 radiant."""
+    """A foe starting its turn within 30 ft of a paladin's Holy Nimbus takes 10 radiant (SRD: the
+    light shines for its minute; nothing ends it when the paladin falls unconscious, as auras do)."""
     for p in b.creatures.values():
-        if "holy_nimbus" in p.conditions and p.side != c.side and p.conscious and c.conscious \
+        if "holy_nimbus" in p.conditions and p.side != c.side and not p.dead and c.conscious \
                 and b.distance(p, c) <= 30:
             b.event("nimbus", f"{c.cid} is seared by {p.cid}'s holy nimbus", creature=c.cid)
             b.damage(c, 10, "radiant", magical=True, source=p.cid)

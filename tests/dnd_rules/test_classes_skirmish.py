@@ -1093,6 +1093,12 @@ def test_holy_nimbus_sears_foes_that_start_their_turn_within_30_ft():
     for cid in ("o", "far", "f"):
         turn(b, cid)
     assert o.hp == 59 - 10 and far.hp == 59 and f.hp == f.max_hp
+    p.hp = 0   # the sunlight shines on for its minute, the paladin unconscious or not
+    p.conditions["unconscious"] = {}
+    turn(b, "o")
+    assert o.hp == 59 - 20
+    p.hp = 1
+    del p.conditions["unconscious"]
     turn(b, "p")
     assert not any("Holy Nimbus" in x for x in labels(b))
     long_rest(p)

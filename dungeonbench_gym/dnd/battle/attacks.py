@@ -148,7 +148,7 @@ class AttacksMixin:
             spell_wards.attack_modifiers(self, c, t, dis)
         if a is not None and getattr(self, "underwater", False):   # SRD underwater combat (dnd/items.py)
             dis.extend(_items.underwater_disadvantage(c, a, melee))
-        dispatch.unseen_target(self, c, t, dis)   # Feral Senses
+        dispatch.last_modifiers(self, c, t, adv, dis)   # Feral Senses, Elusive
         return bool(adv), bool(dis), adv + dis
 
     def make_attack(self, c: Combatant, a: AttackProfile, t: Combatant, melee: bool | None = None,
@@ -187,6 +187,10 @@ class AttacksMixin:
             adv, reasons = True, [*reasons, "attacker invisible"]
         if hidden is not None:   # this attack still has the unseen attacker's advantage
             adv, reasons = True, [*reasons, "attacker hidden"]
+        if adv and t.is_pc:   # Elusive holds against an unseen attacker's advantage too
+            left = ["unseen attacker"]
+            dispatch.last_modifiers(self, c, t, left, [])
+            adv = bool(left)
         if "helped" in reasons:
             del t.conditions["helped"]   # Help grants the first attack only
         if "guided" in reasons:

@@ -264,13 +264,15 @@ def spell_range(c: Combatant, key: str, rng: int) -> int:
 def attack_modifiers(b: BattleAPI, c: Combatant, t: Combatant, melee: bool, a, adv: list, dis: list) -> None:
     barbarian.reckless_advantage(b, c, t, melee, a, adv)
     paladin.purity_of_spirit(c, t, dis)
-    rogue.elusive(t, adv)
 
 
-def unseen_target(b: BattleAPI, c: Combatant, t: Combatant, dis: list) -> None:
-    """Called last, once every reason of not seeing the target is in (zones included): Feral Senses."""
+def last_modifiers(b: BattleAPI, c: Combatant, t: Combatant, adv: list, dis: list) -> None:
+    """Called last, once every reason is in (zones included): Feral Senses drops the disadvantage
+    of not seeing the target, Elusive every advantage against the rogue (an unseen attacker's too)."""
     if dis and c.is_pc:
         ranger.feral_senses(b, c, t, dis)
+    if adv and t.is_pc:
+        rogue.elusive(t, adv)
 
 
 def defend(b: BattleAPI, c: Combatant, t: Combatant, melee: bool, then: str, reasons: list) -> bool:

@@ -314,6 +314,17 @@ def test_elusive_no_attack_roll_has_advantage_against_the_rogue():
     b = _b(r, o, first="o")
     _hit(b, "Greatclub", 3, 18, 1, 1)
     assert _last_attack(b, "o")["total"] == 18 + 6
+    for unseen in ("hidden", "invisible", "dark"):   # an unseen attacker gets no advantage either
+        r, o = _pc("rogue", 18, "r", (2, 2)), mon("ogre", (3, 2), "o")
+        if unseen != "dark":
+            o.conditions[unseen] = {"ends_on_attack": True} if unseen == "invisible" else {}
+        b = _b(r, o, first="o")
+        if unseen == "dark":
+            from dungeonbench_gym.dnd import lighting
+            lighting.setup(b, "dark")   # the ogre's darkvision sees the rogue; the rogue sees nothing
+            turn(b, "o")
+        _hit(b, "Greatclub", 3, 18, 1, 1, 1, 1)
+        assert _last_attack(b, "o")["total"] == 3 + 6, unseen
 
 
 def test_stroke_of_luck_turns_a_miss_into_a_hit_once_per_rest():

@@ -318,11 +318,14 @@ class AttacksMixin:
         if charge:   # a monster's Charge: the trait's extra dice (of the attack's type when unnamed)
             parts += [DamagePart(d["dice"], d["type"] or parts[0].type) for d in charge.get("extra_damage", ())]
         # class features: rage, smite, Colossus Slayer, Brutal Critical (not doubled), ...
+        odd = 0   # Uncanny Dodge halves the attack's whole damage: the parts' odd points are pooled
         for part, doubles in dispatch.damage_parts(self, c, t, a, st, parts):
             amount = dispatch.roll_damage(self, c, a, part.dice, crit and doubles,
                                           f"damage {a.key} {part.type}")   # Great Weapon Fighting
-            if st.get("halve"):   # Uncanny Dodge
-                amount //= 2
+            if st.get("halve"):   # Uncanny Dodge (rounded down once, not once a part)
+                odd += amount % 2
+                amount = amount // 2 + odd // 2
+                odd %= 2
             amount = dispatch.reduce_damage(st, amount)   # Deflect Missiles
             if c.conditions:   # Ray of Enfeeblement
                 amount = spell_buffs.weakened(c, a, melee, amount)

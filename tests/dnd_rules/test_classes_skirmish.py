@@ -183,12 +183,20 @@ def test_fast_hands_uses_an_object_with_the_cunning_action_bonus_action():
 def test_uncanny_dodge_halves_a_hit_from_an_attacker_the_rogue_sees():
     """Classes > Rogue > Uncanny Dodge
     From 5th level, when an attacker the rogue can see hits it, the rogue may use its reaction to
-    take half the attack's damage (rounded down); an unseen attacker gives no such choice."""
+    take half the attack's damage (its whole damage, rounded down once); an unseen attacker gives
+    no such choice."""
     r, o = _pc("rogue", 5, "r", (2, 2)), mon("ogre", (3, 2), "o")
     b = _b(r, o, first="o")
     _hit(b, "Greatclub", 18, 5, 6)
     pick(b, "reaction", "Uncanny Dodge")
     assert r.hp == r.max_hp - (5 + 6 + 4) // 2 and not r.economy.reaction
+    r, p = _pc("rogue", 5, "r", (2, 2)), _pc("paladin", 2, "p", (3, 2), side="enemies")
+    b = _b(r, p, first="p")   # a smiting paladin's hit: 1d8+3 slashing and 2d8 radiant, halved as one
+    _hit(b, "Longsword", 18)
+    pick(b, "reaction", "Uncanny Dodge")
+    script(b, 4, 3, 2)
+    pick(b, "reaction", "level-1 slot")
+    assert r.hp == r.max_hp - (4 + 3 + 3 + 2) // 2
     r, o = _pc("rogue", 5, "r", (2, 2)), mon("ogre", (3, 2), "o")
     o.conditions["invisible"] = {}
     b = _b(r, o, first="o")

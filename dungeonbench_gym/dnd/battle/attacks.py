@@ -431,7 +431,8 @@ class AttacksMixin:
                 continue
             ok = self.saving_throw(o, burst["ability"], burst["dc"], origin=t)   # (a Dex save's cover)
             for ty, amount in rolled:
-                self.damage(o, (amount // 2 if burst.get("half_on_success") else 0) if ok else amount, ty,
+                self.damage(o, dispatch.area_damage(o, burst["ability"], ok, bool(burst.get("half_on_success")),
+                                                    amount), ty,   # (Evasion)
                             magical=True, source=t.cid)
             if not ok:
                 dur = (burst.get("rounds"), None, "end_of_turn" if burst.get("repeat_save") else None, False, ())

@@ -229,8 +229,15 @@ def test_evasion_no_damage_on_a_dex_save_success_half_on_a_failure():
     """Classes > Rogue > Evasion
     From 7th level, against an effect whose Dexterity save halves the damage, the rogue takes none
     on a success and only half (rounded down) on a failure; a 6th-level rogue takes half on a
-    success."""
+    success. A spell (Fireball) or a stat block's effect (a magmin's Death Burst: 2d6 fire, Dex
+    DC 11) alike."""
     _evasion_cases("rogue", 7)
+    for level, save, want in ((7, 19, 0), (7, 1, 5), (6, 19, 5)):   # Death Burst 6 + 5 = 11
+        r, m = _pc("rogue", level, "r", (2, 2)), mon("magmin", (3, 2), "m")
+        b = _b(r, m, mon("goblin", (12, 9), "g"), first="r")
+        script(b, 6, 5, save)
+        b.damage(m, m.hp, "cold")
+        assert r.max_hp - r.hp == want, (level, save)
 
 
 def test_evasion_still_halves_when_the_rogue_is_stunned():

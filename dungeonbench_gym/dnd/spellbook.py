@@ -506,6 +506,7 @@ def effect(b, c, key: str, level: int, t):
         return out
     if kind == "save":
         ok = b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=level > 0 or bool(m.get("condition")),
+                            condition=m.get("condition"),   # what a failure imposes (Steel Will: fear)
                             origin=None if m.get("no_cover") else c)   # a Dex save's cover (not Sacred Flame's)
         if dmg and not m.get("repeat_damage"):
             amount = b.roller.roll_damage(dmg, what=f"damage {key} {sp.damage_type}")
@@ -743,7 +744,7 @@ def _strike(b, c, key: str, level: int, hits: list, push: int = 0, origin=None) 
     for t in hits:
         if t.dead:
             continue
-        ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True,
+        ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True, condition=m.get("condition"),   # (Steel Will)
                             adv=dispatch.lands_stride_adv(t, key), origin=origin)   # Land's Stride: Entangle
         if amount and not m.get("repeat_damage"):   # (Evasion: none on a Dex save's success, half on a failure)
             dealt = dispatch.area_damage(t, ability, ok, sp.save_success == "half" or bool(m.get("half")), amount)

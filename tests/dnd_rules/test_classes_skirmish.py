@@ -544,7 +544,7 @@ def test_multiattack_defense_plus_4_ac_against_the_same_attacker_after_a_hit():
 def test_steel_will_advantage_on_saves_against_being_frightened():
     """Classes > Ranger > Defensive Tactics: Steel Will
     The ranger has advantage on saving throws against being frightened (two d20s, the higher
-    counts), not on its other saves."""
+    counts), a spell's fear (Fear, Phantasmal Killer) as any other; not on its other saves."""
     r = _ranger(7, choices=("steel_will",))
     b = _b(r, mon("ogre", (12, 8), "o"))
     dc = 10 + r.saves["wis"] + 1
@@ -552,6 +552,14 @@ def test_steel_will_advantage_on_saves_against_being_frightened():
     assert b.saving_throw(r, "wis", dc, condition="frightened") is True
     script(b, 2, 19)
     assert b.saving_throw(r, "wis", dc, condition="charmed") is False
+    for key, level, frightened in (("fear", 7, False), ("fear", 6, True), ("phantasmal-killer", 7, False)):
+        r = _ranger(level, at=(9, 5), side="enemies", choices=("steel_will",))
+        b, _ = spell_setup(key, r, at=(3, 5))
+        script(b, *([2, 19] * 3))   # with advantage the 19 counts; without, the 2
+        cast(b, key)
+        while b.decision.actor == "caster" and b.decision.kind != "action":
+            b.choose(next(i for i, o in enumerate(b.decision.options) if "hits r" in o.label or o.data == ("r",)))
+        assert ("frightened" in r.conditions) == frightened, (key, level)
 
 
 def test_ranger_lands_stride_difficult_terrain_and_magical_plants():

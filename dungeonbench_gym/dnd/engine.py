@@ -115,6 +115,7 @@ class Battle(TurnsMixin, MenuMixin, ActionsMixin, MovementMixin, TargetingMixin,
         self.round = 0
         self.order: list[str] = []
         self.turn_index = -1
+        self.turns_started = 0   # counts every turn begun: what "once per turn" is measured against
         self.outcome: str | None = None
         self.pending: dict = {}
         self.move_state: dict | None = None   # a move interrupted by a reaction decision

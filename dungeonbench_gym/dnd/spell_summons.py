@@ -40,6 +40,7 @@ and ``weapon``) and by a few one-line hooks in the engine. Data: ``content/data/
 from __future__ import annotations
 
 from . import content
+from .classes import dispatch as class_features
 from .classes import warlock
 from .grid import SIZE_SQUARES, Cover, box_distance_ft, footprint
 from .model.durations import drop_concentration
@@ -404,7 +405,7 @@ def _aura_hit(b, g, t, aura: dict) -> int:
     dice = g.resources["aura_dice"]
     amount = int(dice) if str(dice).isdigit() else b.roller.roll_damage(dice, what=f"damage {g.cid} {aura['type']}")
     ok = b.saving_throw(t, aura["save"], g.resources["spell_dc"], magic=True, big=True, origin=g)
-    dealt = amount // 2 if ok and aura.get("half") else (0 if ok else amount)
+    dealt = class_features.area_damage(t, aura["save"], ok, bool(aura.get("half")), amount)   # (Evasion)
     if dealt:
         return b.damage(t, dealt, aura["type"], magical=True, source=g.cid) or 0
     return 0

@@ -62,6 +62,7 @@ from __future__ import annotations
 
 from . import content, spellbook
 from .areas import DIRECTIONS_8, Area, ground_z_at_point
+from .classes import dispatch as class_features
 from .grid import BLOCKS, SQUARE_FT, BattleMap, footprint
 from .model.options import Opt
 from .rules import hooks, spell_data
@@ -346,7 +347,7 @@ def raise_wall(b, c, key: str, level: int, anchor, d) -> None:
             if o.dead:
                 continue
             ok = b.saving_throw(o, "dex", _dc(c, f), magic=True, big=True)
-            dealt = amount // 2 if ok else amount
+            dealt = class_features.area_damage(o, "dex", ok, True, amount)   # (Evasion)
             if dealt:
                 b.damage(o, dealt, dtype, magical=True, source=c.cid)
     if f.get("blind_ft"):

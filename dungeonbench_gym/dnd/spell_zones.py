@@ -49,6 +49,7 @@ import json
 from pathlib import Path
 
 from . import areas, content, lighting, spellbook
+from .classes import dispatch as class_features
 from .grid import fall_damage_dice
 from .model.options import Opt
 from .rules import hooks, spell_data
@@ -501,7 +502,7 @@ def _storm(b, c, z) -> None:
             continue
         amount = b.roller.roll_damage(dice_, what=f"storm of vengeance {o.cid}")
         ok = bool(save) and b.saving_throw(o, save, z["dc"], magic=True, big=True)
-        dealt = (amount // 2 if half else 0) if ok else amount
+        dealt = class_features.area_damage(o, save, ok, half, amount)   # (Evasion)
         if dealt:
             b.damage(o, dealt, dtype, magical=True, source=c.cid)
         if deaf and not ok and not o.dead and "deafened" not in o.condition_immunities:
@@ -539,7 +540,8 @@ def _prismatic(b, c, key: str, level: int, a) -> None:
             ok = b.saving_throw(o, "dex", dc, magic=True, big=True, origin=c)   # a cone from the caster
             if dtype:
                 amount = b.roller.roll_damage("10d6", what=f"damage {key} {dtype}")
-                b.damage(o, amount // 2 if ok else amount, dtype, magical=True, source=c.cid)
+                b.damage(o, class_features.area_damage(o, "dex", ok, True, amount), dtype, magical=True,
+                         source=c.cid)   # (Evasion)
             elif not ok and colour == "indigo" and "restrained" not in o.condition_immunities:
                 o.conditions["restrained"] = {"by": c.cid, "petrify": True, "round": b.round, "dc": dc}
                 b.event("condition", f"{o.cid} is restrained ({key})", creature=o.cid, condition="restrained")

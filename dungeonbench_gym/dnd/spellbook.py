@@ -506,6 +506,7 @@ def effect(b, c, key: str, level: int, t):
         return out
     if kind == "save":
         ok = b.saving_throw(t, sp.save_ability, _dc(c), magic=True, big=level > 0 or bool(m.get("condition")),
+                            condition=m.get("condition"),   # what a failure imposes (Steel Will: fear)
                             origin=None if m.get("no_cover") else c)   # a Dex save's cover (not Sacred Flame's)
         if dmg and not m.get("repeat_damage"):
             amount = b.roller.roll_damage(dmg, what=f"damage {key} {sp.damage_type}")
@@ -600,6 +601,10 @@ def impose(b, c, key: str, t, repeat_ability, level: int | None = None) -> None:
         b.event("condition", f"{t.cid} is immune to {cond} ({key})", creature=t.cid)
         return
     if b.wards and spell_wards.shields(b, c, t, cond):   # Magic Circle: no charm or fear from its types
+        return
+    # a spell's charm or fear is kept off as a stat block's is (monster_actions.save_condition):
+    # Aura of Devotion / Courage, Mindless Rage
+    if dispatch.blocks_condition(b, t, cond):
         return
     entry = {"by": c.cid, "spell": key, "dc": _dc(c), "round": b.round, "turn_of": t.cid, "level": level,
              **m.get("flags", {})}
@@ -739,7 +744,7 @@ def _strike(b, c, key: str, level: int, hits: list, push: int = 0, origin=None) 
     for t in hits:
         if t.dead:
             continue
-        ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True,
+        ok = b.saving_throw(t, ability, _dc(c), magic=True, big=True, condition=m.get("condition"),   # (Steel Will)
                             adv=dispatch.lands_stride_adv(t, key), origin=origin)   # Land's Stride: Entangle
         if amount and not m.get("repeat_damage"):   # (Evasion: none on a Dex save's success, half on a failure)
             dealt = dispatch.area_damage(t, ability, ok, sp.save_success == "half" or bool(m.get("half")), amount)

@@ -78,7 +78,7 @@ class Economy:
     attack_queue: tuple = ()   # a monster's remaining multiattack steps (attack keys)
     moved: int = 0             # feet moved this turn
     disengaged: bool = False
-    sneak_used: bool = False
+    sneak_used: int = -1       # the battle's turn (Battle.turn_mark) Sneak Attack / Martial Advantage was last added in
     surged: bool = False
     bonus_spell: bool = False            # a bonus-action spell was cast: only action cantrips now
     levelled_action_spell: bool = False  # a levelled action spell was cast: no bonus-action spell

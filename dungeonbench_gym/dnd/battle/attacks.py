@@ -152,6 +152,7 @@ class AttacksMixin:
             spell_wards.attack_modifiers(self, c, t, dis)
         if a is not None and getattr(self, "underwater", False):   # SRD underwater combat (dnd/items.py)
             dis.extend(_items.underwater_disadvantage(c, a, melee))
+        dispatch.last_modifiers(self, c, t, adv, dis)   # Feral Senses, Elusive
         return bool(adv), bool(dis), adv + dis
 
     def make_attack(self, c: Combatant, a: AttackProfile, t: Combatant, melee: bool | None = None,
@@ -190,6 +191,10 @@ class AttacksMixin:
             adv, reasons = True, [*reasons, "attacker invisible"]
         if hidden is not None:   # this attack still has the unseen attacker's advantage
             adv, reasons = True, [*reasons, "attacker hidden"]
+        if adv and t.is_pc:   # Elusive holds against an unseen attacker's advantage too
+            left = ["unseen attacker"]
+            dispatch.last_modifiers(self, c, t, left, [])
+            adv = bool(left)
         if "helped" in reasons:
             del t.conditions["helped"]   # Help grants the first attack only
         if "guided" in reasons:
@@ -221,7 +226,10 @@ class AttacksMixin:
         reaction = None
         if hit and not crit and total < ac + 5 and self._can_shield(t):
             reaction = "shield"
-        elif hit and "uncanny_dodge" in t.features and not t.incapacitated and t.economy.reaction:
+        elif hit and "uncanny_dodge" in t.features and not t.incapacitated and t.economy.reaction \
+                and self.watches(t, c) and hidden is None and "invisible" not in vanished:
+            # SRD Uncanny Dodge: only against an attacker it can see (an unseen one, invisible or
+            # hidden until this attack, gives no warning)
             reaction = "uncanny_dodge"
         elif hit and melee and not crit and "parry" in t.features and not t.incapacitated and t.economy.reaction \
                 and roll.total < ac + t.resources["parry"] \
@@ -291,35 +299,42 @@ class AttacksMixin:
         weak = c.resources.get("swarm_half_hp", {}).get(a.key)
         if weak and c.hp <= c.max_hp // 2:   # a swarm at half its hit points or fewer: the lesser dice
             parts = [DamagePart(d, ty) for d, ty in weak]
-        if "sneak_attack" in c.features and not c.economy.sneak_used \
-                and (a.finesse or not melee or c.kind == "monster") \
-                and self.sneak_attack_allowed(c, t, st["adv"], st["dis"]):   # a monster's: any weapon
-            c.economy.sneak_used = True
+        # once per turn, any creature's turn: the economy's mark names the turn it was spent in
+        # (an opportunity attack on a foe's turn may add it again)
+        if "sneak_attack" in c.features and c.economy.sneak_used != self.turn_mark() \
+                and (c.kind == "monster" or (dispatch.is_weapon(a) and (a.finesse or not melee))) \
+                and self.sneak_attack_allowed(c, t, st["adv"], st["dis"]):   # a monster's: any attack
+            # (a PC's: a finesse or ranged weapon, a magic one too; not a ranged spell attack)
+            c.economy.sneak_used = self.turn_mark()
             parts.append(DamagePart(c.resources["sneak_attack_dice"], parts[0].type))
             self.event("sneak_attack", f"{c.cid} adds Sneak Attack ({c.resources['sneak_attack_dice']})",
                        creature=c.cid)
         parts += [DamagePart(d, ty) for d, ty, types in c.resources.get("slaying", {}).get(a.key, ())
                   if t.creature_type in types]   # a slayer weapon's extra damage (dnd/items.py)
         parts += spellbook.hit_parts(self, c, t, a)   # Divine Favor, Branding Smite, Hunter's Mark
-        if parts and "martial_advantage" in c.features and not c.economy.sneak_used and any(
+        if parts and "martial_advantage" in c.features and c.economy.sneak_used != self.turn_mark() and any(
                 o.conscious and not o.incapacitated and o is not c and self.distance(o, t) <= SQUARE_FT
                 for o in self.allies_of(c)):   # Martial Advantage: once a turn, an ally next to the target
-            c.economy.sneak_used = True
+            c.economy.sneak_used = self.turn_mark()
             parts.append(DamagePart(c.resources["martial_advantage_dice"], parts[0].type))
             self.event("martial_advantage", f"{c.cid} adds Martial Advantage", creature=c.cid)
         charge = self._charge_hit(c, t, a) if c.kind == "monster" else None
         if charge:   # a monster's Charge: the trait's extra dice (of the attack's type when unnamed)
             parts += [DamagePart(d["dice"], d["type"] or parts[0].type) for d in charge.get("extra_damage", ())]
         # class features: rage, smite, Colossus Slayer, Brutal Critical (not doubled), ...
+        odd = 0   # Uncanny Dodge halves the attack's whole damage: the parts' odd points are pooled
         for part, doubles in dispatch.damage_parts(self, c, t, a, st, parts):
             amount = dispatch.roll_damage(self, c, a, part.dice, crit and doubles,
                                           f"damage {a.key} {part.type}")   # Great Weapon Fighting
-            if st.get("halve"):   # Uncanny Dodge
-                amount //= 2
+            if st.get("halve"):   # Uncanny Dodge (rounded down once, not once a part)
+                odd += amount % 2
+                amount = amount // 2 + odd // 2
+                odd %= 2
             amount = dispatch.reduce_damage(st, amount)   # Deflect Missiles
             if c.conditions:   # Ray of Enfeeblement
                 amount = spell_buffs.weakened(c, a, melee, amount)
-            self.damage(t, amount, part.type, magical=a.spell, critical=crit, source=c.cid)
+            self.damage(t, amount, part.type, magical=a.spell or (c.is_pc and dispatch.weapon_magical(c, a)),
+                        critical=crit, source=c.cid)   # (a magic weapon, Sacred Weapon's)
         if t.conscious:
             for effect in a.on_hit:
                 self._on_hit(c, t, effect)
@@ -420,7 +435,8 @@ class AttacksMixin:
                 continue
             ok = self.saving_throw(o, burst["ability"], burst["dc"], origin=t)   # (a Dex save's cover)
             for ty, amount in rolled:
-                self.damage(o, (amount // 2 if burst.get("half_on_success") else 0) if ok else amount, ty,
+                self.damage(o, dispatch.area_damage(o, burst["ability"], ok, bool(burst.get("half_on_success")),
+                                                    amount), ty,   # (Evasion)
                             magical=True, source=t.cid)
             if not ok:
                 dur = (burst.get("rounds"), None, "end_of_turn" if burst.get("repeat_save") else None, False, ())
@@ -479,8 +495,8 @@ class AttacksMixin:
             return False
         if adv and not dis:
             return True
-        if dis:
-            return False
+        # neither, or both cancelled: the roll then has no disadvantage (SRD "Advantage and
+        # Disadvantage"), so an ally beside the target opens Sneak Attack as on a plain roll
         return any(o.conscious and not o.incapacitated and o.side == c.side and o is not c
                    and self.distance(o, t) <= SQUARE_FT for o in self.creatures.values())
 

@@ -251,7 +251,9 @@ class DamageMixin:
             self._death_burst(t)
 
     def _death_save(self, t: Combatant) -> None:
-        roll = self.roller.roll_d20(spell_buffs.death_save_adv(t), what=f"death save {t.cid}")   # Beacon of Hope
+        # a death save is a saving throw: Aura of Protection's bonus counts (not on a natural 1 or 20)
+        roll = self.roller.roll_d20(spell_buffs.death_save_adv(t), bonus=dispatch.save_bonus(self, t, "death"),
+                                    what=f"death save {t.cid}")   # Beacon of Hope
         if roll.natural == 20:   # regain 1 HP
             self.heal(t, 1, "a natural 20 on a death save")
             return

@@ -99,7 +99,13 @@ class TurnsMixin:
             if self.check_outcome():
                 return
 
+    def turn_mark(self) -> int:
+        """The number of the turn now under way (any creature's): a feature usable "once per
+        turn" (Sneak Attack) notes it, so that it comes back on the next creature's turn too."""
+        return self.__dict__.get("turns_started", 0)   # (a battle pickled before it was counted)
+
     def start_turn(self, c: Combatant) -> None:
+        self.turns_started = self.turn_mark() + 1
         c.economy = Economy(movement=self.speed(c))
         if "surprised" in c.conditions:   # no move, no action, no reaction until this turn ends
             if dispatch.acts_surprised(c):   # Feral Instinct: it may act, raging first (menu.py), no reaction

@@ -33,7 +33,10 @@ def class_level(c: Combatant, cls: str) -> int:
 
 
 def is_weapon(a: AttackProfile) -> bool:
-    return not a.spell or a.key == "unarmed-strike"
+    """A weapon attack, not a spell attack. A magic weapon's profile (``items``: a +1 longsword,
+    Shillelagh's club) is marked ``spell`` only so that resistances to nonmagical attacks pass it
+    by; it is still a weapon (Divine Smite, Sacred Weapon, Colossus Slayer, Great Weapon Fighting)."""
+    return not a.spell or a.key == "unarmed-strike" or a.key not in content.spells()
 
 
 def done(b: BattleAPI, c: Combatant, key: str) -> None:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from .. import content
 from ..rules import hooks
 from . import barbarian, bard, cleric, druid, fighter, monk, paladin, ranger, rogue, sorcerer, warlock, wizard
-from .barbarian import end_rage, end_turn, on_unconscious, resists, save_advantage
+from .barbarian import end_rage, end_turn, resists, save_advantage
 from .bard import countercharm_adv, cutting_words, song_of_rest
 from .cleric import heal_bonus
 from .common import able, arm, attack_back, extra, fits, is_weapon, option, react_option, reroll_save
@@ -50,7 +50,7 @@ if TYPE_CHECKING:   # pragma: no cover
 
 __all__ = [   # the hooks one class answers, as the engine and the spells call them
     "area_damage", "can_deflect", "casting_as_bonus", "countercharm_adv", "crit_min", "cutting_words", "end_rage",
-    "end_turn", "extended", "heal_bonus", "horde_targets", "lands_stride_adv", "on_unconscious",
+    "end_turn", "extended", "heal_bonus", "horde_targets", "is_weapon", "lands_stride_adv", "on_unconscious",
     "potent", "reduce_damage", "reflex_order", "resists", "revert", "roll_damage", "sanctuary_turns",
     "save_advantage", "save_bonus", "save_disadvantage", "sculpted", "short_rest", "slow_fall", "song_of_rest",
     "stealth_advantage", "walk_map",
@@ -179,6 +179,18 @@ def resolve_target(b: BattleAPI, c: Combatant, use: tuple, t: Combatant) -> None
         b.back_to_menu(c)
 
 
+def on_unconscious(b: BattleAPI, c: Combatant) -> None:
+    """A creature dropped to 0 HP: a rage ends, Sacred Weapon ends."""
+    barbarian.on_unconscious(b, c)
+    paladin.on_unconscious(b, c)
+
+
+def weapon_magical(c: Combatant, a: AttackProfile) -> bool:
+    """A weapon made magical by a feature (Sacred Weapon): resistances to nonmagical attacks do
+    not apply to its damage."""
+    return "sacred_weapon" in c.conditions and paladin.sacred_weapon(c, a) > 0
+
+
 def begin_attack(b: BattleAPI, c: Combatant, a: AttackProfile, source: str) -> None:
     """An attack option was chosen (before the roll): pay a bonus attack, note what it enables."""
     extra(c)["source"] = source
@@ -265,9 +277,15 @@ def spell_range(c: Combatant, key: str, rng: int) -> int:
 def attack_modifiers(b: BattleAPI, c: Combatant, t: Combatant, melee: bool, a, adv: list, dis: list) -> None:
     barbarian.reckless_advantage(b, c, t, melee, a, adv)
     paladin.purity_of_spirit(c, t, dis)
-    rogue.elusive(t, adv)
+
+
+def last_modifiers(b: BattleAPI, c: Combatant, t: Combatant, adv: list, dis: list) -> None:
+    """Called last, once every reason is in (zones included): Feral Senses drops the disadvantage
+    of not seeing the target, Elusive every advantage against the rogue (an unseen attacker's too)."""
     if dis and c.is_pc:
         ranger.feral_senses(b, c, t, dis)
+    if adv and t.is_pc:
+        rogue.elusive(t, adv)
 
 
 def defend(b: BattleAPI, c: Combatant, t: Combatant, melee: bool, then: str, reasons: list) -> bool:
@@ -296,7 +314,7 @@ def rescue_attack(b: BattleAPI, c: Combatant, total: int, ac: int, natural: int)
 def rider_options(b: BattleAPI, c: Combatant, t: Combatant, st: dict) -> list:
     """After a melee weapon hit: Divine Smite at each slot level, Stunning Strike, Open Hand."""
     a = st["attack"]
-    if not c.is_pc or not st["melee"] or (a.spell and a.key != "unarmed-strike"):
+    if not c.is_pc or not st["melee"] or not is_weapon(a):
         return []
     out: list = []
     paladin.smite_riders(c, t, st, out)
@@ -341,11 +359,11 @@ def damage_parts(b: BattleAPI, c: Combatant, t: Combatant, a: AttackProfile, st:
     weapon_hit = is_weapon(a)
     paladin.smite_damage(b, c, t, st, weapon_hit, parts)   # Improved Divine Smite, Divine Smite
     cleric.divine_strike(b, c, weapon_hit, parts)
-    ranger.colossus_slayer(c, t, weapon_hit, parts)
+    ranger.colossus_slayer(b, c, t, weapon_hit, parts)
     barbarian.brutal_critical(c, st, weapon_hit, parts, out_extra)
     if c.is_pc:
         warlock.lifedrinker(c, a, parts)
-        ranger.foe_slayer(c, t, a, parts)
+        ranger.foe_slayer(b, c, t, a, parts)
     return [(p, True) for p in parts] + out_extra
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from .. import content
 from ..dice import parse
+from .common import is_weapon
 
 if TYPE_CHECKING:   # pragma: no cover
     from ..rules.api import BattleAPI
@@ -53,7 +54,7 @@ def protection(b: BattleAPI, c: Combatant, t: Combatant, reasons: list) -> bool:
 def _two_handed_melee(c: Combatant, a: AttackProfile) -> bool:
     """A melee weapon wielded in two hands: a two-handed weapon, or a versatile one rolling its
     two-handed die (no shield, no second weapon: :func:`..model.weapons.weapon_profile` picked that die)."""
-    if not a.melee or a.spell or not c.is_pc:
+    if not a.melee or not is_weapon(a) or not c.is_pc:
         return False
     try:
         w = content.weapon(a.key)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model.slots import spend_slot
-from ..state import DamagePart, ability_mod
+from ..state import INCAPACITATING, DamagePart, ability_mod
 from .common import done, is_weapon, option, prepare
 
 if TYPE_CHECKING:   # pragma: no cover
@@ -16,8 +16,10 @@ if TYPE_CHECKING:   # pragma: no cover
 
 # SRD protection from evil and good (Purity of Spirit): the creature types it wards against
 EVIL_TYPES = ("aberration", "celestial", "elemental", "fey", "fiend", "undead")
+# (zone of truth at 5 and commune at 17 are out of scope: no effect on a battle)
 OATH_DEVOTION = ((3, ("protection-from-evil-and-good", "sanctuary")), (5, ("lesser-restoration",)),
-                 (9, ("dispel-magic",)), (17, ("flame-strike",)))
+                 (9, ("beacon-of-hope", "dispel-magic")), (13, ("freedom-of-movement", "guardian-of-faith")),
+                 (17, ("flame-strike",)))
 
 
 def finish_pc(pc: Combatant, lvls: dict, f: list, r: dict, spells: list, max_slot: int) -> None:
@@ -82,7 +84,11 @@ def _pick_target(b: BattleAPI, c: Combatant, opt) -> None:
 def _sacred_weapon(b: BattleAPI, c: Combatant, opt) -> None:
     c.economy.actions -= 1
     c.resources["channel_divinity"] -= 1
-    c.conditions["sacred_weapon"] = {"until_round": b.round + 10, "bonus": max(1, c.mod("cha"))}
+    # SRD: one weapon held is imbued (our builds: the first melee weapon, the longsword)
+    held = next((a.key for a in c.attacks if a.melee and is_weapon(a)), None)
+    # SRD: the weapon sheds bright light 20 ft and dim light 20 ft beyond (dnd/lighting.py reads "light")
+    c.conditions["sacred_weapon"] = {"until_round": b.round + 10, "bonus": max(1, c.mod("cha")), "weapon": held,
+                                     "light": [20, 20]}
     b.event("sacred_weapon", f"{c.cid} channels divinity into its weapon", creature=c.cid)
     done(b, c, "sacred_weapon")
 
@@ -90,7 +96,7 @@ def _sacred_weapon(b: BattleAPI, c: Combatant, opt) -> None:
 def _holy_nimbus(b: BattleAPI, c: Combatant, opt) -> None:
     c.economy.actions -= 1
     c.resources["holy_nimbus"] = 0
-    c.conditions["holy_nimbus"] = {"until_round": b.round + 10}
+    c.conditions["holy_nimbus"] = {"until_round": b.round + 10, "light": [30, 30]}   # SRD: sunlight, 30 + 30 ft
     b.event("holy_nimbus", f"{c.cid} shines with a holy nimbus", creature=c.cid)
     done(b, c, "holy_nimbus")
 
@@ -128,21 +134,30 @@ def lay_on_hands(b: BattleAPI, c: Combatant, t: Combatant) -> None:
     b.heal(t, amount, "Lay on Hands")
 
 
+def _worst_spell(b: BattleAPI, c: Combatant, t: Combatant) -> str:
+    """The one hostile spell a Cleansing Touch ends on t: one that incapacitates first, then by name.
+    (The SRD ends one spell a use; which one is not asked, the worst is the player's choice.)"""
+    foes = {o.cid for o in b.enemies_of(c)}
+    spells = {}
+    for k, v in t.conditions.items():
+        if v.get("spell") and v.get("by") in foes:
+            spells[v["spell"]] = spells.get(v["spell"], False) or k in INCAPACITATING
+    return min(spells, key=lambda s: (not spells[s], s))
+
+
 def cleanse_options(b: BattleAPI, c: Combatant) -> list:
-    out = []
-    for t in cleanse_targets(b, c):
-        spells = sorted({v["spell"] for v in t.conditions.values() if v.get("spell")})
-        out.append(option(f"Cleansing Touch on {t.cid} (ends {', '.join(spells)})", "target", (t.cid,)))
-    return out
+    return [option(f"Cleansing Touch on {t.cid} (ends {_worst_spell(b, c, t)})", "target", (t.cid,))
+            for t in cleanse_targets(b, c)]
 
 
 def cleansing_touch(b: BattleAPI, c: Combatant, t: Combatant) -> None:
     c.economy.actions -= 1
     c.resources["cleansing_touch"] -= 1
+    spell = _worst_spell(b, c, t)
     foes = {o.cid for o in b.enemies_of(c)}
     ended = set()
-    for k, v in list(t.conditions.items()):
-        if v.get("spell") and v.get("by") in foes:
+    for k, v in list(t.conditions.items()):   # SRD: one spell a use (all the conditions it put on t)
+        if v.get("spell") == spell and v.get("by") in foes:
             ended.add(v["spell"])
             del t.conditions[k]
     b.event("cleansing_touch", f"{c.cid} cleanses {t.cid} of {', '.join(sorted(ended))}", creature=c.cid,
@@ -156,8 +171,17 @@ def purity_of_spirit(c: Combatant, t: Combatant, dis: list) -> None:
 
 
 def sacred_weapon(c: Combatant, a: AttackProfile) -> int:
+    """The attack-roll bonus of an attack with the imbued weapon (not a thrown javelin)."""
     sw = c.conditions.get("sacred_weapon")
-    return sw["bonus"] if sw and is_weapon(a) and not a.spell else 0
+    if not sw or not is_weapon(a):
+        return 0
+    return sw["bonus"] if sw.get("weapon", a.key) == a.key else 0
+
+
+def on_unconscious(b: BattleAPI, c: Combatant) -> None:
+    """SRD Sacred Weapon: it ends if the paladin falls unconscious."""
+    if c.conditions.pop("sacred_weapon", None) is not None:
+        b.event("condition_end", f"{c.cid}'s sacred weapon fades", creature=c.cid, condition="sacred_weapon")
 
 
 def smite_dice(level: int, t: Combatant) -> int:
@@ -209,9 +233,10 @@ def aura_blocks(b: BattleAPI, t: Combatant, cond: str) -> bool:
 
 
 def holy_nimbus(b: BattleAPI, c: Combatant) -> None:
-    """A foe starting its turn within 30 ft of a paladin's Holy Nimbus takes 10 radiant."""
+    """A foe starting its turn within 30 ft of a paladin's Holy Nimbus takes 10 radiant (SRD: the
+    light shines for its minute; nothing ends it when the paladin falls unconscious, as auras do)."""
     for p in b.creatures.values():
-        if "holy_nimbus" in p.conditions and p.side != c.side and p.conscious and c.conscious \
+        if "holy_nimbus" in p.conditions and p.side != c.side and not p.dead and c.conscious \
                 and b.distance(p, c) <= 30:
             b.event("nimbus", f"{c.cid} is seared by {p.cid}'s holy nimbus", creature=c.cid)
             b.damage(c, 10, "radiant", magical=True, source=p.cid)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..state import DamagePart
-from .common import extra, option, react_option
+from .common import extra, is_weapon, option, react_option
 
 if TYPE_CHECKING:   # pragma: no cover
     from ..rules.api import BattleAPI
@@ -50,7 +50,7 @@ def adjacent_foes(b: BattleAPI, c: Combatant) -> list:
 
 def volley_weapon(b: BattleAPI, c: Combatant):
     """The ranged weapon a Volley shoots, when it has a target."""
-    return next((a for a in c.attacks if not a.melee and not a.spell and b.targets_for_attack(c, a)), None)
+    return next((a for a in c.attacks if not a.melee and is_weapon(a) and b.targets_for_attack(c, a)), None)
 
 
 def volley_hits(b: BattleAPI, c: Combatant, a, centre: Combatant) -> list:
@@ -89,7 +89,7 @@ def _horde_options(b: BattleAPI, c: Combatant) -> list:
         return []
     out = []
     for a in c.attacks:
-        if a.spell:
+        if not is_weapon(a):
             continue
         if any(t.cid != first.cid and b.distance(first, t) <= 5 for t in b.targets_for_attack(c, a)):
             out.append(option(f"Horde Breaker: attack with {a.name} a creature within 5 ft of {first.cid} "
@@ -154,10 +154,15 @@ def begin_attack(c: Combatant, source: str) -> None:
 
 
 # ================================================================ attacks
+UNSEEN = ("target invisible", "target hidden", "attacker blinded", "target unseen (obscured)")
+
+
 def feral_senses(b: BattleAPI, c: Combatant, t: Combatant, dis: list) -> None:
-    """Feral Senses: an unseen target within 30 ft gives no disadvantage."""
-    if "feral_senses" in c.features and b.distance(c, t) <= 30:
-        dis[:] = [d for d in dis if d not in ("target invisible", "target hidden")]
+    """Feral Senses: not seeing the target (invisible, hidden, obscured, the ranger blinded)
+    gives no disadvantage, at any range: the SRD's 30 ft bounds only where the ranger knows an
+    invisible creature to be, and the engine always knows where every creature is."""
+    if "feral_senses" in c.features:
+        dis[:] = [d for d in dis if d not in UNSEEN]
 
 
 def escape_the_horde(t: Combatant, then: str, reasons: list) -> bool:
@@ -171,7 +176,7 @@ def escape_the_horde(t: Combatant, then: str, reasons: list) -> bool:
 def attack_bonus(b: BattleAPI, c: Combatant, t: Combatant, a) -> int:
     """Horde Breaker notes the first target; Multiattack Defense: -4 to hit (its +4 AC) for a
     creature that already hit the ranger this turn."""
-    if "horde_breaker" in c.features and not a.spell and b.active is c:
+    if "horde_breaker" in c.features and is_weapon(a) and b.active is c:
         x = extra(c)
         if x.get("source") != "horde":
             x.setdefault("horde_from", t.cid)
@@ -185,17 +190,19 @@ def multiattack_defense(b: BattleAPI, c: Combatant, t: Combatant) -> None:
         t.resources["mad"] = (c.cid, b.round, b.turn_index)   # this creature's hit, this turn
 
 
-def colossus_slayer(c: Combatant, t: Combatant, weapon_hit: bool, parts: list) -> None:
+def colossus_slayer(b: BattleAPI, c: Combatant, t: Combatant, weapon_hit: bool, parts: list) -> None:
+    # "once per turn": any creature's turn (an opportunity attack may add it again), so the mark
+    # is the battle's turn number, not a flag that lives until the ranger's own next turn
     if "colossus_slayer" in c.features and weapon_hit and t.hp < t.max_hp \
-            and not extra(c).get("colossus_used"):
-        extra(c)["colossus_used"] = True
+            and extra(c).get("colossus_turn") != b.turn_mark():
+        extra(c)["colossus_turn"] = b.turn_mark()
         parts.append(DamagePart("1d8", parts[0].type if parts else "slashing"))
 
 
-def foe_slayer(c: Combatant, t: Combatant, a, parts: list) -> None:
-    """Once a turn on a favored enemy: + Wis modifier."""
-    if "foe_slayer" in c.features and not a.spell and t.creature_type in c.resources.get("favored_enemies", ()) \
-            and not extra(c).get("foe_slain"):
+def foe_slayer(b: BattleAPI, c: Combatant, t: Combatant, a, parts: list) -> None:
+    """Once on each of the ranger's own turns (SRD), on a favored enemy: + Wis modifier."""
+    if "foe_slayer" in c.features and is_weapon(a) and t.creature_type in c.resources.get("favored_enemies", ()) \
+            and b.active is c and not extra(c).get("foe_slain"):
         extra(c)["foe_slain"] = True
         parts.append(DamagePart(str(max(0, c.mod("wis"))), parts[0].type if parts else "slashing"))
 
@@ -204,7 +211,7 @@ def foe_slayer(c: Combatant, t: Combatant, a, parts: list) -> None:
 def weapons_on(b: BattleAPI, c: Combatant, t: Combatant) -> list:
     """c's weapon attacks that reach t now (melee within reach, or a ranged weapon in long range)."""
     d = b.distance(c, t)
-    return [a for a in c.attacks if not a.spell and ((a.melee and d <= max(a.reach, 5))
+    return [a for a in c.attacks if is_weapon(a) and ((a.melee and d <= max(a.reach, 5))
                                                       or (not a.melee and a.range_long and d <= a.range_long))]
 
 

@@ -60,7 +60,9 @@ def stroke_of_luck(b: BattleAPI, c: Combatant) -> bool:
 
 def area_damage(t: Combatant, ability: str, ok: bool, half: bool, amount: int) -> int:
     """Damage from a save-for-half effect; SRD Evasion (Dex saves): none on a success, half on a failure."""
-    if ability == "dex" and half and "evasion" in t.features and not t.incapacitated:
+    # (no exception for an incapacitated creature: a stunned or paralyzed one fails the Dex save
+    # automatically and Evasion still halves the damage)
+    if ability == "dex" and half and "evasion" in t.features:
         return 0 if ok else amount // 2
     return (amount // 2 if half else 0) if ok else amount
 

@@ -77,7 +77,7 @@ def test_a_fixed_action_family_gets_one_learned_embedding_per_index():
     space = spaces.Dict({"action_mask": spaces.Box(0, 1, (4,), np.int8),
                          "image": spaces.Box(0, 10, (3, 3), np.uint8)})
     policy = _policy(space, 4)
-    assert policy.features_extractor.index_embed.shape == (4, 64)
+    assert policy.features_extractor.index_embed.weight.shape == (4, 64)
 
 
 def test_the_option_count_must_match_the_action_space():

@@ -81,7 +81,7 @@ class OptionSetExtractor(BaseFeaturesExtractor):
         if in_opt:
             self.option_net = nn.Sequential(nn.Linear(in_opt, dim), nn.ReLU(), nn.Linear(dim, dim), nn.ReLU())
         else:   # a fixed action set: the index is the option's identity
-            self.index_embed = nn.Parameter(torch.randn(n, dim) * 0.1)
+            self.index_embed = nn.Embedding(n, dim)   # N(0, 1) rows, as wide apart as real features
         self.state_keys = sorted(k for k in keys if k not in (OPTIONS_KEY, IDS_KEY, MASK_KEY))
         self.state_nets = nn.ModuleDict()
         self.log_keys: set[str] = set()
@@ -111,7 +111,7 @@ class OptionSetExtractor(BaseFeaturesExtractor):
 
     def _options(self, obs: dict[str, torch.Tensor], batch: int) -> torch.Tensor:
         if not (self.has_rows or self.has_ids):
-            return self.index_embed.unsqueeze(0).expand(batch, -1, -1)
+            return self.index_embed.weight.unsqueeze(0).expand(batch, -1, -1)
         parts = []
         if self.has_rows:
             parts.append(obs[OPTIONS_KEY].reshape(batch, self.n, -1).float())
@@ -130,12 +130,19 @@ class OptionSetExtractor(BaseFeaturesExtractor):
 
 class OptionScorer(nn.Module):
     """The policy head: one shared scorer per option (the actor's N logits) and the critic's
-    latent from the state and the context. Its attributes follow SB3's MlpExtractor contract."""
+    latent from the state and the context. Its attributes follow SB3's MlpExtractor contract.
+
+    An option's score is a match between the option and the situation, ``option_i . query(state,
+    context)``, plus an MLP over the three together. The match term makes "this option in this
+    state" a first-order feature: with a fixed action set it is a linear head over the state whose
+    per-action weights are the index embeddings, which is what learns fast there; the MLP adds what
+    a dot product cannot say."""
 
     def __init__(self, n: int, dim: int, hidden: int = 64):
         super().__init__()
         self.n, self.dim = n, dim
         self.latent_dim_pi, self.latent_dim_vf = n, hidden
+        self.query = nn.Linear(2 * dim, dim)
         self.score = nn.Sequential(nn.Linear(3 * dim, hidden), nn.Tanh(), nn.Linear(hidden, 1))
         self.critic = nn.Sequential(nn.Linear(2 * dim, hidden), nn.Tanh())
 
@@ -145,8 +152,10 @@ class OptionScorer(nn.Module):
 
     def forward_actor(self, f: torch.Tensor) -> torch.Tensor:
         state, context, opts = self._split(f)
-        shared = torch.cat([state, context], dim=1).unsqueeze(1).expand(-1, self.n, -1)
-        return self.score(torch.cat([opts, shared], dim=2)).squeeze(-1)
+        situation = torch.cat([state, context], dim=1)
+        match = (opts * self.query(situation).unsqueeze(1)).sum(-1)
+        shared = situation.unsqueeze(1).expand(-1, self.n, -1)
+        return match + self.score(torch.cat([opts, shared], dim=2)).squeeze(-1)
 
     def forward_critic(self, f: torch.Tensor) -> torch.Tensor:
         state, context, _ = self._split(f)
@@ -183,9 +192,9 @@ class OptionRankingPolicy(MaskableActorCriticPolicy):
         # the scorer's output is already one logit per option: no linear layer over the indices,
         # which would tie each slot to a weight of its own and break the equivariance
         self.action_net = nn.Identity()
-        last = self.mlp_extractor.score[-1]
-        nn.init.orthogonal_(last.weight, gain=0.01)   # near-uniform first policy, as SB3 does
-        nn.init.zeros_(last.bias)
+        for last in (self.mlp_extractor.score[-1], self.mlp_extractor.query):
+            nn.init.orthogonal_(last.weight, gain=0.01)   # near-uniform first policy, as SB3 does
+            nn.init.zeros_(last.bias)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:

@@ -76,14 +76,14 @@ def budgets() -> dict[str, Budget]:
         "minihack": Budget(("MiniHack-Corridor-R3-v0",), ("MiniHack-Corridor-R3-v0",), 100_000, 50,
                            family="minihack"),
         "nethack": Budget(("NetHack-Valkyrie-v0",), ("NetHack-Valkyrie-v0",), 50_000, 10, family="nethack"),
-        "dnd": Budget(goblin, goblin, 150_000, 100, family="dnd"),
-        "dnd-legacy": Budget(goblin, goblin, 150_000, 100, env_kwargs=legacy, family="dnd"),
-        "dnd-ogre": Budget(ogre, ogre, 150_000, 100, family="dnd"),
-        "dnd-ogre-legacy": Budget(ogre, ogre, 150_000, 100, env_kwargs=legacy, family="dnd"),
-        "dnd-day": Budget(("DnD-Day-GoblinRoad-v0",), ("DnD-Day-GoblinRoad-v0",), 100_000, 50, family="dnd"),
+        "dnd": Budget(goblin, goblin, 60_000, 100, family="dnd"),
+        "dnd-legacy": Budget(goblin, goblin, 60_000, 100, env_kwargs=legacy, family="dnd"),
+        "dnd-ogre": Budget(ogre, ogre, 60_000, 100, family="dnd"),
+        "dnd-ogre-legacy": Budget(ogre, ogre, 60_000, 100, env_kwargs=legacy, family="dnd"),
+        "dnd-day": Budget(("DnD-Day-GoblinRoad-v0",), ("DnD-Day-GoblinRoad-v0",), 60_000, 50, family="dnd"),
         # generalisation: train on every encounter but three, evaluate on those three (issue 20, Build 4)
         "dnd-generalise": Budget(tuple(i for i in dnd_all if i not in _DND_HELD_OUT), _DND_HELD_OUT,
-                                 150_000, 50, family="dnd", train_eval_episodes=10),
+                                 100_000, 50, family="dnd", train_eval_episodes=10),
     }
 
 

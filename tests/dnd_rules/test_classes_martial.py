@@ -1046,3 +1046,36 @@ def test_flurry_of_blows_follows_any_attack_action_even_with_a_dart():
     pick(b, "attack", "Flurry of Blows (bonus")
     target(b, "ogre")
     assert m.resources["ki"] == 1 and g.hp == 59 - (3 + 3) - (2 + 3)
+
+
+def test_a_magic_weapon_is_a_weapon_for_rage_retaliation_and_deflect_missiles():
+    """Classes > Barbarian > Rage
+    Rage's damage bonus is for a melee weapon attack using Strength, Retaliation makes a melee
+    weapon attack, and Deflect Missiles answers a ranged weapon attack: a magic weapon (a +1
+    greataxe, a +1 longbow) is still a weapon for all three. A devil's Hurl Flame (a ranged spell
+    attack) is not."""
+    from dungeonbench_gym.dnd.items import equip
+    c, g = equip(pc("barbarian", 1, (2, 2)), ["greataxe-plus-1"]), mon("ogre", (3, 2))
+    b = arena(c, g, first="barbarian")
+    _rage(b)
+    script(b, 15, 5)   # +1 greataxe 1d12 + Str + 1, and Rage's +2
+    _attack(b, "ogre", "Greataxe, +1")
+    assert g.hp == g.max_hp - (5 + c.mod("str") + 1 + 2)
+    c, g = equip(pc("barbarian", 14, (2, 2)), ["greataxe-plus-1"]), mon("ogre", (3, 2))
+    b = arena(c, g, first="ogre")
+    script(b, 15, 4, 4)
+    pick(b, "attack", "Greatclub")
+    target(b, "barbarian")
+    assert b.pending["reaction"] == "retaliation"
+    assert any("greataxe-plus-1" in label for label in labels(b, "reaction"))
+    archer = equip(build_pc("fighter", 1, "archer", (7, 2, 0), side="enemies"), ["longbow-plus-1"])
+    m = _monk(3)
+    b = arena(m, archer, first="archer")
+    script(b, 18)
+    _attack(b, "monk", "Longbow, +1")
+    assert b.pending.get("reaction") == "deflect_missiles"
+    m, d = _monk(3), mon("barbed-devil", (7, 2))
+    b = arena(m, d, first="barbed-devil")
+    script(b, 18, 3, 3, 3)   # Hurl Flame: 3d6 fire
+    _attack(b, "monk", "Hurl Flame")
+    assert b.pending.get("reaction") != "deflect_missiles" and m.hp == m.max_hp - 9

@@ -942,3 +942,26 @@ def test_a_caster_countering_a_counterspell_keeps_the_slot_of_its_own_spell():
     assert spell_counter._slots(w, stack) == [] and not spell_counter.can_counter(b, w, mage, stack)
     w.resources["slots"] = (0, 0, 2, 0, 0, 0, 0, 0, 0)
     assert spell_counter._slots(w, stack) == [3]
+
+
+def test_bless_and_bane_change_death_saving_throws():
+    """Spellcasting > Spells > Bless
+    A death saving throw is a saving throw, and Bless lets a target add a d4 to every saving throw
+    it makes (Bane makes it subtract one): a blessed dying ally's rolled 8 with a d4 of 2 reaches
+    10, a success; a baned one's 11 less a d4 of 2 is 9, a failure. A natural 1 or 20 is still
+    read off the d20 alone."""
+    b, c, ally = _blessing()
+    ally.hp = 0
+    ally.conditions["unconscious"] = {}
+    script(b, 2, 8)   # Bless's d4, then the death save's d20
+    turn(b, "ally")
+    assert (ally.death_successes, ally.death_failures) == (1, 0)
+    script(b, 4, 1)   # 1 + 4 is still a natural 1: two failures
+    turn(b, "ally")
+    assert (ally.death_successes, ally.death_failures) == (1, 2)
+    del ally.conditions["blessed"]
+    ally.conditions["baned"] = {"by": "ogre"}
+    ally.death_failures = 0
+    script(b, 2, 11)   # Bane's d4, then the d20
+    turn(b, "ally")
+    assert (ally.death_successes, ally.death_failures) == (1, 1)

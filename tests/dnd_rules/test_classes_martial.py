@@ -641,7 +641,8 @@ def test_indomitable_rerolls_a_failed_save_and_its_uses_grow():
     """Classes > Fighter > Indomitable (1 use)
     From 9th level the fighter can reroll a saving throw it fails and must use the new roll; one
     use per long rest at 9th, two at 13th (Indomitable (2 uses)), three at 17th (Indomitable (3
-    uses)). The reroll keeps the save's bonuses (Bless's die here)."""
+    uses)). The reroll is a new saving throw: it keeps the save's bonuses, and Bless's d4 is
+    rolled again with it (not the first roll's d4 copied)."""
     for level, uses in ((9, 1), (13, 2), (17, 3)):
         assert _fighter(level).resources["indomitable"] == uses
     f = _fighter(9)
@@ -654,8 +655,13 @@ def test_indomitable_rerolls_a_failed_save_and_its_uses_grow():
     f2 = _fighter(9, "f2")
     b2 = arena(f2, mon("goblin", (8, 6)), first="f2")
     f2.conditions["blessed"] = {"by": "f2"}
-    script(b2, 1, 5, 14 - wis)   # Bless's d4 (1), then 5: fails; the reroll (14 - wis) + wis + 1 = 15 succeeds
-    assert b2.saving_throw(f2, "wis", 15)
+    script(b2, 1, 5, 3, 12 - wis)   # Bless's d4 (1), then 5: fails; the reroll's own d4 (3): 12 + 3 = 15 succeeds
+    assert b2.saving_throw(f2, "wis", 15) and b2.roller._int.values == []
+    f3 = _fighter(9, "f3")
+    b3 = arena(f3, mon("goblin", (8, 6)), first="f3")
+    f3.conditions["blessed"] = {"by": "f3"}
+    script(b3, 4, 5, 1, 13 - wis)   # a d4 of 4 first; the reroll's d4 is 1: 13 + 1 = 14 fails DC 15
+    assert not b3.saving_throw(f3, "wis", 15) and b3.roller._int.values == []
 
 
 def test_additional_fighting_style_gives_a_tenth_level_champion_a_second_style():
@@ -970,7 +976,8 @@ def test_purity_of_body_makes_the_monk_immune_to_poison_and_disease():
 def test_diamond_soul_gives_every_save_proficiency_and_a_ki_reroll():
     """Classes > Monk > Diamond Soul
     From 14th level the monk is proficient in every saving throw, and when it fails a save it can
-    spend 1 ki point to reroll it, taking the new roll."""
+    spend 1 ki point to reroll it, taking the new roll. The reroll is a new saving throw: a Bane
+    on the monk rolls its d4 again for it."""
     m = _monk(14)
     for ability in ("str", "dex", "con", "int", "wis", "cha"):
         assert m.saves[ability] == m.mod(ability) + m.prof, ability
@@ -978,6 +985,9 @@ def test_diamond_soul_gives_every_save_proficiency_and_a_ki_reroll():
     ki = m.resources["ki"]
     script(b, 2, 15 - m.saves["int"])   # fails DC 15, the reroll meets it
     assert b.saving_throw(m, "int", 15) and m.resources["ki"] == ki - 1
+    m.conditions["baned"] = {"by": "goblin"}   # a reroll is a new save: Bane's d4 is rolled again
+    script(b, 1, 2, 3, 17 - m.saves["int"])   # 2 - 1 fails; the reroll's d4 is 3: 17 - 3 = 14 fails DC 15
+    assert not b.saving_throw(m, "int", 15) and m.resources["ki"] == ki - 2 and b.roller._int.values == []
 
 
 def test_quivering_palm_sets_vibrations_with_3_ki_and_an_action_ends_them():

@@ -52,13 +52,13 @@ class DamageMixin:
         bonus = t.saves[ability] + self.save_bonus(t, ability)
         cover = self.save_cover(origin, t) if origin is not None and ability == "dex" else Cover.NONE
         bonus += cover.save_bonus   # SRD Cover: +2 / +5 to Dex saves
+        own = t.saves[ability] + cover.save_bonus   # what a reroll keeps; its dice it rolls anew
         roll = self.roller.roll_d20(adv, dis, bonus=bonus, what=f"save {t.cid} {ability}")
         ok = roll.total >= dc
         note = f", {cover.name.lower().replace('_', '-')} cover" if cover else ""
         self.event("save", f"{t.cid} {'succeeds on' if ok else 'fails'} a DC {dc} {ability.upper()} save "
                    f"({roll.total}{note})", creature=t.cid, success=ok, **({"cover": int(cover)} if cover else {}))
-        if not ok and t.is_pc and dispatch.rescue_save(self, t, ability, dc, roll.total, adv, dis,
-                                                              roll.total - roll.natural):
+        if not ok and t.is_pc and dispatch.rescue_save(self, t, ability, dc, roll.total, adv, dis, own):
             return True   # Bardic Inspiration, Indomitable, Diamond Soul, Dark One's Own Luck
         if not ok and big and t.resources.get("legendary_resistance", 0) > 0:
             t.resources["legendary_resistance"] -= 1

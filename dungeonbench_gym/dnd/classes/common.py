@@ -82,15 +82,17 @@ def attack_back(b: BattleAPI, c: Combatant, attacker: Combatant, key: str, stage
     return True
 
 
-def reroll_save(b: BattleAPI, t: Combatant, key: str, cost: str, bonus: int, dc: int, adv: bool,
-                dis: bool):
+def reroll_save(b: BattleAPI, t: Combatant, key: str, cost: str, ability: str, own: int, dc: int,
+                adv: bool, dis: bool):
     """Indomitable, Diamond Soul: a failed save rerolled (None: the feature is not there to spend).
-    SRD: the saving throw is rolled again, so the new d20 gets every bonus the first one had (the
-    save's modifier, Bless, an aura, cover), not the bare save modifier."""
+    SRD: the saving throw is rolled again, a new saving throw: it gets every bonus the first one had
+    (``own``: the save's modifier and cover; an aura, Warding Bond), and its dice (Bless's d4,
+    Bane's) are rolled anew through :meth:`BattleAPI.save_bonus`, not copied from the first roll
+    (Resistance, spent on the first, is gone)."""
     r = t.resources
     if key in t.features and r.get(cost, 0) > 0:
         r[cost] -= 1
-        roll = b.roller.roll_d20(adv, dis, bonus=bonus, what=f"{key} {t.cid}")
+        roll = b.roller.roll_d20(adv, dis, bonus=own + b.save_bonus(t, ability), what=f"{key} {t.cid}")
         b.event(key, f"{t.cid} rerolls the save ({key}: {roll.total})", creature=t.cid)
         return roll.total >= dc
     return None

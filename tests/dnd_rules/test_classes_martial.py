@@ -1089,3 +1089,40 @@ def test_a_magic_weapon_is_a_weapon_for_rage_retaliation_and_deflect_missiles():
     script(b, 18, 3, 3, 3)   # Hurl Flame: 3d6 fire
     _attack(b, "monk", "Hurl Flame")
     assert b.pending.get("reaction") != "deflect_missiles" and m.hp == m.max_hp - 9
+
+
+def test_reckless_attack_gives_no_advantage_to_a_finesse_attack_made_with_dexterity():
+    """Classes > Barbarian > Reckless Attack
+    The advantage is on melee weapon attack rolls using Strength: a barbarian whose Dexterity is
+    the better score attacks with a rapier (finesse) using Dexterity, so that roll has no
+    advantage; the attacks against it still have advantage until its next turn. With Strength the
+    better score, the same rapier attack uses Strength and has advantage."""
+    from dungeonbench_gym.dnd.state import DamagePart
+    c, g = build_pc("barbarian", 2, "barbarian", (2, 2, 0), weapons=("rapier",)), mon("orc", (3, 2))
+    c.abilities.update(str=10, dex=18)   # the rapier now uses Dex: +2 prof +4 Dex
+    c.attacks = [a._replace(to_hit=6, damage=(DamagePart("1d8+4", "piercing"),)) if a.key == "rapier" else a
+                 for a in c.attacks]
+    b = arena(c, g, first="barbarian")
+    pick(b, "feature", "Reckless Attack")
+    script(b, 3)   # one d20 (3): a miss
+    _attack(b, "orc", "Rapier")
+    d20 = [r for r in b.roller.log if r.get("what", "").startswith("attack barbarian")]
+    assert not events(b, "attack")[-1]["hit"] and d20[-1]["advantage"] == "none"
+    turn(b, "orc")
+    script(b, 2, 19, 5)   # the orc's greataxe with advantage against the reckless barbarian
+    b.make_attack(g, g.attack("greataxe"), c)
+    assert events(b, "attack")[-1]["hit"] and c.hp == c.max_hp - (5 + 3)
+    c2, g2 = build_pc("barbarian", 2, "barbarian", (2, 2, 0), weapons=("rapier",)), mon("orc", (3, 2))
+    assert c2.mod("str") > c2.mod("dex")
+    b2 = arena(c2, g2, first="barbarian")
+    pick(b2, "feature", "Reckless Attack")
+    script(b2, 3, 17, 6)   # advantage: 3 and 17, the 17 hits
+    _attack(b2, "orc", "Rapier")
+    assert events(b2, "attack")[-1]["hit"] and g2.hp == 15 - (6 + c2.mod("str"))
+    from dungeonbench_gym.dnd.items import equip
+    c3, g3 = equip(pc("barbarian", 2, (2, 2)), ["greataxe-plus-1"]), mon("orc", (3, 2))
+    b3 = arena(c3, g3, first="barbarian")
+    pick(b3, "feature", "Reckless Attack")
+    script(b3, 3, 17, 6)   # a magic greataxe is a melee weapon using Strength: advantage
+    _attack(b3, "orc", "Greataxe, +1")
+    assert events(b3, "attack")[-1]["hit"] and g3.hp == 15 - (6 + c3.mod("str") + 1)

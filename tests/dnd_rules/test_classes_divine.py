@@ -850,3 +850,25 @@ def test_wild_shape_ends_when_the_druid_falls_unconscious():
         pick(b, None, "(2, 2)" if b.decision.kind == "point_y" else "x = 2")
     assert "unconscious" in c.conditions
     assert c.creature_type == "humanoid" and c.hp == own_hp and "wild_shape_saved" not in c.resources
+
+
+def test_turn_undead_affects_only_undead_that_can_see_or_hear_the_cleric():
+    """Classes > Cleric > Channel Divinity: Turn Undead
+    Only an undead that can see or hear the cleric makes the save: one both blinded and deafened
+    within 30 feet is unaffected; one only blinded (it hears) and one only deafened (it sees) are
+    turned when they fail. With no undead that can see or hear it, the cleric is not offered Turn
+    Undead at all."""
+    c = pc("cleric", 2, (2, 2), "c")
+    z1, z2, z3 = mon("zombie", (4, 2), "z1"), mon("zombie", (2, 4), "z2"), mon("zombie", (4, 4), "z3")
+    z1.conditions.update(blinded={}, deafened={})
+    z2.conditions["blinded"] = {}
+    z3.conditions["deafened"] = {}
+    b = arena(c, z1, z2, z3, first="c")
+    script(b, 2, 2)   # z2 and z3 fail; z1 rolls nothing
+    pick(b, "turn_undead")
+    assert "turned" not in z1.conditions and "turned" in z2.conditions and "turned" in z3.conditions
+    assert b.roller._int.values == []
+    c2, z = pc("cleric", 2, (2, 2), "c"), mon("zombie", (4, 2), "z")
+    z.conditions.update(blinded={}, deafened={})
+    b2 = arena(c2, z, first="c")
+    assert "turn_undead" not in kinds(b2)

@@ -872,3 +872,23 @@ def test_turn_undead_affects_only_undead_that_can_see_or_hear_the_cleric():
     z.conditions.update(blinded={}, deafened={})
     b2 = arena(c2, z, first="c")
     assert "turn_undead" not in kinds(b2)
+
+
+def test_cutting_words_needs_an_attacker_the_bard_can_see_and_that_can_hear_it():
+    """Classes > Bard > Cutting Words
+    The attacker must be a creature the bard can see: an invisible ogre's hit (its roll with
+    advantage) is not offered to Cutting Words, though the bard is neither blinded nor far. And a
+    creature that can't hear the bard is immune: a deafened ogre's hit is not offered either. A
+    visible ogre that hears is (the control)."""
+    for cond, offered in (("invisible", False), ("deafened", False), (None, True)):
+        bard, f, o = pc("bard", 3, (1, 1), "bard"), pc("fighter", 1, (3, 4), "f"), mon("ogre", (3, 3))
+        if cond:
+            o.conditions[cond] = {}
+        b = arena(bard, f, o, first="ogre")
+        d20 = (13, 13) if cond == "invisible" else (13,)   # 13 + 6 = 19 hits AC 19
+        script(b, *d20, *(() if offered else (5, 5)))   # unanswered, the greatclub's 2d8 + 4 follows
+        pick(b, "attack", "Greatclub")
+        target(b, "f")
+        assert (b.decision.kind == "reaction" and b.decision.actor == "bard") is offered, cond
+        if not offered:
+            assert f.hp == 0 and bard.economy.reaction, cond   # 14 damage drops the 12-HP fighter

@@ -965,3 +965,27 @@ def test_bless_and_bane_change_death_saving_throws():
     script(b, 2, 11)   # Bane's d4, then the d20
     turn(b, "ally")
     assert (ally.death_successes, ally.death_failures) == (1, 1)
+
+
+def test_eyebite_asleep_announces_unconscious_a_wild_shaped_druid_reverts_and_concentration_ends():
+    """Spellcasting > Spells > Eyebite
+    Asleep: a target that fails the Wisdom save falls unconscious. Being unconscious, it is
+    incapacitated: it loses its concentration (Concentration) and, a druid in a beast's shape,
+    returns to its own form (Wild Shape: it reverts when it falls unconscious). The condition is
+    announced as "unconscious" like every other rule's."""
+    from dungeonbench_gym.dnd.builders.pcs import build_pc
+    d = build_pc("druid", 4, "d", (6, 5, 0), side="enemies")
+    b, c = spell_setup("eyebite", d, level=11)
+    turn(b, "d")
+    pick(b, "feature", "Wild Shape")
+    pick(b, "feature", ": Wolf (")
+    assert d.creature_type == "beast" and "wild_shape_saved" in d.resources
+    d.concentration = "bless"   # as if it kept a spell up from before its change
+    turn(b, "caster")
+    cast(b, "eyebite", 6)
+    target(b, "d")
+    script(b, 1)   # the Wisdom save fails
+    b.choose(next(i for i, o in enumerate(b.decision.options) if o.data == ("asleep",)))
+    assert "unconscious" in d.conditions and "prone" in d.conditions
+    assert d.creature_type == "humanoid" and "wild_shape_saved" not in d.resources and d.concentration is None
+    assert [e["condition"] for e in events(b, "condition") if e["creature"] == "d"] == ["unconscious"]

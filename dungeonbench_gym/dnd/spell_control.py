@@ -497,18 +497,21 @@ def _eyebite(b, c, key: str, t, effect: str) -> None:
     if effect == "asleep":
         if "unconscious" in t.condition_immunities:
             return
-        t.conditions["unconscious"] = {"by": c.cid, "spell": key, "asleep": True}
+        cond = "unconscious"
+        t.conditions[cond] = {"by": c.cid, "spell": key, "asleep": True}
         t.conditions.setdefault("prone", {})
-        b.end_concentration(t)
-        b.release_grapples_by(t)
     elif effect == "panicked":
         if "frightened" in t.condition_immunities:
             return
-        t.conditions["frightened"] = {"by": c.cid, "spell": key, "panicked": True}
+        cond = "frightened"
+        t.conditions[cond] = {"by": c.cid, "spell": key, "panicked": True}
     else:
-        t.conditions["sickened"] = {"by": c.cid, "spell": key, "attack_dis": True, "repeat": "wis", "dc": dc,
-                                    "magic": True}
-    b.event("condition", f"{t.cid} is {effect} ({key})", creature=t.cid, condition=effect, spell=key)
+        cond = "sickened"
+        t.conditions[cond] = {"by": c.cid, "spell": key, "attack_dis": True, "repeat": "wis", "dc": dc,
+                              "magic": True}
+    # announced under the condition placed (unconscious, not "asleep"): Battle.event's rules hang on
+    # it (an incapacitated creature loses concentration and lets go; a wild-shaped druid reverts)
+    b.event("condition", f"{t.cid} is {effect} ({key})", creature=t.cid, condition=cond, spell=key, effect=effect)
 
 
 def later_options(b, c) -> list:

@@ -850,3 +850,45 @@ def test_wild_shape_ends_when_the_druid_falls_unconscious():
         pick(b, None, "(2, 2)" if b.decision.kind == "point_y" else "x = 2")
     assert "unconscious" in c.conditions
     assert c.creature_type == "humanoid" and c.hp == own_hp and "wild_shape_saved" not in c.resources
+
+
+def test_turn_undead_affects_only_undead_that_can_see_or_hear_the_cleric():
+    """Classes > Cleric > Channel Divinity: Turn Undead
+    Only an undead that can see or hear the cleric makes the save: one both blinded and deafened
+    within 30 feet is unaffected; one only blinded (it hears) and one only deafened (it sees) are
+    turned when they fail. With no undead that can see or hear it, the cleric is not offered Turn
+    Undead at all."""
+    c = pc("cleric", 2, (2, 2), "c")
+    z1, z2, z3 = mon("zombie", (4, 2), "z1"), mon("zombie", (2, 4), "z2"), mon("zombie", (4, 4), "z3")
+    z1.conditions.update(blinded={}, deafened={})
+    z2.conditions["blinded"] = {}
+    z3.conditions["deafened"] = {}
+    b = arena(c, z1, z2, z3, first="c")
+    script(b, 2, 2)   # z2 and z3 fail; z1 rolls nothing
+    pick(b, "turn_undead")
+    assert "turned" not in z1.conditions and "turned" in z2.conditions and "turned" in z3.conditions
+    assert b.roller._int.values == []
+    c2, z = pc("cleric", 2, (2, 2), "c"), mon("zombie", (4, 2), "z")
+    z.conditions.update(blinded={}, deafened={})
+    b2 = arena(c2, z, first="c")
+    assert "turn_undead" not in kinds(b2)
+
+
+def test_cutting_words_needs_an_attacker_the_bard_can_see_and_that_can_hear_it():
+    """Classes > Bard > Cutting Words
+    The attacker must be a creature the bard can see: an invisible ogre's hit (its roll with
+    advantage) is not offered to Cutting Words, though the bard is neither blinded nor far. And a
+    creature that can't hear the bard is immune: a deafened ogre's hit is not offered either. A
+    visible ogre that hears is (the control)."""
+    for cond, offered in (("invisible", False), ("deafened", False), (None, True)):
+        bard, f, o = pc("bard", 3, (1, 1), "bard"), pc("fighter", 1, (3, 4), "f"), mon("ogre", (3, 3))
+        if cond:
+            o.conditions[cond] = {}
+        b = arena(bard, f, o, first="ogre")
+        d20 = (13, 13) if cond == "invisible" else (13,)   # 13 + 6 = 19 hits AC 19
+        script(b, *d20, *(() if offered else (5, 5)))   # unanswered, the greatclub's 2d8 + 4 follows
+        pick(b, "attack", "Greatclub")
+        target(b, "f")
+        assert (b.decision.kind == "reaction" and b.decision.actor == "bard") is offered, cond
+        if not offered:
+            assert f.hp == 0 and bard.economy.reaction, cond   # 14 damage drops the 12-HP fighter

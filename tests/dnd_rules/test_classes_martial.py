@@ -641,7 +641,8 @@ def test_indomitable_rerolls_a_failed_save_and_its_uses_grow():
     """Classes > Fighter > Indomitable (1 use)
     From 9th level the fighter can reroll a saving throw it fails and must use the new roll; one
     use per long rest at 9th, two at 13th (Indomitable (2 uses)), three at 17th (Indomitable (3
-    uses)). The reroll keeps the save's bonuses (Bless's die here)."""
+    uses)). The reroll is a new saving throw: it keeps the save's bonuses, and Bless's d4 is
+    rolled again with it (not the first roll's d4 copied)."""
     for level, uses in ((9, 1), (13, 2), (17, 3)):
         assert _fighter(level).resources["indomitable"] == uses
     f = _fighter(9)
@@ -654,8 +655,13 @@ def test_indomitable_rerolls_a_failed_save_and_its_uses_grow():
     f2 = _fighter(9, "f2")
     b2 = arena(f2, mon("goblin", (8, 6)), first="f2")
     f2.conditions["blessed"] = {"by": "f2"}
-    script(b2, 1, 5, 14 - wis)   # Bless's d4 (1), then 5: fails; the reroll (14 - wis) + wis + 1 = 15 succeeds
-    assert b2.saving_throw(f2, "wis", 15)
+    script(b2, 1, 5, 3, 12 - wis)   # Bless's d4 (1), then 5: fails; the reroll's own d4 (3): 12 + 3 = 15 succeeds
+    assert b2.saving_throw(f2, "wis", 15) and b2.roller._int.values == []
+    f3 = _fighter(9, "f3")
+    b3 = arena(f3, mon("goblin", (8, 6)), first="f3")
+    f3.conditions["blessed"] = {"by": "f3"}
+    script(b3, 4, 5, 1, 13 - wis)   # a d4 of 4 first; the reroll's d4 is 1: 13 + 1 = 14 fails DC 15
+    assert not b3.saving_throw(f3, "wis", 15) and b3.roller._int.values == []
 
 
 def test_additional_fighting_style_gives_a_tenth_level_champion_a_second_style():
@@ -970,7 +976,8 @@ def test_purity_of_body_makes_the_monk_immune_to_poison_and_disease():
 def test_diamond_soul_gives_every_save_proficiency_and_a_ki_reroll():
     """Classes > Monk > Diamond Soul
     From 14th level the monk is proficient in every saving throw, and when it fails a save it can
-    spend 1 ki point to reroll it, taking the new roll."""
+    spend 1 ki point to reroll it, taking the new roll. The reroll is a new saving throw: a Bane
+    on the monk rolls its d4 again for it."""
     m = _monk(14)
     for ability in ("str", "dex", "con", "int", "wis", "cha"):
         assert m.saves[ability] == m.mod(ability) + m.prof, ability
@@ -978,6 +985,9 @@ def test_diamond_soul_gives_every_save_proficiency_and_a_ki_reroll():
     ki = m.resources["ki"]
     script(b, 2, 15 - m.saves["int"])   # fails DC 15, the reroll meets it
     assert b.saving_throw(m, "int", 15) and m.resources["ki"] == ki - 1
+    m.conditions["baned"] = {"by": "goblin"}   # a reroll is a new save: Bane's d4 is rolled again
+    script(b, 1, 2, 3, 17 - m.saves["int"])   # 2 - 1 fails; the reroll's d4 is 3: 17 - 3 = 14 fails DC 15
+    assert not b.saving_throw(m, "int", 15) and m.resources["ki"] == ki - 2 and b.roller._int.values == []
 
 
 def test_quivering_palm_sets_vibrations_with_3_ki_and_an_action_ends_them():
@@ -1046,3 +1056,73 @@ def test_flurry_of_blows_follows_any_attack_action_even_with_a_dart():
     pick(b, "attack", "Flurry of Blows (bonus")
     target(b, "ogre")
     assert m.resources["ki"] == 1 and g.hp == 59 - (3 + 3) - (2 + 3)
+
+
+def test_a_magic_weapon_is_a_weapon_for_rage_retaliation_and_deflect_missiles():
+    """Classes > Barbarian > Rage
+    Rage's damage bonus is for a melee weapon attack using Strength, Retaliation makes a melee
+    weapon attack, and Deflect Missiles answers a ranged weapon attack: a magic weapon (a +1
+    greataxe, a +1 longbow) is still a weapon for all three. A devil's Hurl Flame (a ranged spell
+    attack) is not."""
+    from dungeonbench_gym.dnd.items import equip
+    c, g = equip(pc("barbarian", 1, (2, 2)), ["greataxe-plus-1"]), mon("ogre", (3, 2))
+    b = arena(c, g, first="barbarian")
+    _rage(b)
+    script(b, 15, 5)   # +1 greataxe 1d12 + Str + 1, and Rage's +2
+    _attack(b, "ogre", "Greataxe, +1")
+    assert g.hp == g.max_hp - (5 + c.mod("str") + 1 + 2)
+    c, g = equip(pc("barbarian", 14, (2, 2)), ["greataxe-plus-1"]), mon("ogre", (3, 2))
+    b = arena(c, g, first="ogre")
+    script(b, 15, 4, 4)
+    pick(b, "attack", "Greatclub")
+    target(b, "barbarian")
+    assert b.pending["reaction"] == "retaliation"
+    assert any("greataxe-plus-1" in label for label in labels(b, "reaction"))
+    archer = equip(build_pc("fighter", 1, "archer", (7, 2, 0), side="enemies"), ["longbow-plus-1"])
+    m = _monk(3)
+    b = arena(m, archer, first="archer")
+    script(b, 18)
+    _attack(b, "monk", "Longbow, +1")
+    assert b.pending.get("reaction") == "deflect_missiles"
+    m, d = _monk(3), mon("barbed-devil", (7, 2))
+    b = arena(m, d, first="barbed-devil")
+    script(b, 18, 3, 3, 3)   # Hurl Flame: 3d6 fire
+    _attack(b, "monk", "Hurl Flame")
+    assert b.pending.get("reaction") != "deflect_missiles" and m.hp == m.max_hp - 9
+
+
+def test_reckless_attack_gives_no_advantage_to_a_finesse_attack_made_with_dexterity():
+    """Classes > Barbarian > Reckless Attack
+    The advantage is on melee weapon attack rolls using Strength: a barbarian whose Dexterity is
+    the better score attacks with a rapier (finesse) using Dexterity, so that roll has no
+    advantage; the attacks against it still have advantage until its next turn. With Strength the
+    better score, the same rapier attack uses Strength and has advantage."""
+    from dungeonbench_gym.dnd.state import DamagePart
+    c, g = build_pc("barbarian", 2, "barbarian", (2, 2, 0), weapons=("rapier",)), mon("orc", (3, 2))
+    c.abilities.update(str=10, dex=18)   # the rapier now uses Dex: +2 prof +4 Dex
+    c.attacks = [a._replace(to_hit=6, damage=(DamagePart("1d8+4", "piercing"),)) if a.key == "rapier" else a
+                 for a in c.attacks]
+    b = arena(c, g, first="barbarian")
+    pick(b, "feature", "Reckless Attack")
+    script(b, 3)   # one d20 (3): a miss
+    _attack(b, "orc", "Rapier")
+    d20 = [r for r in b.roller.log if r.get("what", "").startswith("attack barbarian")]
+    assert not events(b, "attack")[-1]["hit"] and d20[-1]["advantage"] == "none"
+    turn(b, "orc")
+    script(b, 2, 19, 5)   # the orc's greataxe with advantage against the reckless barbarian
+    b.make_attack(g, g.attack("greataxe"), c)
+    assert events(b, "attack")[-1]["hit"] and c.hp == c.max_hp - (5 + 3)
+    c2, g2 = build_pc("barbarian", 2, "barbarian", (2, 2, 0), weapons=("rapier",)), mon("orc", (3, 2))
+    assert c2.mod("str") > c2.mod("dex")
+    b2 = arena(c2, g2, first="barbarian")
+    pick(b2, "feature", "Reckless Attack")
+    script(b2, 3, 17, 6)   # advantage: 3 and 17, the 17 hits
+    _attack(b2, "orc", "Rapier")
+    assert events(b2, "attack")[-1]["hit"] and g2.hp == 15 - (6 + c2.mod("str"))
+    from dungeonbench_gym.dnd.items import equip
+    c3, g3 = equip(pc("barbarian", 2, (2, 2)), ["greataxe-plus-1"]), mon("orc", (3, 2))
+    b3 = arena(c3, g3, first="barbarian")
+    pick(b3, "feature", "Reckless Attack")
+    script(b3, 3, 17, 6)   # a magic greataxe is a melee weapon using Strength: advantage
+    _attack(b3, "orc", "Greataxe, +1")
+    assert events(b3, "attack")[-1]["hit"] and g3.hp == 15 - (6 + c3.mod("str") + 1)

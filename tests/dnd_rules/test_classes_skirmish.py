@@ -929,9 +929,9 @@ def test_turn_the_unholy_turns_fiends_and_undead_that_fail_a_wisdom_save():
     As an action the paladin spends its Channel Divinity: each fiend or undead within 30 feet makes
     a Wisdom save against its spell save DC; one that fails is turned for a minute or until it takes
     damage; meanwhile it takes no reactions and does not attack (it flees, Dashes or Dodges). Other
-    creatures, and those farther off, are not affected.
-    Simplified: every fiend and undead within 30 ft is affected; whether it can see or hear the
-    paladin is not asked."""
+    creatures, and those farther off, are not affected; nor is one that can neither see nor hear
+    the paladin (a blinded, deafened zombie; a deafened imp that cannot see the invisible paladin),
+    while one that only hears it (blinded) is."""
     p = _pal(3)
     z, i, g, far = mon("zombie", (4, 2), "z"), mon("imp", (5, 5), "i"), mon("goblin", (3, 3), "g"), \
         mon("zombie", (12, 8), "far")
@@ -945,6 +945,19 @@ def test_turn_the_unholy_turns_fiends_and_undead_that_fail_a_wisdom_save():
     assert not {"attack", "multiattack"} & set(kinds(b)) and not z.economy.reaction
     b.damage(z, 1, "slashing")
     assert "turned" not in z.conditions
+    p = _pal(3)
+    z1, z2 = mon("zombie", (4, 2), "z1"), mon("zombie", (2, 4), "z2")
+    z1.conditions.update(blinded={}, deafened={})
+    z2.conditions["blinded"] = {}
+    b = _b(p, z1, z2, first="p")
+    script(b, 2)   # only z2 saves (and fails)
+    pick(b, "feature", "Turn the Unholy")
+    assert "turned" not in z1.conditions and "turned" in z2.conditions and b.roller._int.values == []
+    p, i = _pal(3), mon("imp", (4, 2), "i")
+    p.conditions["invisible"] = {}
+    i.conditions["deafened"] = {}
+    b = _b(p, i, first="p")
+    assert not any("Turn the Unholy" in label for label in labels(b))
 
 
 def test_paladin_extra_attack_two_attacks_from_5th_level():

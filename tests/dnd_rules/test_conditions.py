@@ -178,6 +178,20 @@ def test_exhaustion_level_3_gives_disadvantage_on_saving_throws():
     _done(b)
 
 
+def test_exhaustion_level_3_gives_disadvantage_on_death_saving_throws():
+    """Conditions > Exhaustion
+    A death saving throw is a saving throw, so level 3's disadvantage reaches it: a dying fighter's
+    15 and 2 keep the 2, a failure."""
+    b, f, o = _duel()
+    b.add_exhaustion(f, 3)
+    f.hp = 0
+    f.conditions["unconscious"] = {}
+    script(b, 15, 2)
+    turn(b, "fighter")
+    assert (f.death_successes, f.death_failures) == (0, 1) and _mode(b, "death save") == "disadvantage"
+    _done(b)
+
+
 def test_exhaustion_effects_accumulate():
     """Conditions > Exhaustion
     A creature suffers the effect of its level and of every lower level: at level 3 its speed is

@@ -146,3 +146,24 @@ def test_parry_needs_sight_of_the_attacker_in_darkness_too():
         assert asked == (not dark), dark
         if dark:
             assert k.hp == k.max_hp - (4 + f.mod("str")) and k.economy.reaction
+
+
+def test_androsphinx_second_roar_announces_paralysis_which_ends_concentration_and_grapples():
+    """Monsters > Androsphinx > Roar
+    The second roar: each creature within 500 feet that fails the Wisdom save is deafened and
+    frightened, and while frightened it is paralyzed. Paralyzed, it is incapacitated, so its
+    concentration ends and a creature it grapples is free; the conditions are announced as every
+    rule announces them."""
+    s, f = mon("androsphinx", (2, 2), "s"), fighter(5, at=(9, 6))
+    g = mon("goblin", (10, 6), "g")
+    f.hp = f.max_hp = 500
+    b = arena(s, f, g, layout=WIDE, first="s")
+    s.resources["ms"]["roars"] = 1
+    f.concentration = "bless"
+    g.conditions["grappled"] = {"by": f.cid, "dc": 13}
+    script(b, 1, 20)   # the fighter fails, the goblin saves
+    pick(b, "ms_roar", "Roar #2")
+    assert {"deafened", "frightened", "paralyzed"} <= set(f.conditions)
+    assert f.concentration is None and "grappled" not in g.conditions
+    assert {"deafened", "frightened", "paralyzed"} <= {e["condition"] for e in events(b, "condition")
+                                                       if e["creature"] == f.cid}

@@ -942,3 +942,50 @@ def test_a_caster_countering_a_counterspell_keeps_the_slot_of_its_own_spell():
     assert spell_counter._slots(w, stack) == [] and not spell_counter.can_counter(b, w, mage, stack)
     w.resources["slots"] = (0, 0, 2, 0, 0, 0, 0, 0, 0)
     assert spell_counter._slots(w, stack) == [3]
+
+
+def test_bless_and_bane_change_death_saving_throws():
+    """Spellcasting > Spells > Bless
+    A death saving throw is a saving throw, and Bless lets a target add a d4 to every saving throw
+    it makes (Bane makes it subtract one): a blessed dying ally's rolled 8 with a d4 of 2 reaches
+    10, a success; a baned one's 11 less a d4 of 2 is 9, a failure. A natural 1 or 20 is still
+    read off the d20 alone."""
+    b, c, ally = _blessing()
+    ally.hp = 0
+    ally.conditions["unconscious"] = {}
+    script(b, 2, 8)   # Bless's d4, then the death save's d20
+    turn(b, "ally")
+    assert (ally.death_successes, ally.death_failures) == (1, 0)
+    script(b, 4, 1)   # 1 + 4 is still a natural 1: two failures
+    turn(b, "ally")
+    assert (ally.death_successes, ally.death_failures) == (1, 2)
+    del ally.conditions["blessed"]
+    ally.conditions["baned"] = {"by": "ogre"}
+    ally.death_failures = 0
+    script(b, 2, 11)   # Bane's d4, then the d20
+    turn(b, "ally")
+    assert (ally.death_successes, ally.death_failures) == (1, 1)
+
+
+def test_eyebite_asleep_announces_unconscious_a_wild_shaped_druid_reverts_and_concentration_ends():
+    """Spellcasting > Spells > Eyebite
+    Asleep: a target that fails the Wisdom save falls unconscious. Being unconscious, it is
+    incapacitated: it loses its concentration (Concentration) and, a druid in a beast's shape,
+    returns to its own form (Wild Shape: it reverts when it falls unconscious). The condition is
+    announced as "unconscious" like every other rule's."""
+    from dungeonbench_gym.dnd.builders.pcs import build_pc
+    d = build_pc("druid", 4, "d", (6, 5, 0), side="enemies")
+    b, c = spell_setup("eyebite", d, level=11)
+    turn(b, "d")
+    pick(b, "feature", "Wild Shape")
+    pick(b, "feature", ": Wolf (")
+    assert d.creature_type == "beast" and "wild_shape_saved" in d.resources
+    d.concentration = "bless"   # as if it kept a spell up from before its change
+    turn(b, "caster")
+    cast(b, "eyebite", 6)
+    target(b, "d")
+    script(b, 1)   # the Wisdom save fails
+    b.choose(next(i for i, o in enumerate(b.decision.options) if o.data == ("asleep",)))
+    assert "unconscious" in d.conditions and "prone" in d.conditions
+    assert d.creature_type == "humanoid" and "wild_shape_saved" not in d.resources and d.concentration is None
+    assert [e["condition"] for e in events(b, "condition") if e["creature"] == "d"] == ["unconscious"]

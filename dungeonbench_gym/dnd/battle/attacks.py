@@ -124,8 +124,8 @@ class AttacksMixin:
         adv.extend(spell_buffs.attack_adv(c))   # Foresight
         if "breath_weakened" in c.conditions and melee and a is not None and not a.finesse and not a.spell:
             dis.append("weakened (Strength attack)")   # Weakening Breath: Str-based attack rolls
-        if "reckless" in c.conditions and melee:
-            adv.append("reckless")
+        if "reckless" in c.conditions and melee and "reckless" in c.features:
+            adv.append("reckless")   # a monster's Reckless (a barbarian's: classes/barbarian, Str attacks only)
         if "assassinate" in c.features and self.round == 1 and t.cid in self.order \
                 and self.order.index(t.cid) > self.turn_index:   # Assassinate: it has not taken a turn yet
             adv.append("assassinate")

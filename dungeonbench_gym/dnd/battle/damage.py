@@ -49,23 +49,16 @@ class DamageMixin:
         adv = adv or spellbook.save_mode(t, ability, "save_adv", against)   # Holy Aura, Protection from Poison
         dis = dis or spellbook.save_mode(t, ability, "save_dis")   # Irresistible Dance
         adv = adv or (against and dispatch.countercharm_adv(self, t, against))   # Countercharm
-        bonus = t.saves[ability] + sum(v.get("save", 0) for v in t.conditions.values())   # Warding Bond
-        bonus += dispatch.save_bonus(self, t, ability)   # Aura of Protection
-        bonus += spellbook.save_bonus(self, t)   # Resistance
-        if "blessed" in t.conditions:
-            bonus += self.roller.roll("1d4", what=f"bless {t.cid}")
-        bonus += self._leadership_die(t)   # a knight's Leadership
-        if "baned" in t.conditions:
-            bonus -= self.roller.roll("1d4", what=f"bane {t.cid}")
+        bonus = t.saves[ability] + self.save_bonus(t, ability)
         cover = self.save_cover(origin, t) if origin is not None and ability == "dex" else Cover.NONE
         bonus += cover.save_bonus   # SRD Cover: +2 / +5 to Dex saves
+        own = t.saves[ability] + cover.save_bonus   # what a reroll keeps; its dice it rolls anew
         roll = self.roller.roll_d20(adv, dis, bonus=bonus, what=f"save {t.cid} {ability}")
         ok = roll.total >= dc
         note = f", {cover.name.lower().replace('_', '-')} cover" if cover else ""
         self.event("save", f"{t.cid} {'succeeds on' if ok else 'fails'} a DC {dc} {ability.upper()} save "
                    f"({roll.total}{note})", creature=t.cid, success=ok, **({"cover": int(cover)} if cover else {}))
-        if not ok and t.is_pc and dispatch.rescue_save(self, t, ability, dc, roll.total, adv, dis,
-                                                              roll.total - roll.natural):
+        if not ok and t.is_pc and dispatch.rescue_save(self, t, ability, dc, roll.total, adv, dis, own):
             return True   # Bardic Inspiration, Indomitable, Diamond Soul, Dark One's Own Luck
         if not ok and big and t.resources.get("legendary_resistance", 0) > 0:
             t.resources["legendary_resistance"] -= 1
@@ -73,6 +66,23 @@ class DamageMixin:
                        f"({t.resources['legendary_resistance']} left)", creature=t.cid)
             return True
         return ok
+
+    def save_bonus(self, t: Combatant, ability: str) -> int:
+        """What every saving throw of t adds to its d20 besides its own modifier and cover, the
+        dice rolled now: a condition's flat bonus (Warding Bond, Raise Dead's penalty), Aura of
+        Protection, Resistance's die, Bless's d4, a knight's Leadership, minus Bane's d4. Every
+        saving throw comes here: a save (:meth:`saving_throw`), a death save (``ability``
+        "death": SRD, a death saving throw is a saving throw) and a save rerolled (Indomitable,
+        Diamond Soul: a new saving throw, so its dice are rolled anew)."""
+        bonus = sum(v.get("save", 0) for v in t.conditions.values())   # Warding Bond
+        bonus += dispatch.save_bonus(self, t, ability)   # Aura of Protection
+        bonus += spellbook.save_bonus(self, t)   # Resistance
+        if "blessed" in t.conditions:
+            bonus += self.roller.roll("1d4", what=f"bless {t.cid}")
+        bonus += self._leadership_die(t)   # a knight's Leadership
+        if "baned" in t.conditions:
+            bonus -= self.roller.roll("1d4", what=f"bane {t.cid}")
+        return bonus
 
     def save_cover(self, origin, t: Combatant) -> Cover:
         """The cover t has against an effect from ``origin``: a creature (as for its attack,
@@ -251,9 +261,10 @@ class DamageMixin:
             self._death_burst(t)
 
     def _death_save(self, t: Combatant) -> None:
-        # a death save is a saving throw: Aura of Protection's bonus counts (not on a natural 1 or 20)
-        roll = self.roller.roll_d20(spell_buffs.death_save_adv(t), bonus=dispatch.save_bonus(self, t, "death"),
-                                    what=f"death save {t.cid}")   # Beacon of Hope
+        # a death save is a saving throw: what every save adds counts (Aura of Protection, Bless,
+        # Bane, Warding Bond: not on a natural 1 or 20), and exhaustion 3's disadvantage on saves
+        roll = self.roller.roll_d20(spell_buffs.death_save_adv(t), t.exhaustion >= 3,   # Beacon of Hope
+                                    bonus=self.save_bonus(t, "death"), what=f"death save {t.cid}")
         if roll.natural == 20:   # regain 1 HP
             self.heal(t, 1, "a natural 20 on a death save")
             return

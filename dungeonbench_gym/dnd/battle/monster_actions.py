@@ -160,9 +160,11 @@ class MonsterActionsMixin:
         self.event("condition", f"{t.cid} is {cond}", creature=t.cid, condition=cond)
 
     def turnable(self, c: Combatant) -> list[Combatant]:
-        """The hostile undead within 30 ft that Turn Undead would affect (they hear the cleric)."""
+        """The hostile undead within 30 ft that Turn Undead would affect: SRD, each undead that can
+        see or hear the cleric (:meth:`watches`, :meth:`hears`)."""
         return [o for o in self.enemies_of(c) if o.creature_type == "undead" and o.conscious
-                and "turned" not in o.conditions and self.distance(c, o) <= TURN_UNDEAD_FT]
+                and "turned" not in o.conditions and self.distance(c, o) <= TURN_UNDEAD_FT
+                and (self.watches(o, c) or self.hears(o, c))]
 
     def _turn_undead(self, c: Combatant) -> None:
         """SRD Channel Divinity: Turn Undead. Each undead within 30 ft makes a Wis save against the

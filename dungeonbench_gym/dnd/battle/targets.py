@@ -80,6 +80,14 @@ class TargetingMixin:
             return False
         return not self.zones or spell_zones.sees(self, v, t)
 
+    def hears(self, v: Combatant, t: Combatant) -> bool:
+        """Whether v can hear t now (Turn Undead, Turn the Unholy, Cutting Words): v not deafened,
+        and neither inside a Silence (SRD Silence: no sound is created within it or passes through
+        it). Simplified: a Silence lying between two creatures outside it does not stop the sound."""
+        if "deafened" in v.conditions:
+            return False
+        return not self.zones or not (spell_zones.silenced(self, v) or spell_zones.silenced(self, t))
+
     def silenced(self, t: Combatant) -> bool:
         """Whether t is inside a Silence (dnd/spell_zones.py); ask it only when ``zones`` is set."""
         return spell_zones.silenced(self, t)

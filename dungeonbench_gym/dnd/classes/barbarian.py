@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..state import DamagePart
-from .common import done, extra, option, react_option
+from .common import done, extra, is_weapon, option, react_option
 
 if TYPE_CHECKING:   # pragma: no cover
     from ..rules.api import BattleAPI
@@ -17,8 +17,9 @@ RAGE_RESIST = ("bludgeoning", "piercing", "slashing")
 
 
 def _uses_str(c: Combatant, a: AttackProfile) -> bool:
-    """A melee weapon attack made with Strength (the finesse ones: when Str is the better)."""
-    return a.melee and not a.spell and (not a.finesse or c.mod("str") >= c.mod("dex"))
+    """A melee weapon attack made with Strength (the finesse ones: when Str is the better; a magic
+    weapon is a weapon, :func:`.common.is_weapon`)."""
+    return a.melee and is_weapon(a) and (not a.finesse or c.mod("str") >= c.mod("dex"))
 
 
 def intimidate_targets(b: BattleAPI, c: Combatant) -> list:
@@ -237,7 +238,8 @@ def indomitable_might(c: Combatant, ability: str, total: int) -> int:
 
 # ================================================================ Retaliation (Berserker, 14)
 def _melee_weapons(c: Combatant) -> list:
-    return [a for a in c.attacks if a.melee and not a.spell]
+    """SRD Retaliation: "a melee weapon attack" (a magic weapon's too, :func:`.common.is_weapon`)."""
+    return [a for a in c.attacks if a.melee and is_weapon(a)]
 
 
 def retaliation_offer(b: BattleAPI, c: Combatant, t: Combatant, st: dict) -> bool:

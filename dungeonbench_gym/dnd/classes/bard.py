@@ -97,18 +97,20 @@ def inspired_save(b: BattleAPI, t: Combatant, dc: int, total: int) -> tuple[int,
 
 
 def cutting_words(b: BattleAPI, c: Combatant, t: Combatant, st: dict) -> bool:
-    """SRD Cutting Words (College of Lore, 3): a bard within 60 ft of an attacker it can see may
-    spend a reaction and a Bardic Inspiration to subtract the die from the attack roll. Offered
-    only when the die can turn the hit into a miss; the bard is noted in ``st["reactor"]``."""
+    """SRD Cutting Words (College of Lore, 3): a bard within 60 ft of an attacker it can see
+    (:meth:`BattleAPI.watches`: not blinded, the attacker not invisible to it, no fog or darkness
+    hiding it) and that can hear the bard (:meth:`BattleAPI.hears`) may spend a reaction and a
+    Bardic Inspiration to subtract the die from the attack roll. Offered only when the die can
+    turn the hit into a miss; the bard is noted in ``st["reactor"]``."""
     if st.get("cut_done"):
         return False
     # SRD: a creature that can't hear the bard, or is immune to being charmed, is immune to it
-    if "charmed" in c.condition_immunities or "deafened" in c.conditions or (b.zones and b.silenced(c)):
+    if "charmed" in c.condition_immunities:
         return False
     for o in b.creatures.values():
         if "cutting_words" in o.features and o.side == t.side and o.side != c.side and not o.incapacitated \
                 and o.economy.reaction and o.resources.get("bardic_inspiration", 0) > 0 \
-                and "blinded" not in o.conditions and b.distance(o, c) <= 60 and not (b.zones and b.silenced(o)) \
+                and b.distance(o, c) <= 60 and b.watches(o, c) and b.hears(c, o) \
                 and st["total"] - int(o.resources["inspiration_die"].split("d")[1]) < st["ac"]:
             st["reactor"] = o.cid
             st["reactor_prompt"] = f"{o.cid}: {c.cid} hits {t.cid} ({st['total']} vs AC {st['ac']})"

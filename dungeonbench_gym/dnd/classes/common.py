@@ -4,6 +4,7 @@ choice (Overchannel, a Metamagic) for the next spell it fits."""
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from .. import content
@@ -34,9 +35,20 @@ def class_level(c: Combatant, cls: str) -> int:
 
 def is_weapon(a: AttackProfile) -> bool:
     """A weapon attack, not a spell attack. A magic weapon's profile (``items``: a +1 longsword,
-    Shillelagh's club) is marked ``spell`` only so that resistances to nonmagical attacks pass it
-    by; it is still a weapon (Divine Smite, Sacred Weapon, Colossus Slayer, Great Weapon Fighting)."""
-    return not a.spell or a.key == "unarmed-strike" or a.key not in content.spells()
+    Shillelagh's club; a monster's Magic Weapons) is marked ``spell`` only so that resistances to
+    nonmagical attacks pass it by; it is still a weapon (Divine Smite, Sacred Weapon, Colossus
+    Slayer, Great Weapon Fighting, Rage, Retaliation, Deflect Missiles). A spell attack is a
+    spell's, or a stat block's "Melee/Ranged Spell Attack" (a devil's Hurl Flame)."""
+    return not a.spell or a.key == "unarmed-strike" or (a.key not in content.spells()
+                                                        and a.key not in _monster_spell_attacks())
+
+
+@functools.cache
+def _monster_spell_attacks() -> frozenset:
+    """The keys of the stat blocks' spell attacks (Hurl Flame, Shock, a specter's Life Drain); no
+    monster with magic weapons has a weapon attack of the same key."""
+    return frozenset(a.key for k in content.monsters() for a in content.monster(k).actions
+                     if isinstance(a, content.AttackSpec) and a.is_spell)
 
 
 def done(b: BattleAPI, c: Combatant, key: str) -> None:
@@ -70,15 +82,17 @@ def attack_back(b: BattleAPI, c: Combatant, attacker: Combatant, key: str, stage
     return True
 
 
-def reroll_save(b: BattleAPI, t: Combatant, key: str, cost: str, bonus: int, dc: int, adv: bool,
-                dis: bool):
+def reroll_save(b: BattleAPI, t: Combatant, key: str, cost: str, ability: str, own: int, dc: int,
+                adv: bool, dis: bool):
     """Indomitable, Diamond Soul: a failed save rerolled (None: the feature is not there to spend).
-    SRD: the saving throw is rolled again, so the new d20 gets every bonus the first one had (the
-    save's modifier, Bless, an aura, cover), not the bare save modifier."""
+    SRD: the saving throw is rolled again, a new saving throw: it gets every bonus the first one had
+    (``own``: the save's modifier and cover; an aura, Warding Bond), and its dice (Bless's d4,
+    Bane's) are rolled anew through :meth:`BattleAPI.save_bonus`, not copied from the first roll
+    (Resistance, spent on the first, is gone)."""
     r = t.resources
     if key in t.features and r.get(cost, 0) > 0:
         r[cost] -= 1
-        roll = b.roller.roll_d20(adv, dis, bonus=bonus, what=f"{key} {t.cid}")
+        roll = b.roller.roll_d20(adv, dis, bonus=own + b.save_bonus(t, ability), what=f"{key} {t.cid}")
         b.event(key, f"{t.cid} rerolls the save ({key}: {roll.total})", creature=t.cid)
         return roll.total >= dc
     return None

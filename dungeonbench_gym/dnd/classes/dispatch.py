@@ -465,9 +465,10 @@ def resolve_after_attack(b: BattleAPI, c: Combatant, p: dict, data: tuple) -> No
 
 # ================================================================ saves, checks, initiative
 def rescue_save(b: BattleAPI, t: Combatant, ability: str, dc: int, total: int, adv: bool, dis: bool,
-                bonus: int) -> bool:
+                own: int) -> bool:
     """A failed save a feature may still turn: Bardic Inspiration, Dark One's Own Luck (a d10),
-    Indomitable and Diamond Soul (a reroll, with ``bonus``: everything the failed save added to its d20)."""
+    Indomitable and Diamond Soul (a reroll: ``own`` is the save's modifier and cover, what the new
+    roll keeps; its dice, Bless's and Bane's, are rolled anew)."""
     total, ok = bard.inspired_save(b, t, dc, total)
     if ok:
         return True
@@ -475,7 +476,7 @@ def rescue_save(b: BattleAPI, t: Combatant, ability: str, dc: int, total: int, a
     if ok:
         return True
     for key, cost in (("indomitable", "indomitable"), ("diamond_soul", "ki")):
-        got = reroll_save(b, t, key, cost, bonus, dc, adv, dis)
+        got = reroll_save(b, t, key, cost, ability, own, dc, adv, dis)
         if got is not None:
             return got
     return False

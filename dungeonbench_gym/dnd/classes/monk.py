@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .common import class_level, done, extra, option
+from .common import class_level, done, extra, is_weapon, option
 
 if TYPE_CHECKING:   # pragma: no cover
     from ..rules.api import BattleAPI
@@ -206,7 +206,8 @@ def hold_reactions(b: BattleAPI, c: Combatant) -> None:
 
 # ================================================================ Deflect Missiles
 def can_deflect(b: BattleAPI, t: Combatant, a: AttackProfile, melee: bool) -> bool:
-    return ("deflect_missiles" in t.features and not melee and not a.spell and t.economy.reaction
+    """SRD: hit by a ranged weapon attack (a magic arrow's too, :func:`.common.is_weapon`)."""
+    return ("deflect_missiles" in t.features and not melee and is_weapon(a) and t.economy.reaction
             and not t.incapacitated)
 
 

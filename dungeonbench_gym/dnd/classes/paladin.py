@@ -38,8 +38,9 @@ def lay_targets(b: BattleAPI, c: Combatant) -> list:
 
 
 def unholy(b: BattleAPI, c: Combatant) -> list:
+    """SRD Turn the Unholy: each fiend or undead within 30 ft that can see or hear the paladin."""
     return [o for o in b.enemies_of(c) if o.creature_type in ("fiend", "undead") and o.conscious
-            and "turned" not in o.conditions and b.distance(c, o) <= 30]
+            and "turned" not in o.conditions and b.distance(c, o) <= 30 and (b.watches(o, c) or b.hears(o, c))]
 
 
 def cleanse_targets(b: BattleAPI, c: Combatant) -> list:

@@ -64,13 +64,14 @@ def _roar(b, c) -> None:
                 continue
             if n == 1 and "deafened" not in t.condition_immunities:
                 t.conditions["deafened"] = {"by": c.cid, "until_round": b.round + ROAR["rounds"]}
+                b.event("condition", f"{t.cid} is deafened by the roar", creature=t.cid, condition="deafened")
             b.save_condition(c, t, "frightened", "wis", dc, dur)
             if "frightened" in t.conditions:
                 t.conditions["frightened"]["roar"] = c.cid
                 if n == 1 and "paralyzed" not in t.condition_immunities:
                     t.conditions["paralyzed"] = {"by": c.cid, "roar": c.cid, "until_round": b.round + ROAR["rounds"]}
-                    b.end_concentration(t)
-                    b.release_grapples_by(t)
+                    # announced: Battle.event ends its concentration and its grapples
+                    b.event("condition", f"{t.cid} is paralyzed by the roar", creature=t.cid, condition="paralyzed")
         else:
             ok = b.saving_throw(t, "con", dc, magic=True, big=True, condition="prone")
             b.damage(t, rolled // 2 if ok else rolled, "thunder", magical=True, source=c.cid)

@@ -150,7 +150,7 @@ def _effect_seen(b, k: str, key: str, new: list) -> bool:
     if k == "telekinesis":
         return "restrained" in conds
     if k == "eyebite":
-        return "panicked" in conds
+        return "frightened" in conds   # announced under the condition it places
     if k in ("blink", "time_stop"):
         return ("blink" in conds) if k == "blink" else "time_stop" in ev
     return bool(conds & {"confused", "compelled"})

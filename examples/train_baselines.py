@@ -257,7 +257,9 @@ def table(folder: Path = RESULTS) -> str:
             "|---|---|---|---|---|---|"]
     for path in sorted(folder.glob("*.json")):
         doc = json.loads(path.read_text())
-        name = f"{doc['family']} ({', '.join(i.replace('-v0', '') for i in doc['eval_ids'])})"
+        kwargs = doc["budget"].get("env_kwargs") or {}
+        name = f"{doc['family']} ({', '.join(i.replace('-v0', '') for i in doc['eval_ids'])}" + \
+            "".join(f"; {k}={v}" for k, v in sorted(kwargs.items())) + ")"
         for policy in POLICIES:
             runs = sorted((r for r in doc["runs"] if r["policy"] == policy), key=lambda r: r["seed"])
             if not runs:
@@ -287,10 +289,12 @@ def main(argv=None) -> int:
     p.add_argument("--timesteps", type=int, default=0, help="override the family's budget (a quick try)")
     p.add_argument("--eval-episodes", type=int, default=0, help="override the evaluation episodes")
     p.add_argument("--threads", type=int, default=max(1, min(2, os.cpu_count() or 1)))
-    p.add_argument("--table", action="store_true", help="print the README table from results/baselines")
+    p.add_argument("--table", action="store_true", help="print the README table from the results folder")
+    p.add_argument("--results", default=str(RESULTS),
+                   help="the results folder --table reads (default results/baselines; the README's: docs/rl-results)")
     args = p.parse_args(argv)
     if args.table:
-        print(table())
+        print(table(Path(args.results)))
         return 0
     all_budgets = budgets()
     if args.family not in all_budgets:

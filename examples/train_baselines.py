@@ -250,8 +250,37 @@ def run_family(family: str, b: Budget, policies, seeds, threads: int) -> dict:
     return doc
 
 
+def _cell(values: list[float] | None) -> str:
+    if not values:
+        return "-"
+    s = _summary(values)
+    return f"{s['mean_progress']:.3f} +/- {s['stderr']:.3f}"
+
+
+def compact_table(folder: Path = RESULTS) -> str:
+    """The README's RL table: one row per results file, each agent's mean progress +/- SE (all
+    evaluation episodes of both training seeds), the steps and the mean wall time per run."""
+    rows = ["| family (eval ids) | steps per run | minutes per run (default / ranking) | "
+            "MaskablePPO, MultiInputPolicy | MaskablePPO, option ranking | random | heuristic |",
+            "|---|---:|---:|---:|---:|---:|---:|"]
+    for path in sorted(folder.glob("*.json")):
+        doc = json.loads(path.read_text())
+        kwargs = doc["budget"].get("env_kwargs") or {}
+        name = f"{doc['family']} ({', '.join(i.replace('-v0', '') for i in doc['eval_ids'])}" + \
+            "".join(f"; {k}={v}" for k, v in sorted(kwargs.items())) + ")"
+        by = {p: [r for r in doc["runs"] if r["policy"] == p] for p in POLICIES}
+        steps = max((r["timesteps"] for r in doc["runs"]), default=0)
+        minutes = " / ".join(f"{np.mean([r['train_seconds'] for r in by[p]]) / 60:.1f}" if by[p] else "-"
+                             for p in POLICIES)
+        cells = [_cell([v for r in by[p] for v in r["values"]]) for p in POLICIES]
+        refs = [f"{doc['reference'][k]['all']['mean_progress']:.3f} +/- {doc['reference'][k]['all']['stderr']:.3f}"
+                if k in doc["reference"] else "-" for k in ("random", "heuristic")]
+        rows.append(f"| {name} | {steps:,} | {minutes} | " + " | ".join(cells + refs) + " |")
+    return "\n".join(rows)
+
+
 def table(folder: Path = RESULTS) -> str:
-    """The README's RL table from every results file."""
+    """The full table: every agent of every results file, with each training seed's own mean."""
     rows = ["| family (eval ids) | agent | training steps per seed | wall time per seed | "
             "mean progress +/- SE (episodes) | per training seed |",
             "|---|---|---|---|---|---|"]
@@ -290,11 +319,12 @@ def main(argv=None) -> int:
     p.add_argument("--eval-episodes", type=int, default=0, help="override the evaluation episodes")
     p.add_argument("--threads", type=int, default=max(1, min(2, os.cpu_count() or 1)))
     p.add_argument("--table", action="store_true", help="print the README table from the results folder")
+    p.add_argument("--compact", action="store_true", help="with --table: one row per family (the README's)")
     p.add_argument("--results", default=str(RESULTS),
                    help="the results folder --table reads (default results/baselines; the README's: docs/rl-results)")
     args = p.parse_args(argv)
     if args.table:
-        print(table(Path(args.results)))
+        print((compact_table if args.compact else table)(Path(args.results)))
         return 0
     all_budgets = budgets()
     if args.family not in all_budgets:

@@ -42,3 +42,8 @@ def test_a_trained_baseline_is_saved_evaluated_and_replayed_by_the_harness(tmp_p
     table = subprocess.run([sys.executable, str(SCRIPT), "--table"], cwd=tmp_path, check=True,
                            capture_output=True, text=True).stdout
     assert f"| babaisai (BabaIsAI-goto_win) | MaskablePPO, option ranking | {run['timesteps']:,} |" in table
+    compact = subprocess.run([sys.executable, str(SCRIPT), "--table", "--compact"], cwd=tmp_path, check=True,
+                             capture_output=True, text=True).stdout
+    ours = f"{sum(run['values']) / 3:.3f}"
+    assert f"| babaisai (BabaIsAI-goto_win) | {run['timesteps']:,} | - / " in compact
+    assert f"| - | {ours} +/- " in compact   # no default-policy run; the ranking run's mean

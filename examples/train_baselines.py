@@ -250,6 +250,13 @@ def run_family(family: str, b: Budget, policies, seeds, threads: int) -> dict:
     return doc
 
 
+def _row_name(doc: dict) -> str:
+    """'family (eval ids; env options)' for a results file."""
+    kwargs = doc["budget"].get("env_kwargs") or {}
+    return (f"{doc['family']} ({', '.join(i.replace('-v0', '') for i in doc['eval_ids'])}"
+            + "".join(f"; {k}={v}" for k, v in sorted(kwargs.items())) + ")")
+
+
 def _cell(values: list[float] | None) -> str:
     if not values:
         return "-"
@@ -265,9 +272,7 @@ def compact_table(folder: Path = RESULTS) -> str:
             "|---|---:|---:|---:|---:|---:|---:|"]
     for path in sorted(folder.glob("*.json")):
         doc = json.loads(path.read_text())
-        kwargs = doc["budget"].get("env_kwargs") or {}
-        name = f"{doc['family']} ({', '.join(i.replace('-v0', '') for i in doc['eval_ids'])}" + \
-            "".join(f"; {k}={v}" for k, v in sorted(kwargs.items())) + ")"
+        name = _row_name(doc)
         by = {p: [r for r in doc["runs"] if r["policy"] == p] for p in POLICIES}
         steps = max((r["timesteps"] for r in doc["runs"]), default=0)
         minutes = " / ".join(f"{np.mean([r['train_seconds'] for r in by[p]]) / 60:.1f}" if by[p] else "-"
@@ -286,9 +291,7 @@ def table(folder: Path = RESULTS) -> str:
             "|---|---|---|---|---|---|"]
     for path in sorted(folder.glob("*.json")):
         doc = json.loads(path.read_text())
-        kwargs = doc["budget"].get("env_kwargs") or {}
-        name = f"{doc['family']} ({', '.join(i.replace('-v0', '') for i in doc['eval_ids'])}" + \
-            "".join(f"; {k}={v}" for k, v in sorted(kwargs.items())) + ")"
+        name = _row_name(doc)
         for policy in POLICIES:
             runs = sorted((r for r in doc["runs"] if r["policy"] == policy), key=lambda r: r["seed"])
             if not runs:

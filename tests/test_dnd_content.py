@@ -230,6 +230,15 @@ def test_overlay_traits_apply_to_every_monster_that_has_them():
 
 # ---------------------------------------------------------------- spells, equipment, classes
 
+def test_a_spell_without_at_higher_levels_does_its_own_level_with_a_higher_slot():
+    """SRD Casting a Spell at a Higher Level: only a spell whose description says so grows with
+    the slot; Divine Favor (1st level, 1d4 radiant) cast with a 3rd-level slot still adds 1d4, and
+    no table entry exists below the spell's own level."""
+    df = content.spell("divine-favor")
+    assert df.damage_for(slot_level=3) == df.damage_for(slot_level=1) == "1d4"
+    assert content.spell("fireball").damage_for(slot_level=2) is None
+
+
 def test_fireball_and_cure_wounds():
     fb = content.spell("fireball")
     assert (fb.level, fb.school, fb.save_ability, fb.save_success, fb.damage_type) == (3, "evocation", "dex", "half", "fire")

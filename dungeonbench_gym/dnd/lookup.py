@@ -25,18 +25,29 @@ def attack_odds(battle: Battle, attacker: str, attack: str, target: str) -> dict
     resistances; Sneak Attack and on-hit effects not included). `attack` may be an
     attack-roll spell the attacker knows (its damage at the attacker's level)."""
     c, t = battle.creatures[attacker], battle.creatures[target]
-    a = attack_profile(c, attack)
+    return attack_odds_of(battle, c, attack_profile(c, attack), t)
+
+
+def hit_chance(to_hit: int, ac: int, adv: bool = False, dis: bool = False, blessed: bool = False,
+               baned: bool = False) -> tuple[Fraction, Fraction]:
+    """(P(hit), P(natural 20)) of one attack roll: a natural 20 always hits, a natural 1 always
+    misses; Bless / Bane add / take 1d4, so the mean over its faces (as make_attack rolls them)."""
+    bless = (1, 2, 3, 4) if blessed else (0,)
+    bane = (1, 2, 3, 4) if baned else (0,)
+    p_hit = sum(p_d20_success(ac, to_hit + b - m, adv, dis, attack_roll=True)
+                for b in bless for m in bane) / (len(bless) * len(bane))
+    return p_hit, p_d20_success(20, 0, adv, dis)
+
+
+def attack_odds_of(battle: Battle, c, a: AttackProfile, t) -> dict:
+    """:func:`attack_odds` for combatants and an attack profile already in hand (the D&D envs'
+    option features ask it for every target option)."""
     how = battle.attack_range(c, a, t)
     melee = how == "melee" if how else a.melee
     adv, dis, reasons = battle.attack_modifiers(c, t, melee, a)
     cover = battle.cover(c, t)
     ac = battle.armour_class(t) + (cover.bonus or 0)
-    # Bless / Bane: +-1d4 on the roll, so the mean over the faces (as make_attack rolls them)
-    bless = (1, 2, 3, 4) if "blessed" in c.conditions else (0,)
-    bane = (1, 2, 3, 4) if "baned" in c.conditions else (0,)
-    p_hit = sum(p_d20_success(ac, a.to_hit + b - m, adv, dis, attack_roll=True)
-                for b in bless for m in bane) / (len(bless) * len(bane))
-    p_crit = p_d20_success(20, 0, adv, dis)       # a natural 20
+    p_hit, p_crit = hit_chance(a.to_hit, ac, adv, dis, "blessed" in c.conditions, "baned" in c.conditions)
     auto_crit = (not t.conscious or any(k in t.conditions for k in AUTO_CRIT)) \
         and battle.distance(c, t) <= SQUARE_FT   # melee or ranged alike
     if auto_crit:
@@ -55,7 +66,7 @@ def attack_odds(battle: Battle, attacker: str, attack: str, target: str) -> dict
         normal += _mean(e, hurt)
         crit += _mean(e.doubled(), hurt)
     expected = (p_hit - p_crit) * normal + p_crit * crit
-    return {"attacker": attacker, "attack": attack, "target": target, "in_range": how is not None,
+    return {"attacker": c.cid, "attack": a.key, "target": t.cid, "in_range": how is not None,
             "melee": melee, "to_hit": a.to_hit, "ac": ac, "cover": cover.name.lower(),
             "mode": "advantage" if adv and not dis else "disadvantage" if dis and not adv else "normal",
             "reasons": reasons, "p_hit": float(p_hit), "p_crit": float(p_crit),

@@ -542,12 +542,19 @@ class SpellSpec:
         if self.damage_at_character_level:
             lvl = character_level or 1
             return self.damage_at_character_level[max(k for k in self.damage_at_character_level if k <= lvl)]
-        if self.damage_at_slot_level:
-            return self.damage_at_slot_level[slot_level or self.level]
-        return None
+        return _at_slot(self.damage_at_slot_level, slot_level or self.level)
 
     def heal_for(self, slot_level: int | None = None) -> str | None:
-        return self.heal_at_slot_level.get(slot_level or self.level) if self.heal_at_slot_level else None
+        return _at_slot(self.heal_at_slot_level, slot_level or self.level)
+
+
+def _at_slot(table: Mapping | None, slot: int) -> str | None:
+    """A per-slot table's entry for a slot level: a spell without "At Higher Levels" lists its own
+    level only, and cast with a higher slot it does just that (SRD Casting a Spell at a Higher Level)."""
+    if not table:
+        return None
+    below = [lv for lv in table if lv <= slot]
+    return table[max(below)] if below else None
 
 
 def _spell(d: Mapping) -> SpellSpec:

@@ -48,8 +48,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...dnd import content
-from ...dnd.dice import p_d20_success, parse
+from ...dnd import content, lookup
+from ...dnd.dice import parse
+from ...dnd.rules.hooks import OPTION_KINDS, REACTIONS
+from ...dnd.state import monster_action
 
 N_OPTIONS = 64
 GRID = 32
@@ -84,8 +86,8 @@ FEATURES_DOC: tuple[tuple[str, str], ...] = (
     ("target_ally", "1 if the target is an ally (not itself)"),
     ("target_self", "1 if the target is the deciding creature itself"),
     ("target_ac", "the target's AC now (with cover) / 30"),
-    ("p_hit", "the exact chance to hit the target (advantage, disadvantage, cover, Bless/Bane; 1 for an "
-              "auto-hit dart)"),
+    ("p_hit", "the exact chance to hit the target (advantage, disadvantage, cover, Bless/Bane, Sanctuary; "
+              "as `lookup.attack_odds`; 1 for an auto-hit dart)"),
     ("p_crit", "the chance of a critical hit"),
     ("expected_damage", "the expected damage to the target, crits included, after resistances, / 40, clipped"),
     ("save_dc", "the save DC the option forces / 30"),
@@ -143,8 +145,6 @@ _DAY = {"continue", "short_rest", "finish_rest", "hit_die", "arcane", "item_poti
 @lru_cache(maxsize=1)
 def vocabulary() -> tuple[str, ...]:
     """Every token, sorted (token i has id i + 2; 0 = empty slot, 1 = unknown). See the module doc."""
-    from ...dnd import engine  # noqa: F401  (fills the registration tables)
-    from ...dnd.rules.hooks import OPTION_KINDS, REACTIONS
     toks: set[str] = {f"kind:{k}" for k in (*OPTION_KINDS, *KINDS)}
     toks |= {f"direction:{d}" for d in DIRECTIONS.values()}
     toks |= {f"reaction:{r}:{yn}" for r in (*REACTIONS, "opportunity") for yn in ("take", "decline")}
@@ -412,7 +412,7 @@ class _Context:
         r[F["concentration"]] = bool(sp.concentration)
         r[F["bonus_action"]] = sp.casting_time == "bonus_action"
         r[F["range"]] = min(1.0, (sp.range_feet or 0) / 120)
-        dice = spell_dice(sp, level, c.level if c is not None else 1)
+        dice = sp.damage_for(level, c.level if c is not None else 1) or sp.heal_for(level)
         if dice:
             r[F["damage"]] = min(1.0, parse(dice).average / 40)
         if c is not None:
@@ -423,7 +423,6 @@ class _Context:
                 r[F["save_dc"]] = min(1.0, res["spell_dc"] / 30)
 
     def _save_action_numbers(self, r, key) -> None:
-        from ...dnd.state import monster_action
         spec = monster_action(self.actor, key)
         if spec.save is not None:
             r[F["save_dc"]] = min(1.0, (spec.save.dc or 0) / 30)
@@ -490,12 +489,10 @@ class _Context:
         elif u[0] in ("spell", "more"):
             sp = content.spell(u[1])
             if sp.attack_type is not None:
-                from ...dnd.lookup import attack_profile
-                self._odds(r, c, attack_profile(c, u[1]), t)
+                self._odds(r, c, lookup.attack_profile(c, u[1]), t)
             elif sp.save_ability and c.resources.get("spell_dc"):
                 r[F["p_save"]] = self._p_save(t, sp.save_ability, c.resources["spell_dc"], True)
         elif u[0] == "save_action":
-            from ...dnd.state import monster_action
             spec = monster_action(c, u[1])
             if spec.save is not None:
                 r[F["p_save"]] = self._p_save(t, spec.save.ability, spec.save.dc, False)
@@ -504,31 +501,15 @@ class _Context:
         return self._use_token()
 
     def _p_save(self, t, ability, dc, magic) -> float:
-        from ...dnd.lookup import _p_save
-        return float(_p_save(self.b, t, ability, dc, magic))
+        return lookup.save_odds(self.b, t.cid, ability, dc, magic)
 
     def _odds(self, r, c, a, t) -> None:
-        """The exact hit and crit chances and the expected damage (crits included, resistances as
-        the engine applies them to the mean), as ``lookup.attack_odds`` computes them."""
-        b = self.b
-        how = b.attack_range(c, a, t)
-        melee = how == "melee" if how else a.melee
-        adv, dis, _ = b.attack_modifiers(c, t, melee, a)
-        cover = b.cover(c, t)
-        ac = b.armour_class(t) + (cover.bonus or 0)
-        r[F["target_ac"]] = min(1.0, ac / 30)
-        p_hit, p_crit = hit_odds(a.to_hit, ac, adv, dis, "blessed" in c.conditions, "baned" in c.conditions)
-        from ...dnd.rules.conditions import AUTO_CRIT
-        if (not t.conscious or any(k in t.conditions for k in AUTO_CRIT)) and b.distance(c, t) <= 5:
-            p_crit = p_hit
-        normal = crit = 0.0
-        for part in a.damage:
-            e = parse(part.dice)
-            scale = b.modified_damage(t, 1000, part.type, a.spell) / 1000
-            normal += e.average * scale
-            crit += e.doubled().average * scale
-        r[F["p_hit"]], r[F["p_crit"]] = p_hit, p_crit
-        r[F["expected_damage"]] = min(1.0, expected_damage(normal, crit, p_hit, p_crit) / 40)
+        """The exact hit and crit chances and the expected damage, crits and resistances included
+        (``lookup.attack_odds_of``, the numbers the LLM tools give)."""
+        odds = lookup.attack_odds_of(self.b, c, a, t)
+        r[F["target_ac"]] = min(1.0, odds["ac"] / 30)
+        r[F["p_hit"]], r[F["p_crit"]] = odds["p_hit"], odds["p_crit"]
+        r[F["expected_damage"]] = min(1.0, odds["expected_damage"] / 40)
 
     # -------------------------------------------------------------- movement
     def _destination(self, o, r) -> str:
@@ -594,7 +575,6 @@ class _Context:
             if sp.save_ability and c.resources.get("spell_dc"):
                 return sp.save_ability, c.resources["spell_dc"], True
         elif use[0] == "save_action":
-            from ...dnd.state import monster_action
             spec = monster_action(c, use[1])
             if spec.save is not None:
                 return spec.save.ability, spec.save.dc, False
@@ -699,34 +679,3 @@ def _variant(r: np.ndarray, values) -> None:
     words = [v for v in values if isinstance(v, str)]
     if words:
         r[F["variant"]] = (zlib.crc32("|".join(words).encode()) % 1023 + 1) / 1024
-
-
-def spell_dice(sp, level: int | None, character_level: int = 1) -> str | None:
-    """A spell's damage dice at a slot level (a cantrip's at the character level), else its healing
-    dice, else None (tables keyed by int or by str both read)."""
-    if sp.damage_at_character_level:
-        return sp.damage_for(character_level=character_level)
-    for table in (sp.damage_at_slot_level, sp.heal_at_slot_level):
-        if table:
-            lv = level or sp.level
-            got = table.get(lv, table.get(str(lv)))
-            if got is not None:
-                return got
-    return None
-
-
-@lru_cache(maxsize=8192)
-def hit_odds(to_hit: int, ac: int, advantage: bool = False, disadvantage: bool = False,
-             blessed: bool = False, baned: bool = False) -> tuple[float, float]:
-    """(P(hit), P(critical hit)) of an attack roll: a natural 20 always hits (and crits), a natural
-    1 always misses (SRD); Bless/Bane add/subtract 1d4, averaged over its faces."""
-    bless = (1, 2, 3, 4) if blessed else (0,)
-    bane = (1, 2, 3, 4) if baned else (0,)
-    p = sum(p_d20_success(ac, to_hit + bb - m, advantage, disadvantage, attack_roll=True)
-            for bb in bless for m in bane) / (len(bless) * len(bane))
-    return float(p), float(p_d20_success(20, 0, advantage, disadvantage))
-
-
-def expected_damage(normal: float, crit: float, p_hit: float, p_crit: float) -> float:
-    """Mean damage of one attack: a plain hit's mean on a non-critical hit, the doubled dice on a crit."""
-    return (p_hit - p_crit) * normal + p_crit * crit

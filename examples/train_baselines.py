@@ -134,70 +134,40 @@ def _summary(values: list[float]) -> dict:
     return {"mean_progress": round(float(a.mean()), 4), "stderr": round(se, 4), "episodes": len(a)}
 
 
-def _play(env, seeds, act) -> list[float]:
-    out = []
-    for seed in seeds:
-        obs, info = env.reset(seed=int(seed))
-        done = False
-        while not done:
-            obs, _, terminated, truncated, info = env.step(act(obs, info, env))
-            done = terminated or truncated
-        out.append(float(info["progress"]))
-    return out
-
-
-def evaluate(b: Budget, policy_act, ids=None, episodes=None) -> dict:
-    """Mean final progress per evaluation id over its held-out seeds, and over all of them."""
+def evaluate(b: Budget, agent, agent_seed: int = 0, ids=None, episodes=None) -> dict:
+    """Mean final progress per evaluation id over its held-out seeds, and over all of them, of an
+    agent with the harness's interface (``reset(env, seed)``, ``act(obs, info)``)."""
     per_id, every = {}, []
     for eid in ids or b.eval_ids:
         env = gym.make("DungeonBench/" + eid, **b.env_kwargs)
-        seeds = [EVAL_SEED_BASE + k for k in range(episodes or b.eval_episodes)]
-        values = _play(env, seeds, policy_act)
+        values = []
+        for k in range(episodes or b.eval_episodes):
+            obs, info = env.reset(seed=EVAL_SEED_BASE + k)
+            agent.reset(env, agent_seed + k)
+            done = False
+            while not done:
+                obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+                done = terminated or truncated
+            values.append(float(info["progress"]))
         env.close()
         per_id[eid] = _summary(values)
         every += values
     return {"all": _summary(every), "per_id": per_id, "values": every}
 
 
-def _model_act(model):
-    def act(obs, info, env):
-        mask = env.get_wrapper_attr("action_masks")()
-        a, _ = model.predict(obs, action_masks=mask, deterministic=True)
-        return int(a)
-    return act
-
-
 def _reference_agents(b: Budget, seed: int) -> dict:
     """The random masked agent and the family's heuristic baseline on the same episodes."""
     from dungeonbench_gym.agents import RandomAgent, make_agent
 
-    out = {}
-    for name, agent in (("random", RandomAgent()), ("heuristic", make_agent("baseline", b.family))):
-        if agent is None:
-            continue
-        per_id, every = {}, []
-        for eid in b.eval_ids:
-            env = gym.make("DungeonBench/" + eid, **b.env_kwargs)
-            values = []
-            for k in range(b.eval_episodes):
-                obs, info = env.reset(seed=EVAL_SEED_BASE + k)
-                agent.reset(env, seed + k)
-                done = False
-                while not done:
-                    obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
-                    done = terminated or truncated
-                values.append(float(info["progress"]))
-            env.close()
-            per_id[eid] = _summary(values)
-            every += values
-        out[name] = {"all": _summary(every), "per_id": per_id}
-    return out
+    agents = (("random", RandomAgent()), ("heuristic", make_agent("baseline", b.family)))
+    return {name: evaluate(b, agent, seed) for name, agent in agents if agent is not None}
 
 
 def train(family: str, b: Budget, policy: str, seed: int, threads: int) -> dict:
     import torch
     from sb3_contrib import MaskablePPO
 
+    from dungeonbench_gym.agents.spec import SB3Agent
     from dungeonbench_gym.rl import OptionRankingPolicy
 
     torch.set_num_threads(threads)
@@ -212,9 +182,10 @@ def train(family: str, b: Budget, policy: str, seed: int, threads: int) -> dict:
     path.parent.mkdir(parents=True, exist_ok=True)
     model.save(path)
     env.close()
-    result = evaluate(b, _model_act(model))
+    player = SB3Agent(str(path))   # the saved model, played as the harness's --agent sb3 plays it
+    result = evaluate(b, player)
     if b.train_eval_episodes:   # the same policy on the ids it trained on (held-out seeds)
-        result["train_ids_eval"] = evaluate(b, _model_act(model), b.train_ids, b.train_eval_episodes)["all"]
+        result["train_ids_eval"] = evaluate(b, player, ids=b.train_ids, episodes=b.train_eval_episodes)["all"]
     result.update(policy=policy, seed=seed, model=str(path), timesteps=int(model.num_timesteps),
                   train_seconds=round(seconds, 1))
     return result

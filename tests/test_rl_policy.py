@@ -85,6 +85,36 @@ def test_the_option_count_must_match_the_action_space():
         _policy(SPACE, 5)
 
 
+MULTI = spaces.Dict({"action_mask": spaces.Box(0, 1, (N,), np.int8),
+                     "option_ids": spaces.Box(0, 30, (N, 3), np.int32),
+                     "state": spaces.Box(0.0, 1.0, (7,), np.float32)})
+
+
+def test_several_ids_per_option_each_reach_the_score_by_position():
+    """(N, K) ids (a command's verb and objects): each column reaches the score, the columns are
+    not a bag (verb 5 with object 9 differs from verb 9 with object 5), and permuting options
+    still permutes the scores."""
+    policy, rng = _policy(MULTI), np.random.default_rng(3)
+    assert policy.features_extractor.ids_per_option == 3
+    obs = {"action_mask": np.ones(N, np.int8), "state": rng.random(7, dtype=np.float32),
+           "option_ids": np.zeros((N, 3), np.int32)}
+    obs["option_ids"][0] = [5, 9, 0]
+    obs["option_ids"][1] = [9, 5, 0]
+    obs["option_ids"][2] = [5, 9, 7]
+    s = _logits(policy, obs)
+    assert abs(s[0] - s[1]) > 1e-6 and abs(s[0] - s[2]) > 1e-6
+    perm = rng.permutation(N)
+    swapped = dict(obs, option_ids=obs["option_ids"][perm])
+    assert np.allclose(_logits(policy, swapped), s[perm], atol=1e-5)
+
+
+def test_ids_must_have_one_row_per_option():
+    bad = spaces.Dict({"action_mask": spaces.Box(0, 1, (N,), np.int8),
+                       "option_ids": spaces.Box(0, 30, (N + 1, 2), np.int32)})
+    with pytest.raises(ValueError, match="must be"):
+        _policy(bad)
+
+
 @pytest.mark.parametrize("env_id", ["DungeonBench/DnD-Encounter-GoblinAmbush-v0", "DungeonBench/Crafter-v0"])
 def test_maskable_ppo_trains_saves_and_loads_the_policy(env_id, tmp_path):
     env = gym.make(env_id)

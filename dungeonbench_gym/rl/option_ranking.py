@@ -9,7 +9,9 @@ other scenarios:
     score_i = f(option_i, state, context)        value = g(state, context)
 
 * ``option_i`` is the option's feature row (the observation key ``options``, shape (N, F)),
-  joined with a learned embedding of its vocabulary id when the env gives ``option_ids`` (N,).
+  joined with learned embeddings of its vocabulary ids when the env gives ``option_ids``: (N,) for
+  one id per option (D&D), (N, K) for K ids per option (a text command's verb and objects, a
+  NetHack key's role and the object it names), one shared table, the K embeddings concatenated.
   A family without option rows (a fixed action set: BabyAI, Crafter) gets one learned embedding
   per action index, which is what its indices mean there.
 * ``state`` encodes every other observation key (one linear layer per key, then one more).
@@ -75,9 +77,13 @@ class OptionSetExtractor(BaseFeaturesExtractor):
         if self.has_rows:
             in_opt += int(np.prod(keys[OPTIONS_KEY].shape[1:]))
         if self.has_ids:
-            vocab = int(np.max(keys[IDS_KEY].high)) + 1
+            ids = keys[IDS_KEY]
+            if ids.shape[0] != n or len(ids.shape) > 2:
+                raise ValueError(f"'{IDS_KEY}' must be (N,) or (N, K) with N = {n}; it is {ids.shape}")
+            self.ids_per_option = 1 if len(ids.shape) == 1 else ids.shape[1]
+            vocab = int(np.max(ids.high)) + 1
             self.id_embed = nn.Embedding(vocab, dim)
-            in_opt += dim
+            in_opt += dim * self.ids_per_option
         if in_opt:
             self.option_net = nn.Sequential(nn.Linear(in_opt, dim), nn.ReLU(), nn.Linear(dim, dim), nn.ReLU())
         else:   # a fixed action set: the index is the option's identity
@@ -116,7 +122,8 @@ class OptionSetExtractor(BaseFeaturesExtractor):
         if self.has_rows:
             parts.append(obs[OPTIONS_KEY].reshape(batch, self.n, -1).float())
         if self.has_ids:
-            parts.append(self.id_embed(obs[IDS_KEY].reshape(batch, self.n).long()))
+            ids = obs[IDS_KEY].reshape(batch, self.n, self.ids_per_option).long()
+            parts.append(self.id_embed(ids).reshape(batch, self.n, -1))
         return self.option_net(torch.cat(parts, dim=2))
 
     def forward(self, obs: dict[str, torch.Tensor]) -> torch.Tensor:

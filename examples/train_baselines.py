@@ -80,6 +80,9 @@ def budgets() -> dict[str, Budget]:
         "dnd-legacy": Budget(goblin, goblin, 60_000, 100, env_kwargs=legacy, family="dnd"),
         "dnd-ogre": Budget(ogre, ogre, 60_000, 100, family="dnd"),
         "dnd-ogre-legacy": Budget(ogre, ogre, 60_000, 100, env_kwargs=legacy, family="dnd"),
+        # GoblinAmbush new vs legacy rows again at 3.3 times the budget, with twice the evaluation episodes
+        "dnd-long": Budget(goblin, goblin, 200_000, 200, family="dnd"),
+        "dnd-long-legacy": Budget(goblin, goblin, 200_000, 200, env_kwargs=legacy, family="dnd"),
         "dnd-day": Budget(("DnD-Day-GoblinRoad-v0",), ("DnD-Day-GoblinRoad-v0",), 60_000, 50, family="dnd"),
         # generalisation: train on every encounter but three, evaluate on those three (issue 20, Build 4)
         "dnd-generalise": Budget(tuple(i for i in dnd_all if i not in _DND_HELD_OUT), _DND_HELD_OUT,

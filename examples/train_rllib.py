@@ -10,8 +10,9 @@ ids, seeds and masks as MaskablePPO and the LLM agents see.
     python examples/train_rllib.py --env-id DnD-Encounter-GoblinAmbush-v0 --iterations 20
     python examples/train_rllib.py --address auto                    # join a running Ray cluster
 
-Afterwards the trained module plays held-out seeds greedily (masked) beside the random masked
-agent, and the figures go to ``results/rllib/<id>.json``. On a cluster, raise ``--env-runners``.
+Afterwards the trained module plays held-out seeds over the legal options, greedily (its argmax)
+and sampled (a draw from its masked softmax, as in training), beside the random masked agent; the
+figures go to ``results/rllib/<id>.json``. On a cluster, raise ``--env-runners``.
 Needs the ``ray`` and ``rl`` extras (``pip install 'dungeonbench-gym[ray,rl]'``, which brings
 ``ray[rllib]``'s dependencies: torch and dm-tree come with ``rl``).
 """
@@ -57,11 +58,12 @@ def make_env(config: dict) -> gym.Env:
     return RLlibView(gym.make("DungeonBench/" + config["id"]))
 
 
-def greedy_progress(module, env_id: str, episodes: int) -> list[float]:
-    """The trained module's argmax over legal options, on held-out seeds."""
+def policy_progress(module, env_id: str, episodes: int, sample: bool = False, seed: int = 0) -> list[float]:
+    """The trained module on held-out seeds, over legal options only: its argmax (greedy), or a
+    draw from its masked softmax (sample=True, what PPO played while it trained)."""
     import torch
 
-    env, out = make_env({"id": env_id}), []
+    env, rng, out = make_env({"id": env_id}), np.random.default_rng(seed), []
     for k in range(episodes):
         obs, info = env.reset(seed=EVAL_SEED_BASE + k)
         done = False
@@ -69,8 +71,13 @@ def greedy_progress(module, env_id: str, episodes: int) -> list[float]:
             batch = {key: torch.as_tensor(v[None]) for key, v in obs.items()}
             with torch.no_grad():
                 logits = module.forward_inference({"obs": batch})["action_dist_inputs"][0].numpy()
-            logits = np.where(obs["action_mask"] > 0, logits, -np.inf)
-            obs, _, terminated, truncated, info = env.step(int(np.argmax(logits)))
+            logits = np.where(obs["action_mask"] > 0, logits.astype(np.float64), -np.inf)
+            if sample:
+                p = np.exp(logits - logits.max())
+                action = int(rng.choice(len(p), p=p / p.sum()))
+            else:
+                action = int(np.argmax(logits))
+            obs, _, terminated, truncated, info = env.step(action)
             done = terminated or truncated
         out.append(float(info["progress"]))
     return out
@@ -133,17 +140,19 @@ def main(argv=None) -> int:
         print(f"iteration {i + 1}: {steps} env steps, episode return mean "
               f"{runners.get('episode_return_mean', float('nan')):.3f}", flush=True)
     seconds = time.perf_counter() - start
-    trained = _summary(greedy_progress(algo.get_module(), args.env_id, args.eval_episodes))
+    trained = _summary(policy_progress(algo.get_module(), args.env_id, args.eval_episodes))
+    sampled = _summary(policy_progress(algo.get_module(), args.env_id, args.eval_episodes, sample=True,
+                                       seed=args.seed))
     random_ = _summary(random_progress(args.env_id, args.eval_episodes, args.seed))
     algo.stop()
     ray.shutdown()
     print(f"{args.env_id}: {steps} steps in {seconds:.0f} s; held-out seeds {EVAL_SEED_BASE}.."
-          f"{EVAL_SEED_BASE + args.eval_episodes - 1}: PPO (RLlib, masked) {trained['mean_progress']:.3f} "
-          f"+/- {trained['stderr']:.3f}, random masked {random_['mean_progress']:.3f} +/- {random_['stderr']:.3f}")
+          f"{EVAL_SEED_BASE + args.eval_episodes - 1}: PPO (RLlib, masked) greedy {trained['mean_progress']:.3f} "
+          f"+/- {trained['stderr']:.3f}, sampled {sampled['mean_progress']:.3f} +/- {sampled['stderr']:.3f}, random masked {random_['mean_progress']:.3f} +/- {random_['stderr']:.3f}")
     out = Path(args.out or f"results/rllib/{args.env_id}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({
-        "env_id": args.env_id, "ppo_rllib": trained, "random_masked": random_,
+        "env_id": args.env_id, "ppo_rllib": trained, "ppo_rllib_sampled": sampled, "random_masked": random_,
         "training": {"env_steps": steps, "seconds": round(seconds, 1), "iterations": args.iterations,
                      "env_runners": args.env_runners},
         "machine": {"platform": platform.platform(), "cpu_count": os.cpu_count(),

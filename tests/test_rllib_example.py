@@ -48,3 +48,4 @@ def test_a_tiny_rllib_run_trains_and_evaluates_with_masks(tmp_path):
     doc = json.loads(out.read_text())
     assert doc["training"]["env_steps"] >= 200 and doc["ppo_rllib"]["episodes"] == 3
     assert 0.0 <= doc["ppo_rllib"]["mean_progress"] <= 1.0
+    assert doc["ppo_rllib_sampled"]["episodes"] == 3

@@ -233,6 +233,9 @@ def main() -> None:
         many = sum(1 for v in keys.values() if len(v) > 1)
         print(f"  across decisions, {name}: {many} of {len(keys)} distinct descriptions of letter "
               f"options name more than one thing")
+        if name == "obj":
+            for v in [v for v in keys.values() if len(v) > 1][:5]:
+                print("    e.g. " + " / ".join(sorted(repr(m.text) for m in v)))
     for kind, (env_id, question, a, b) in examples.items():
         print(f"  remaining ({kind}): {env_id}: {question!r}: {a} / {b}")
 

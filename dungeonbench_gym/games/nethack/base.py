@@ -5,6 +5,17 @@ the command vocabulary (`commands.py`), reads what the game waits for
 (`prompts.py`) to build the mask, and writes the text (`language.py`) only
 when asked.
 
+Observation (numeric; docs/nle-observation.md lists every key and column):
+`glyphs` (21x79), `chars_crop` (9x9 around the hero), `blstats`, `message`,
+`inv_glyphs`, `decision` (one-hot over `prompts.DECISIONS`), `action_mask`,
+and, per action index, what it means in the pending decision
+(`option_features.py`): `options` (117 x 77 float32: role, the named object's
+class, BUC, enchantment, charges, worn/wielded, count and hashed words for an
+item letter or menu entry, a menu entry's selection, a direction's dx/dy/dz)
+and `option_ids` (117 x 2 int32: the key in its role, and the object it names:
+its glyph for an inventory item, a text bucket for another menu entry). Masked
+indices have zero rows and ids.
+
 Seeding: NLE's `reset(seed=...)` does not seed NetHack, so each episode seed
 is turned into NetHack's core, display and level-generation seeds, set
 before every reset, with the moon phase fixed; the same seed and actions then

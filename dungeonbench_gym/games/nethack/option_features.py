@@ -44,7 +44,7 @@ MAXOCLASSES = 18
 # ---------------------------------------------------------------- columns
 HASH_COLS = 32
 _NAMED = (
-    [(f"role_{r}", 0.0, 1.0, f"1 when the index is a {r.replace('_', ' ')} now") for r in ROLES]
+    [(f"role_{r}", 0.0, 1.0, f"1 when the index's role now is {r}") for r in ROLES]
     + [(f"class_{c}", 0.0, 1.0, f"the named object's class is {c}") for c in OCLASS_NAMES]
     + [("quantity", 0.0, 1.0, "log2(1 + count) / 16 of the named objects, clipped (0: names none)"),
        ("blessed", 0.0, 1.0, "the object's text says blessed"),

@@ -1,6 +1,7 @@
 """MiniHackEnv: BALROG's eight MiniHack tasks behind the decision stream.
 
-The NetHack vocabulary, prompt reader and language observation are shared
+The NetHack vocabulary, prompt reader, numeric observation (per-option rows
+included, docs/nle-observation.md) and language observation are shared
 (`games.nethack.base.NLEDecisionEnv`). Each task keeps its upstream action
 set as the commands it allows (BALROG's setting), while questions the game
 asks are always answerable: the upstream env runs with every key and with

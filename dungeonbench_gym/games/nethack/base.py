@@ -5,6 +5,17 @@ the command vocabulary (`commands.py`), reads what the game waits for
 (`prompts.py`) to build the mask, and writes the text (`language.py`) only
 when asked.
 
+Observation (numeric; docs/nle-observation.md lists every key and column):
+`glyphs` (21x79), `chars_crop` (9x9 around the hero), `blstats`, `message`,
+`inv_glyphs`, `decision` (one-hot over `prompts.DECISIONS`), `action_mask`,
+and, per action index, what it means in the pending decision
+(`option_features.py`): `options` (117 x 77 float32: role, the named object's
+class, BUC, enchantment, charges, worn/wielded, count and hashed words for an
+item letter or menu entry, a menu entry's selection, a direction's dx/dy/dz)
+and `option_ids` (117 x 2 int32: the key in its role, and the object it names:
+its glyph for an inventory item, a text bucket for another menu entry). Masked
+indices have zero rows and ids.
+
 Seeding: NLE's `reset(seed=...)` does not seed NetHack, so each episode seed
 is turned into NetHack's core, display and level-generation seeds, set
 before every reset, with the moon phase fixed; the same seed and actions then
@@ -41,6 +52,7 @@ from nle import nethack
 from ...core.env import DecisionEnv
 from .commands import COMMAND_INDICES, CONTINUE, ESCAPE, KEYS, OPTION_TABLE
 from . import balrog_text
+from . import option_features
 from .language import message_text, text_observation
 from .prompts import DECISIONS, WAITING_FOR_SPACE, Prompt, is_menu, read_prompt
 
@@ -111,12 +123,19 @@ class NLEDecisionEnv(DecisionEnv):
                 "message": self._upstream.observation_space["message"],
                 "inv_glyphs": self._upstream.observation_space["inv_glyphs"],
                 "decision": spaces.Box(0, 1, (len(DECISIONS),), np.int8),
+                "options": spaces.Box(
+                    np.broadcast_to(option_features.LOW, (len(OPTION_TABLE), option_features.N_FEATURES)),
+                    np.broadcast_to(option_features.HIGH, (len(OPTION_TABLE), option_features.N_FEATURES)),
+                    dtype=np.float32),
+                "option_ids": spaces.Box(0, option_features.VOCAB - 1, (len(OPTION_TABLE), 2),
+                                         np.int32),
             },
             text=text, on_invalid=on_invalid, render_mode=render_mode, max_steps=max_steps)
         self._obs: dict[str, np.ndarray] = {}
         self._blstats = np.zeros(self._upstream.observation_space["blstats"].shape, np.int64)
         self._prompt = Prompt("command", "", self.allowed_commands)
         self._mask_cache: dict[tuple[int, ...], np.ndarray] = {}
+        self._option_encoder = option_features.OptionEncoder()
         self._episode_seed = 0
         self._played: list[int] = []
         self._stalled = 0
@@ -254,6 +273,7 @@ class NLEDecisionEnv(DecisionEnv):
         obs = self._obs
         decision = np.zeros(len(DECISIONS), np.int8)
         decision[DECISIONS.index(self._prompt.decision)] = 1
+        rows, ids = self._option_encoder.encode(self._prompt, obs)
         return {
             "glyphs": obs["glyphs"].copy(),
             "chars_crop": self._crop(obs["chars"]),
@@ -261,6 +281,8 @@ class NLEDecisionEnv(DecisionEnv):
             "message": obs["message"].copy(),
             "inv_glyphs": obs["inv_glyphs"].copy(),
             "decision": decision,
+            "options": rows,
+            "option_ids": ids,
         }
 
     def _game_text(self) -> tuple[str, str]:
@@ -319,11 +341,13 @@ class NLEDecisionEnv(DecisionEnv):
         state = self.__dict__.copy()
         state["_upstream"] = None
         state["_obs"] = None
+        state["_option_encoder"] = None   # a cache: rebuilt empty
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
         self._upstream = self._make_upstream(CORE_KEYS)
+        self._option_encoder = option_features.OptionEncoder()
         played = list(self._played)
         kept = {k: state[k] for k in ("_stalled", "_last_time", "_end_status", "_how_done",
                                       "_last_message", "_blstats", "_score", "_skipped",

@@ -31,6 +31,12 @@ DECISIONS = ("command", "yes_no", "item", "direction", "menu", "more", "text")
 _BRACKET = re.compile(r"\[([^\[\]]*)\]")
 _MENU_ENTRY = re.compile(rb"^([a-zA-Z$]) [-+#] ")   # "a - x"; "a + x" once selected
 _MENU_END = re.compile(rb"\((end)\)|\((\d+) of (\d+)\)")
+# the headings NetHack puts over each object class in item menus (invent.c, names[]),
+# in class order: "Weapons" heads class 2 (WEAPON_CLASS), as NLE's inv_oclasses counts
+_HEADINGS = ("Illegal objects", "Weapons", "Armor", "Rings", "Amulets", "Tools", "Comestibles",
+             "Potions", "Scrolls", "Spellbooks", "Wands", "Coins", "Gems/Stones",
+             "Boulders/Statues", "Iron balls", "Chains", "Venoms")
+HEADING_CLASS = {h: i + 1 for i, h in enumerate(_HEADINGS)}
 
 
 class Prompt(NamedTuple):
@@ -112,17 +118,10 @@ def _menu(tty_chars: np.ndarray) -> Prompt | None:
     """A menu window: entries "x - ...", closed by "(end)" or "(n of m)".
     Only menus that ask something (a header ending in '?') take selections;
     the others (inventory listings, "Things that are here") just wait for a key."""
-    end_row, page, pages, column = None, 1, 1, 0
-    for row in range(tty_chars.shape[0] - 1, -1, -1):
-        line = bytes(tty_chars[row])
-        found = _MENU_END.search(line)
-        if found:
-            end_row, column = row, found.start()
-            if found.group(2):
-                page, pages = int(found.group(2)), int(found.group(3))
-            break
-    if end_row is None:
+    end = _menu_end(tty_chars)
+    if end is None:
         return None
+    end_row, column, page, pages = end
     entries: list[str] = []
     header = ""
     for row in range(end_row):
@@ -141,6 +140,47 @@ def _menu(tty_chars: np.ndarray) -> Prompt | None:
         return Prompt("more", header, tuple(legal))
     legal = [LETTER_INDEX[e] for e in entries if e in LETTER_INDEX] + legal
     return Prompt("menu", header, tuple(legal))
+
+
+def _menu_end(tty_chars: np.ndarray) -> tuple[int, int, int, int] | None:
+    """Where a menu window ends: (row of "(end)" / "(n of m)", its column, page, pages)."""
+    for row in range(tty_chars.shape[0] - 1, -1, -1):
+        found = _MENU_END.search(bytes(tty_chars[row]))
+        if found:
+            if found.group(2):
+                return row, found.start(), int(found.group(2)), int(found.group(3))
+            return row, found.start(), 1, 1
+    return None
+
+
+class MenuEntry(NamedTuple):
+    letter: str       # the key that selects it
+    selected: bool    # shown as "a + x" (or "a # x": a count chosen)
+    text: str         # what follows "a - "
+    oclass: int       # the object class of the heading above it (0: no class heading)
+
+
+def menu_entries(tty_chars: np.ndarray) -> list[MenuEntry]:
+    """The entries of the menu on the screen, in screen order, each with the object class
+    whose heading ("Weapons", "Comestibles", ...) it sits under. Empty when no menu shows."""
+    end = _menu_end(tty_chars)
+    if end is None:
+        return []
+    end_row, column = end[0], end[1]
+    out: list[MenuEntry] = []
+    oclass = 0
+    for row in range(end_row):
+        line = bytes(tty_chars[row, column:]).rstrip()
+        match = _MENU_ENTRY.match(line)
+        if match:
+            out.append(MenuEntry(match.group(1).decode(), line[2:3] != b"-",
+                                 line[4:].decode("ascii", "replace").strip(), oclass))
+        elif line:
+            heading = line.decode("ascii", "replace").strip()
+            if heading.startswith("Unpaid "):
+                heading = heading[7:]
+            oclass = HEADING_CLASS.get(heading, HEADING_CLASS.get(heading.split(" (")[0], 0))
+    return out
 
 
 def _text(message: np.ndarray) -> str:

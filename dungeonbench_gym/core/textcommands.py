@@ -18,8 +18,8 @@ three (so one embedding table serves them):
   dropped, and hashed (CRC32) into the object buckets.
 * Menu rows that are not commands (a text adventure's split choice) have
   reserved frame ids: `GROUP` ([GROUP, the verb's frame, 0] for "take ... (40
-  commands)"; [GROUP, frame and first object of its first command] for "drop can
-  ... take key (12 commands)") and `BACK` ([BACK, 0, 0]).
+  commands)"; [GROUP, frame of its first command, that command's object words as
+  one phrase] for "drop can ... take key (12 commands)") and `BACK` ([BACK, 0, 0]).
 
 Everything is computed from the words alone (CRC32, fixed tables; never Python's
 `hash`), so ids are the same in every process. The table order is part of the
@@ -274,9 +274,10 @@ _IDS_CACHE: dict[str, tuple[int, int, int]] = {}
 
 def menu_ids(label: str, kind: str = "command") -> tuple[int, int, int]:
     """Ids of a menu row: a command; a group of commands (a text adventure's split
-    choice): [GROUP, frame of "take", 0] for "take ... (40 commands)", [GROUP, frame
-    and first object of "drop can"] for "drop can ... take key (12 commands)"; or
-    "back": [BACK, 0, 0]."""
+    choice): [GROUP, frame of "take", 0] for "take ... (40 commands)"; for "drop can
+    ... take key (12 commands)" [GROUP, frame of its first command, the id of that
+    command's object words as one phrase] ("can"; "all on bench" for "put all on
+    bench"); or "back": [BACK, 0, 0]."""
     if kind == "back":
         return (BACK, EMPTY, EMPTY)
     if kind != "group":
@@ -290,8 +291,9 @@ def menu_ids(label: str, kind: str = "command") -> tuple[int, int, int]:
         else:
             match = _GROUP_RANGE.match(label)
             first = match.group("first") if match else label
-        frame, obj, _ = command_ids(first)
-        ids = (GROUP, frame, obj)
+        c = parse(first)
+        objects = f"{c.first} {c.preposition} {c.second}" if c.second else c.first
+        ids = (GROUP, frame_id(c.verb, c.preposition), object_id(objects))
         _IDS_CACHE[key] = ids
     return ids
 

@@ -38,8 +38,9 @@ the inventory; `options` Box(0, 1, (128, 256)): one row per slot;
 object id, second object id] (`core.textcommands`: "put key in can" is [put ...
 in, key, can], "n" [go, north, 0]; zeros for empty slots and absent objects); a
 group of a split choice is [GROUP (1), its verb's frame id, 0] ("take ... (40
-commands)") or [GROUP, frame id and first object id of its first command]
-("drop can ... take key (12 commands)"); "back" is [BACK (2), 0, 0].
+commands)") or [GROUP, frame id of its first command, id of that command's
+object words as one phrase] ("drop can ... take key (12 commands)": [GROUP,
+drop, can]); "back" is [BACK (2), 0, 0].
 docs/text-observation.md lists every key and column.
 
 Copies: pickle and deepcopy carry the interpreter's state (memory, stack,

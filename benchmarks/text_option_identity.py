@@ -66,6 +66,28 @@ def ids_cause(a: str, b: str) -> str:
     return "hash bucket shared by different " + " and ".join(parts)
 
 
+def bucket_clashes(labels: list[str], kinds: list[str]):
+    """Two different verbs (with their prepositions) of one decision's commands that share a frame
+    id, and two different object phrases that share an object id: (verb pair or None, object pair
+    or None). A clash alone makes no identical row unless the rest of the command matches too."""
+    verbs: dict[int, str] = {}
+    objects: dict[int, str] = {}
+    found = [None, None]
+    for label, kind in zip(labels, kinds):
+        if kind != "command":
+            continue
+        c = textcommands.parse(label)
+        frame = f"{c.verb} {c.preposition}".strip()
+        if verbs.setdefault(textcommands.frame_id(c.verb, c.preposition), frame) != frame:
+            found[0] = found[0] or (verbs[textcommands.frame_id(c.verb, c.preposition)], frame)
+        for phrase in (c.first, c.second):
+            if phrase:
+                key = textcommands.object_id(phrase)
+                if objects.setdefault(key, phrase) != phrase:
+                    found[1] = found[1] or (objects[key], phrase)
+    return found
+
+
 def measure(env_id: str, decisions: int, seed: int = 0, **kwargs) -> dict:
     """Play `decisions` random masked decisions on env_id, checking each one."""
     env = gym.make(env_id if "/" in env_id else f"DungeonBench/{env_id}", **kwargs)
@@ -82,6 +104,12 @@ def measure(env_id: str, decisions: int, seed: int = 0, **kwargs) -> dict:
         new = np.concatenate([rows, ids.view(np.uint8).reshape(n, -1)], 1)
         out["decisions"] += 1
         out["options"] += n
+        clash = bucket_clashes(labels, [o.kind for o in info["options"]])
+        out["verb_clash"] += bool(clash[0])
+        out["object_clash"] += bool(clash[1])
+        for key, pair in zip(("verb", "object"), clash):
+            if pair:
+                examples.setdefault(f"{key}_clash_examples", []).append((env_id, *pair))
         for key, feats in (("old", rows), ("ids", ids), ("new", new)):
             pairs = identical(feats, labels)
             if pairs:
@@ -154,6 +182,7 @@ def run(ids: list[str], tw_decisions: int, ta_decisions: int, seed: int = 0,
     new_pairs: list = []
     causes: collections.Counter = collections.Counter()
     cause_examples: dict = {}
+    clash_examples: dict = {"verb_clash_examples": [], "object_clash_examples": []}
     say = (lambda *a: None) if quiet else print
     say(f"{'id':32s} {'decisions':>9s} {'options':>8s} {'old: dec':>9s} {'old: opt':>9s} "
         f"{'ids: dec':>9s} {'ids: opt':>9s} {'new: dec':>9s} {'new: opt':>9s}")
@@ -170,11 +199,13 @@ def run(ids: list[str], tw_decisions: int, ta_decisions: int, seed: int = 0,
         causes.update(m["ids"])
         for k, v in m["ids_examples"].items():
             cause_examples.setdefault(k, v)
+        for k in clash_examples:
+            clash_examples[k] += m.get(k, [])
         say(f"{env_id:32s} {c['decisions']:9d} {c['options'] / c['decisions']:8.1f} "
             + " ".join(f"{c[f'{k}_dec'] / c['decisions']:9.2%} {c[f'{k}_opt'] / c['options']:9.2%}"
                        for k in ("old", "ids", "new")))
     return {"counts": total, "new_pairs": new_pairs, "causes": causes,
-            "cause_examples": cause_examples}
+            "cause_examples": cause_examples, **clash_examples}
 
 
 def main() -> None:
@@ -198,6 +229,12 @@ def main() -> None:
     c = r["counts"]
     print(f"\nall {len(ids)} ids: {c['decisions']} decisions, {c['options']} options "
           f"({time.perf_counter() - t0:.0f} s)")
+    print(f"  bucket clashes inside a decision: two verbs on one frame id in "
+          f"{c['verb_clash'] / c['decisions']:.3%}, two object phrases on one object id in "
+          f"{c['object_clash'] / c['decisions']:.3%} of decisions")
+    for key in ("verb", "object"):
+        for env_id, a, b in r[f"{key}_clash_examples"][:5]:
+            print(f"    {key}: {env_id}: {a!r} / {b!r}")
     for key, name in (("old", "hashed rows (old)"), ("ids", "option_ids alone"),
                       ("new", "rows + option_ids (new)")):
         print(f"  {name:24s}: {c[f'{key}_dec'] / c['decisions']:.3%} of decisions, "

@@ -2,7 +2,9 @@
 
 A text becomes the indices of its unigrams and bigrams, CRC32 mod HASH_DIM (stable
 in every process, unlike Python's hash); an observation row has a 1 at each. A
-masked policy can then learn to score commands by their words.
+masked policy can then learn to score commands by their words. Beside the rows,
+`core.textcommands` gives each option its verb and object ids (`option_ids`).
+docs/text-observation.md lists every key and column.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import zlib
 
 import numpy as np
 from gymnasium import spaces
+
+from .textcommands import ids_space
 
 HASH_DIM = 256
 
@@ -55,6 +59,8 @@ def encode_rows(texts, rows: int) -> np.ndarray:
 
 def observation_spaces(text_rows: int, slots: int) -> dict[str, spaces.Box]:
     """A text game's numeric observation: `text` (one row per text) and `options`
-    (one row per option slot), both hashed bags of words."""
+    (one row per option slot), both hashed bags of words, and `option_ids` (each
+    slot's [verb frame, first object, second object] ids: `core.textcommands`)."""
     return {"text": spaces.Box(0, 1, (text_rows, HASH_DIM), np.uint8),
-            "options": spaces.Box(0, 1, (slots, HASH_DIM), np.uint8)}
+            "options": spaces.Box(0, 1, (slots, HASH_DIM), np.uint8),
+            "option_ids": ids_space(slots)}

@@ -33,7 +33,15 @@ which must be the same in every run.)
 
 Observation (numeric, for RL): hashed bags of words (`core.textfeatures`):
 `text` Box(0, 1, (3, 256)): the game's last output, the room and what is in it,
-the inventory; `options` Box(0, 1, (128, 256)): one row per slot.
+the inventory; `options` Box(0, 1, (128, 256)): one row per slot;
+`option_ids` Box(0, 4095, (128, 3), int32): per slot [verb frame id, first
+object id, second object id] (`core.textcommands`: "put key in can" is [put ...
+in, key, can], "n" [go, north, 0]; zeros for empty slots and absent objects); a
+group of a split choice is [GROUP (1), its verb's frame id, 0] ("take ... (40
+commands)") or [GROUP, frame id of its first command, id of that command's
+object words as one phrase] ("drop can ... take key (12 commands)": [GROUP,
+drop, can]); "back" is [BACK (2), 0, 0].
+docs/text-observation.md lists every key and column.
 
 Copies: pickle and deepcopy carry the interpreter's state (memory, stack,
 random-number generator), so a copy continues the same game in any process.
@@ -51,6 +59,7 @@ import numpy as np
 
 from ...core.env import DecisionEnv
 from ...core.options import Option
+from ...core.textcommands import encode_ids
 from ...core.textfeatures import encode_rows, observation_spaces
 from . import achievements as ach
 from .actions import ALWAYS, META_VERBS, ActionDetector, ActionSet
@@ -237,7 +246,8 @@ class TextAdventureEnv(DecisionEnv):
         room = f"{self._actions.room} {scope}"
         return {"text": encode_rows((self._output, room, " ".join(self._actions.inventory)),
                                     len(TEXT_ROWS)),
-                "options": encode_rows([label for label, _ in self._menu], N_SLOTS)}
+                "options": encode_rows([label for label, _ in self._menu], N_SLOTS),
+                "option_ids": encode_ids(self._menu, N_SLOTS)}
 
     def _game_text(self) -> tuple[str, str]:
         limit = f" of {self.turn_limit}" if self.turn_limit else ""

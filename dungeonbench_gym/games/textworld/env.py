@@ -21,7 +21,11 @@ CRC32 mod HASH_DIM = 256, 1 where a feature occurs):
 `text` Box(0, 1, (4, 256), uint8), rows: the game's feedback, the room
 description, the inventory, the objective; `options` Box(0, 1, (128, 256), uint8),
 one row per slot (zero rows for empty slots), so a masked policy can learn to
-score commands by their words.
+score commands by their words; `option_ids` Box(0, 4095, (128, 3), int32), per
+slot [verb frame id, first object id, second object id] (`core.textcommands`:
+"take coin from table" is [take ... from, coin, table], "go north" [go, north, 0];
+the same command has the same ids in any slot and any process; zeros for empty
+slots and absent objects). docs/text-observation.md lists every key and column.
 
 Text (`text=True`): long_term = the game's feedback, cleaned of the banner, the
 objective (repeated in short_term) and the prompt/status line; short_term = the
@@ -64,6 +68,7 @@ import textworld  # imported here, so that a missing [textworld] extra is named 
 
 from ...core.env import DecisionEnv
 from ...core.options import Option
+from ...core.textcommands import encode_ids
 from ...core.textfeatures import encode_rows, observation_spaces
 from . import games
 
@@ -186,7 +191,8 @@ class TextWorldEnv(DecisionEnv):
     def _game_observation(self) -> dict[str, np.ndarray]:
         text = encode_rows((self._feedback, self._description, self._inventory,
                             self._objective), len(TEXT_ROWS))
-        return {"text": text, "options": encode_rows(self._slots, N_SLOTS)}
+        return {"text": text, "options": encode_rows(self._slots, N_SLOTS),
+                "option_ids": encode_ids(self._slots, N_SLOTS)}
 
     def _game_text(self) -> tuple[str, str]:
         if self.text_style == "balrog":

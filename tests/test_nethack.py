@@ -14,7 +14,9 @@ from dungeonbench_gym.games.nethack.commands import COMMANDS, INDEX  # noqa: E40
 from dungeonbench_gym.games.nethack.language import offset_words  # noqa: E402
 from dungeonbench_gym.games.nethack.progression import (  # noqa: E402
     ASCENDED, ASTRAL_PLANE, DUNGEON_LEVEL, EXPERIENCE_LEVEL, step_progress)
-from dungeonbench_gym.games.nethack.prompts import read_prompt  # noqa: E402
+from dungeonbench_gym.games.nethack import option_features  # noqa: E402
+from dungeonbench_gym.games.nethack.prompts import (  # noqa: E402
+    ITEM_LIST_TITLE, menu_entries, read_prompt)
 
 
 # ------------------------------------------------------------------ tables
@@ -86,6 +88,56 @@ def test_menus_offer_entries_selected_or_not_and_page_keys():
                "          (end)"]
     p = read_prompt(*_screen(listing[0], listing[1:], misc=(0, 0, 1), message=""))
     assert p.decision == "more" and _labels(p) == ["continue", "escape"]   # nothing to pick
+
+
+def _window(*lines, indent=20):
+    """A menu window drawn over the map from row 0, as NetHack's tty draws one."""
+    rows = [" " * indent + line if line else "" for line in lines]
+    return _screen(rows[0], rows[1:], misc=(0, 0, 1), message="")
+
+
+def test_inventory_listing_is_shown_unless_an_item_questions_star_opened_it():
+    # 'i' and the list '*' opens in "What do you want to eat? [d or ?*]" are drawn alike
+    # (invent.c display_pickinv: no title, class headings); only the latter picks one
+    listing = _window("Weapons", "a - a +1 long sword (weapon in hand)", "Comestibles",
+                      "d - 2 uncursed food rations", "(end)", indent=31)
+    assert read_prompt(*listing).decision == "more"
+    p = read_prompt(*listing, item_list=True)
+    assert p.decision == "menu" and p.question == ITEM_LIST_TITLE
+    assert _labels(p) == ["choose a", "choose d", "continue", "escape"]
+    # wield's list adds bare hands under "Miscellaneous" ("- - your bare hands")
+    wield = _window("Miscellaneous", "- - your bare hands", "Weapons",
+                    "a - a +1 long sword (weapon in hand)", "(end)")
+    assert _labels(read_prompt(*wield, item_list=True)) == [
+        "choose -", "choose a", "continue", "escape"]
+
+
+def test_titled_menus_without_a_question_mark_take_a_selection():
+    # spell.c: 'Z' opens "Choose which spell to cast" (PICK_ONE), no '?' in its title
+    spells = _window("Choose which spell to cast", "",
+                     "    Name                 Level Category     Fail Retention",
+                     "a - force bolt             1   attack         0%      100%",
+                     "b - remove curse           3   clerical      77%      100%", "(end)")
+    p = read_prompt(*spells)
+    assert p.decision == "menu" and p.question == "Choose which spell to cast"
+    assert _labels(p) == ["choose a", "choose b", "continue", "escape"]
+    # weapon.c #enhance: "Pick a skill to advance:" (PICK_ONE; only advanceable skills
+    # carry letters)
+    enhance = _window("Pick a skill to advance:", "", " Fighting Skills",
+                      "a -  bare handed combat [Basic]", "     two weapon combat [Unskilled]",
+                      "(end)")
+    assert _labels(read_prompt(*enhance)) == ["choose a", "continue", "escape"]
+
+
+@pytest.mark.parametrize("title", [
+    "Contents of the large box:",            # display_cinventory (PICK_NONE)
+    "Contents of the purple worm's stomach:",  # look_here while engulfed
+    "Things that are buried here:",          # display_binventory
+    "The newt's possessions:",               # display_minventory (probing)
+    "Fido's armament:"])
+def test_titled_object_listings_nethack_only_shows_stay_more(title):
+    p = read_prompt(*_window(title, "", "Weapons", "a - a dagger", "(end)"))
+    assert p.decision == "more" and _labels(p) == ["continue", "escape"]
 
 
 # ------------------------------------------------- prompts on real states
@@ -170,6 +222,45 @@ def test_real_menu_select_and_confirm(valkyrie):
     picked, info = _after(picked, "continue")
     inventory = picked._obs["inv_strs"].tobytes()
     assert b"dagger" in inventory and picked._prompt.decision != "menu"
+
+
+def test_real_item_list_from_star_is_a_menu_to_pick_from(valkyrie):
+    # "What do you want to eat? [d or ?*]", then '*': every item, one to pick
+    env, info = _after(valkyrie, "eat", "choose *")
+    assert info["decision"] == "menu" and env._prompt.question == ITEM_LIST_TITLE
+    assert sorted(o.label for o in info["options"]) == [
+        "choose a", "choose b", "choose c", "choose d", "continue", "escape"]
+    # each entry row names the inventory item with that letter
+    rows, ids = env._observation()["options"], env._observation()["option_ids"]
+    d = COMMANDS.index(next(c for c in COMMANDS if c.label == "choose d"))
+    assert rows[d, option_features.COL["class_food"]] == 1
+    assert rows[d, option_features.COL["in_inventory"]] == 1
+    slot = list(env._obs["inv_letters"]).index(ord("d"))
+    assert ids[d, 1] == option_features.GLYPH_BASE + int(env._obs["inv_glyphs"][slot])
+    # a pickle taken with the list open reads it the same way
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy._item_list and copy._prompt == env._prompt
+    # picking the long sword answers the question with it: NetHack refuses to eat it
+    refused, _ = _after(env, "choose a")
+    assert "cannot eat" in _message(refused)
+    # picking the food rations eats one, as answering "d" to the question would
+    eaten, info = _after(env, "choose d")
+    direct, _ = _after(valkyrie, "eat", "choose d")
+    assert _message(eaten) == _message(direct) and "Never mind" not in _message(eaten)
+    assert info["decision"] != "menu" and not eaten._item_list
+    # escape closes the list and cancels the question
+    cancelled, info = _after(env, "escape")
+    assert info["decision"] == "command"
+
+
+def test_inventory_shown_outside_an_item_question_stays_more(valkyrie):
+    # 'i' is no option of ours, but a passthrough env sends any key: NetHack shows the
+    # inventory (PICK_NONE), the same window as the '*' list, and nothing is picked from it
+    env = dungeonbench_gym.make("NetHack-Valkyrie-v0", on_invalid="passthrough").unwrapped
+    env.reset(seed=0)
+    _, _, _, _, info = env.step(INDEX["choose i"])
+    assert info["decision"] == "more" and menu_entries(env._obs["tty_chars"])
+
 
 
 # ---------------------------------------------------- text, stall, metrics

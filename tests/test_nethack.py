@@ -262,6 +262,31 @@ def test_inventory_shown_outside_an_item_question_stays_more(valkyrie):
     assert info["decision"] == "more" and menu_entries(env._obs["tty_chars"])
 
 
+def test_real_spell_menu_casts_force_bolt():
+    env = dungeonbench_gym.make("NetHack-Wizard-v0").unwrapped
+    obs, _ = env.reset(seed=0)
+    energy = int(obs["blstats"][14])
+    obs, _, _, _, info = env.step(INDEX["cast"])
+    assert info["decision"] == "menu" and env._prompt.question == "Choose which spell to cast"
+    entries = {e.text.split("  ")[0]: e.letter for e in menu_entries(env._obs["tty_chars"])}
+    letter = entries["force bolt"]
+    index = INDEX[f"choose {letter}"]
+    assert obs["action_mask"][index] == 1
+    # the entry's row: a menu entry naming no object, with the spell's words; its id is
+    # the spell's name, whatever its failure rate
+    row = obs["options"][index]
+    assert row[option_features.COL["role_menu_entry"]] == 1
+    assert row[option_features.COL["item_line"]] == 0 and row[option_features.COL["in_inventory"]] == 0
+    classes = [option_features.COL[f"class_{c}"] for c in option_features.OCLASS_NAMES]
+    assert not row[classes].any()
+    assert obs["option_ids"][index, 1] == option_features.text_id("force bolt")
+    assert option_features.meanings(env._prompt, env._obs)[index].text == "force bolt"
+    # force bolt asks a direction; answering it casts the spell (5 energy)
+    _, _, _, _, info = env.step(index)
+    assert info["decision"] == "direction"
+    obs, _, _, _, info = env.step(INDEX["direction east"])
+    assert int(obs["blstats"][14]) == energy - 5
+
 
 # ---------------------------------------------------- text, stall, metrics
 def test_text_observation_lists_what_is_around_with_offsets(valkyrie):

@@ -394,3 +394,14 @@ def test_every_command_is_one_nethack_knows(valkyrie):
         screen = after._obs["tty_chars"].tobytes()
         assert b"Unknown command" not in screen, option.label
         assert not info["invalid_action"]
+
+
+def test_text_shows_a_menu_drawn_over_the_map():
+    # the map text leaves the menu window out: the short-term text shows it as drawn
+    env = dungeonbench_gym.make("NetHack-Wizard-v0", text=True)
+    env.reset(seed=0)
+    short_term = env.step(INDEX["cast"])[4]["text"]["short_term"]
+    menu = short_term.split("Menu:\n", 1)[1].split("\nMap (@ is you):", 1)[0].splitlines()
+    assert menu[0] == "Choose which spell to cast" and menu[-1] == "(end)"
+    assert any(line.startswith("a - force bolt") and "0%" in line for line in menu)
+    assert "Menu:" not in env.step(INDEX["escape"])[4]["text"]["short_term"]

@@ -242,6 +242,18 @@ def menu_entries(tty_chars: np.ndarray) -> list[MenuEntry]:
     return out
 
 
+def menu_lines(tty_chars: np.ndarray) -> list[str]:
+    """The menu window on the screen as drawn, title to "(end)" / "(n of m)", blank lines
+    left out (empty when no menu shows): the map beside it is not part of it."""
+    end = _menu_end(tty_chars)
+    if end is None:
+        return []
+    end_row, column = end[0], end[1]
+    lines = (bytes(tty_chars[row, column:]).decode("ascii", "replace").rstrip()
+             for row in range(end_row + 1))
+    return [line for line in lines if line.strip()]
+
+
 def _text(message: np.ndarray) -> str:
     return bytes(message).split(b"\0", 1)[0].decode("ascii", "replace").strip()
 

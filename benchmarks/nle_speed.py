@@ -4,7 +4,9 @@ Three ways of playing the same seeded game with the same keys:
 
   raw     the upstream env as NLE/MiniHack build it (NetHackChallenge's settings
           and default observation keys on NLE's seedable NetHackScore; the MiniHack
-          task class with its defaults), seeded like ours
+          task class with its default observation keys and our hero and question
+          settings, so both play the same game), seeded like ours and reset when its
+          game ends
   tensor  DungeonBench's env (numeric observation, mask, info; no text)
   text    the same with text=True, reading info["text"] every step
   balrog-text  the same with text_style="balrog" (BALROG's text, `balrog_text.py`)
@@ -52,10 +54,11 @@ def _raw_env(ours):
     import importlib
     from dungeonbench_gym.games.minihack.env import TASKS
     module, name, _ = TASKS[ours.task]
-    # our question settings (so both play the same game), upstream's observation keys
+    # our question and hero settings (so both play the same game: BALROG's random role
+    # unless the task forces one, no autopickup), upstream's observation keys
     return getattr(importlib.import_module(module), name)(
         actions=nethack.ACTIONS, allow_all_yn_questions=True, allow_all_modes=True,
-        max_episode_steps=10**9, fix_moon_phase=True)
+        max_episode_steps=10**9, fix_moon_phase=True, character="@", autopickup=False)
 
 
 def run(env_id: str, steps: int, slice_len: int, seed: int) -> dict:
@@ -100,13 +103,16 @@ def run(env_id: str, steps: int, slice_len: int, seed: int) -> dict:
                 info["text"]
             clock[way] += time.process_time() - t0
         raw_actions = [raw_index[COMMANDS[o].key] for o in options]
+        raw_done = False
         t0 = time.process_time()
         for a in raw_actions:
-            raw.step(a)
+            if raw.step(a)[2]:   # NLE refuses a step after the game ended: reset first
+                raw_done = True
+                break
         clock["raw"] += time.process_time() - t0
         same = (raw.last_observation[raw._observation_keys.index("tty_chars")] ==
                 ours["tensor"]._obs["tty_chars"]).all()
-        if not same and not finished:
+        if (not same or raw_done) and not finished:
             raise AssertionError("raw and ours diverged: the comparison would be unfair")
         done_steps += len(options)
         if finished:

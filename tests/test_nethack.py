@@ -14,7 +14,9 @@ from dungeonbench_gym.games.nethack.commands import COMMANDS, INDEX  # noqa: E40
 from dungeonbench_gym.games.nethack.language import offset_words  # noqa: E402
 from dungeonbench_gym.games.nethack.progression import (  # noqa: E402
     ASCENDED, ASTRAL_PLANE, DUNGEON_LEVEL, EXPERIENCE_LEVEL, step_progress)
-from dungeonbench_gym.games.nethack.prompts import read_prompt  # noqa: E402
+from dungeonbench_gym.games.nethack import option_features  # noqa: E402
+from dungeonbench_gym.games.nethack.prompts import (  # noqa: E402
+    ITEM_LIST_TITLE, menu_entries, read_prompt)
 
 
 # ------------------------------------------------------------------ tables
@@ -86,6 +88,56 @@ def test_menus_offer_entries_selected_or_not_and_page_keys():
                "          (end)"]
     p = read_prompt(*_screen(listing[0], listing[1:], misc=(0, 0, 1), message=""))
     assert p.decision == "more" and _labels(p) == ["continue", "escape"]   # nothing to pick
+
+
+def _window(*lines, indent=20):
+    """A menu window drawn over the map from row 0, as NetHack's tty draws one."""
+    rows = [" " * indent + line if line else "" for line in lines]
+    return _screen(rows[0], rows[1:], misc=(0, 0, 1), message="")
+
+
+def test_inventory_listing_is_shown_unless_an_item_questions_star_opened_it():
+    # 'i' and the list '*' opens in "What do you want to eat? [d or ?*]" are drawn alike
+    # (invent.c display_pickinv: no title, class headings); only the latter picks one
+    listing = _window("Weapons", "a - a +1 long sword (weapon in hand)", "Comestibles",
+                      "d - 2 uncursed food rations", "(end)", indent=31)
+    assert read_prompt(*listing).decision == "more"
+    p = read_prompt(*listing, item_list=True)
+    assert p.decision == "menu" and p.question == ITEM_LIST_TITLE
+    assert _labels(p) == ["choose a", "choose d", "continue", "escape"]
+    # wield's list adds bare hands under "Miscellaneous" ("- - your bare hands")
+    wield = _window("Miscellaneous", "- - your bare hands", "Weapons",
+                    "a - a +1 long sword (weapon in hand)", "(end)")
+    assert _labels(read_prompt(*wield, item_list=True)) == [
+        "choose -", "choose a", "continue", "escape"]
+
+
+def test_titled_menus_without_a_question_mark_take_a_selection():
+    # spell.c: 'Z' opens "Choose which spell to cast" (PICK_ONE), no '?' in its title
+    spells = _window("Choose which spell to cast", "",
+                     "    Name                 Level Category     Fail Retention",
+                     "a - force bolt             1   attack         0%      100%",
+                     "b - remove curse           3   clerical      77%      100%", "(end)")
+    p = read_prompt(*spells)
+    assert p.decision == "menu" and p.question == "Choose which spell to cast"
+    assert _labels(p) == ["choose a", "choose b", "continue", "escape"]
+    # weapon.c #enhance: "Pick a skill to advance:" (PICK_ONE; only advanceable skills
+    # carry letters)
+    enhance = _window("Pick a skill to advance:", "", " Fighting Skills",
+                      "a -  bare handed combat [Basic]", "     two weapon combat [Unskilled]",
+                      "(end)")
+    assert _labels(read_prompt(*enhance)) == ["choose a", "continue", "escape"]
+
+
+@pytest.mark.parametrize("title", [
+    "Contents of the large box:",            # display_cinventory (PICK_NONE)
+    "Contents of the purple worm's stomach:",  # look_here while engulfed
+    "Things that are buried here:",          # display_binventory
+    "The newt's possessions:",               # display_minventory (probing)
+    "Fido's armament:"])
+def test_titled_object_listings_nethack_only_shows_stay_more(title):
+    p = read_prompt(*_window(title, "", "Weapons", "a - a dagger", "(end)"))
+    assert p.decision == "more" and _labels(p) == ["continue", "escape"]
 
 
 # ------------------------------------------------- prompts on real states
@@ -170,6 +222,70 @@ def test_real_menu_select_and_confirm(valkyrie):
     picked, info = _after(picked, "continue")
     inventory = picked._obs["inv_strs"].tobytes()
     assert b"dagger" in inventory and picked._prompt.decision != "menu"
+
+
+def test_real_item_list_from_star_is_a_menu_to_pick_from(valkyrie):
+    # "What do you want to eat? [d or ?*]", then '*': every item, one to pick
+    env, info = _after(valkyrie, "eat", "choose *")
+    assert info["decision"] == "menu" and env._prompt.question == ITEM_LIST_TITLE
+    assert sorted(o.label for o in info["options"]) == [
+        "choose a", "choose b", "choose c", "choose d", "continue", "escape"]
+    # each entry row names the inventory item with that letter
+    rows, ids = env._observation()["options"], env._observation()["option_ids"]
+    d = COMMANDS.index(next(c for c in COMMANDS if c.label == "choose d"))
+    assert rows[d, option_features.COL["class_food"]] == 1
+    assert rows[d, option_features.COL["in_inventory"]] == 1
+    slot = list(env._obs["inv_letters"]).index(ord("d"))
+    assert ids[d, 1] == option_features.GLYPH_BASE + int(env._obs["inv_glyphs"][slot])
+    # a pickle taken with the list open reads it the same way
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy._item_list and copy._prompt == env._prompt
+    # picking the long sword answers the question with it: NetHack refuses to eat it
+    refused, _ = _after(env, "choose a")
+    assert "cannot eat" in _message(refused)
+    # picking the food rations eats one, as answering "d" to the question would
+    eaten, info = _after(env, "choose d")
+    direct, _ = _after(valkyrie, "eat", "choose d")
+    assert _message(eaten) == _message(direct) and "Never mind" not in _message(eaten)
+    assert info["decision"] != "menu" and not eaten._item_list
+    # escape closes the list and cancels the question
+    cancelled, info = _after(env, "escape")
+    assert info["decision"] == "command"
+
+
+def test_inventory_shown_outside_an_item_question_stays_more(valkyrie):
+    # 'i' is no option of ours, but a passthrough env sends any key: NetHack shows the
+    # inventory (PICK_NONE), the same window as the '*' list, and nothing is picked from it
+    env = dungeonbench_gym.make("NetHack-Valkyrie-v0", on_invalid="passthrough").unwrapped
+    env.reset(seed=0)
+    _, _, _, _, info = env.step(INDEX["choose i"])
+    assert info["decision"] == "more" and menu_entries(env._obs["tty_chars"])
+
+
+def test_real_spell_menu_casts_force_bolt():
+    env = dungeonbench_gym.make("NetHack-Wizard-v0").unwrapped
+    obs, _ = env.reset(seed=0)
+    energy = int(obs["blstats"][14])
+    obs, _, _, _, info = env.step(INDEX["cast"])
+    assert info["decision"] == "menu" and env._prompt.question == "Choose which spell to cast"
+    entries = {e.text.split("  ")[0]: e.letter for e in menu_entries(env._obs["tty_chars"])}
+    letter = entries["force bolt"]
+    index = INDEX[f"choose {letter}"]
+    assert obs["action_mask"][index] == 1
+    # the entry's row: a menu entry naming no object, with the spell's words; its id is
+    # the spell's name, whatever its failure rate
+    row = obs["options"][index]
+    assert row[option_features.COL["role_menu_entry"]] == 1
+    assert row[option_features.COL["item_line"]] == 0 and row[option_features.COL["in_inventory"]] == 0
+    classes = [option_features.COL[f"class_{c}"] for c in option_features.OCLASS_NAMES]
+    assert not row[classes].any()
+    assert obs["option_ids"][index, 1] == option_features.text_id("force bolt")
+    assert option_features.meanings(env._prompt, env._obs)[index].text == "force bolt"
+    # force bolt asks a direction; answering it casts the spell (5 energy)
+    _, _, _, _, info = env.step(index)
+    assert info["decision"] == "direction"
+    obs, _, _, _, info = env.step(INDEX["direction east"])
+    assert int(obs["blstats"][14]) == energy - 5
 
 
 # ---------------------------------------------------- text, stall, metrics
@@ -278,3 +394,14 @@ def test_every_command_is_one_nethack_knows(valkyrie):
         screen = after._obs["tty_chars"].tobytes()
         assert b"Unknown command" not in screen, option.label
         assert not info["invalid_action"]
+
+
+def test_text_shows_a_menu_drawn_over_the_map():
+    # the map text leaves the menu window out: the short-term text shows it as drawn
+    env = dungeonbench_gym.make("NetHack-Wizard-v0", text=True)
+    env.reset(seed=0)
+    short_term = env.step(INDEX["cast"])[4]["text"]["short_term"]
+    menu = short_term.split("Menu:\n", 1)[1].split("\nMap (@ is you):", 1)[0].splitlines()
+    assert menu[0] == "Choose which spell to cast" and menu[-1] == "(end)"
+    assert any(line.startswith("a - force bolt") and "0%" in line for line in menu)
+    assert "Menu:" not in env.step(INDEX["escape"])[4]["text"]["short_term"]

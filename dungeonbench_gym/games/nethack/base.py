@@ -50,7 +50,7 @@ from gymnasium import spaces
 from nle import nethack
 
 from ...core.env import DecisionEnv
-from .commands import COMMAND_INDICES, CONTINUE, ESCAPE, KEYS, OPTION_TABLE
+from .commands import COMMAND_INDICES, CONTINUE, ESCAPE, KEYS, LETTER_INDEX, OPTION_TABLE
 from . import balrog_text
 from . import option_features
 from .language import message_text, text_observation
@@ -70,6 +70,7 @@ _HOW_DONE = {int(getattr(nethack, name)): name.lower().replace("_", " ") for nam
     "DIED", "CHOKING", "POISONING", "STARVING", "DROWNING", "BURNING", "DISSOLVED", "CRUSHING",
     "STONING", "TURNED_SLIME", "GENOCIDED", "PANICKED", "TRICKED", "QUIT", "ESCAPED", "ASCENDED")}
 AUTO_MORE_LIMIT = 32   # presses of --More-- after one step at most (BALROG: until none)
+ITEM_LIST_KEY = LETTER_INDEX["*"]   # in an item question: open the list of every item
 BL_X, BL_Y, BL_SCORE, BL_DEPTH, BL_GOLD, BL_XL, BL_TIME, BL_HUNGER = 0, 1, 9, 12, 13, 18, 20, 21
 
 
@@ -134,6 +135,9 @@ class NLEDecisionEnv(DecisionEnv):
         self._obs: dict[str, np.ndarray] = {}
         self._blstats = np.zeros(self._upstream.observation_space["blstats"].shape, np.int64)
         self._prompt = Prompt("command", "", self.allowed_commands)
+        # an item question's '*' opened the window on the screen: its untitled
+        # inventory list is one to pick from, not the inventory shown (prompts.py)
+        self._item_list = False
         self._mask_cache: dict[tuple[int, ...], np.ndarray] = {}
         self._option_encoder = option_features.OptionEncoder()
         self._episode_seed = 0
@@ -176,8 +180,11 @@ class NLEDecisionEnv(DecisionEnv):
         self._end_status = 0
         self._how_done = ""
         self._last_message = b""
+        self._item_list = False
 
     def _game_step(self, action: int) -> tuple[float, bool, bool]:
+        if action == ITEM_LIST_KEY and self._prompt.decision == "item":
+            self._item_list = True   # kept while that window stays (_game_mask)
         reward, terminated, truncated = self._step_key(action)
         self._skipped = []
         self._balrog_message = ""
@@ -260,7 +267,10 @@ class NLEDecisionEnv(DecisionEnv):
         obs = self._obs
         upstream = self._upstream
         misc = upstream.last_observation[upstream._internal_index][INTERNAL_MISC]
-        self._prompt = read_prompt(misc, obs["message"], obs["tty_chars"], self.allowed_commands)
+        self._prompt = read_prompt(misc, obs["message"], obs["tty_chars"], self.allowed_commands,
+                                   item_list=self._item_list)
+        if self._prompt.decision != "menu":
+            self._item_list = False   # the list closed (or never opened)
         legal = self._prompt.legal
         mask = self._mask_cache.get(legal)
         if mask is None:
@@ -351,7 +361,7 @@ class NLEDecisionEnv(DecisionEnv):
         played = list(self._played)
         kept = {k: state[k] for k in ("_stalled", "_last_time", "_end_status", "_how_done",
                                       "_last_message", "_blstats", "_score", "_skipped",
-                                      "_balrog_message")}
+                                      "_balrog_message", "_item_list") if k in state}
         self._start_game(self._episode_seed)
         for upstream_action in played:   # the same path as the original steps took
             if self.direct_steps:

@@ -16,7 +16,7 @@ import numpy as np
 from nle import nethack
 
 from .names import glyph_name
-from .prompts import Prompt, describe
+from .prompts import Prompt, describe, menu_lines
 
 _BLANK = nethack.GLYPH_CMAP_OFF   # dark stone: nothing seen there
 
@@ -87,8 +87,12 @@ def text_observation(obs: dict, prompt: Prompt, hero: tuple[int, int]) -> tuple[
     ])
     status = [bytes(obs["tty_chars"][row]).decode("ascii", "replace").rstrip() for row in (22, 23)]
     items = inventory(obs["inv_letters"], obs["inv_strs"])
+    # a menu is drawn over the map, which the text leaves out: show it as drawn
+    # ("a - x" an entry, "a + x" a selected one)
+    menu = menu_lines(obs["tty_chars"]) if prompt.decision == "menu" else []
     short_term = "\n".join([
         describe(prompt),
+        *(["Menu:", *menu] if menu else []),
         "Map (@ is you):",
         ascii_map(obs["chars"]),
         "Status:",

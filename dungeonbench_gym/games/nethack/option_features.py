@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .commands import COMMANDS, CONTINUE, ESCAPE, NEXT_PAGE, PREVIOUS_PAGE
-from .prompts import Prompt, menu_entries
+from .prompts import SPELL_MENU_TITLES, Prompt, menu_entries
 
 N_KEYS = len(COMMANDS)   # 117
 
@@ -228,12 +228,31 @@ def _item_letter(rows, ids, index, letter, inv) -> None:
         ids[index, 1] = GLYPH_BASE + glyph if 0 <= glyph < MAX_GLYPH else text_id(line)
 
 
-def _menu_entry(rows, ids, index, entry, by_text) -> None:
+def spell_entry(text: str) -> tuple[str, str]:
+    """(name, school) of a spell menu line: "force bolt             1   attack   0%   100%"
+    (spell.c's columns: name, level, category, failure rate, retention)."""
+    fields = [f.strip() for f in re.split(r"\s{2,}", text.strip()) if f.strip()]
+    name = fields[0] if fields else text.strip()
+    school = fields[2] if len(fields) > 2 and fields[1].isdigit() else ""
+    return name, school
+
+
+def _menu_entry(rows, ids, index, entry, by_text, spells=False) -> None:
     rows[index, ROLE["menu_entry"]] = 1.0
     ids[index, 0] = key_id(ROLE["menu_entry"], index)
     row = rows[index]
     if entry.selected:
         row[COL["selected"]] = 1.0
+    if spells:
+        # a spell is not an object: no class (spellbook would say the book is there,
+        # and it may be long gone), no item_line; its words are its name and school,
+        # its id the name's ("force bolt"), the same whatever its failure rate
+        name, school = spell_entry(entry.text)
+        for col, value in object_text(f"{name} {school}").columns:
+            if col >= _WORD0:
+                row[col] = value
+        ids[index, 1] = text_id(name)
+        return
     held = by_text.get(entry.text)
     oclass = entry.oclass or (held[0] if held else 0)
     if entry.oclass or held:
@@ -256,6 +275,7 @@ def build(prompt: Prompt, obs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.nd
     ids = np.zeros((N_KEYS, 2), np.int32)
     decision = prompt.decision
     inv = by_text = entries = None
+    spells = decision == "menu" and prompt.question in SPELL_MENU_TITLES
     if decision == "item":
         inv = inventory(obs["inv_letters"], obs["inv_oclasses"], obs["inv_glyphs"],
                         obs["inv_strs"])
@@ -275,7 +295,7 @@ def build(prompt: Prompt, obs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.nd
         if decision == "item":
             _item_letter(rows, ids, index, letter, inv)
         elif decision == "menu" and letter in entries:
-            _menu_entry(rows, ids, index, entries[letter], by_text)
+            _menu_entry(rows, ids, index, entries[letter], by_text, spells)
         else:   # a letter answering a question ("[rl]"): the key is all it says
             rows[index, ROLE["choice_letter"]] = 1.0
             ids[index, 0] = key_id(ROLE["choice_letter"], index)
@@ -302,7 +322,10 @@ def meanings(prompt: Prompt, obs: dict[str, np.ndarray]) -> dict[int, Meaning]:
         elif inv is not None:
             out[index] = Meaning("hands" if letter == "-" else "item_list", letter)
         elif entries is not None and letter in entries:
-            out[index] = Meaning("menu_entry", entries[letter].text)
+            text = entries[letter].text
+            if prompt.question in SPELL_MENU_TITLES:
+                text = spell_entry(text)[0]
+            out[index] = Meaning("menu_entry", text)
         else:
             out[index] = Meaning("choice_letter", letter)
     return out

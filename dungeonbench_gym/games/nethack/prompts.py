@@ -12,6 +12,25 @@ text then tells the kinds apart:
                                             -> its entry letters, confirm, page keys
 - --More--, an information window           -> continue
 - text input (naming, engraving)            -> escape only
+
+Which menu windows take a selection. The screen does not say whether NetHack
+opened a window to pick from (PICK_ONE / PICK_ANY) or only to show (PICK_NONE);
+its lines look alike ("a - a +1 long sword"). What tells them apart in NetHack's
+own calls (invent.c, pickup.c, spell.c, weapon.c):
+
+- a window without lettered entries ("Things that are here:", discoveries,
+  "Current skills:") never takes one                             -> continue
+- a titled window with lettered entries takes one ("Pick up what?", "Take out
+  what?", "Choose which spell to cast", "Pick a skill to advance:"), except the
+  titled listings of objects NetHack only shows, all titled "...:" ("Contents of
+  the large box:", "Things that are buried here:", "the newt's possessions:")
+                                                                  -> continue
+- an untitled window of inventory lines under object-class headings is either
+  the inventory 'i' (shown) or the list that '*' opens in an item question
+  ("What do you want to eat? [fg or ?*]", getobj's display_pickinv: pick one);
+  the two are drawn identically, so the caller says which: `item_list=True`
+  when the window opened in answer to an item question's '*'
+
 Escape is legal in every state: it cancels a question and is harmless otherwise.
 """
 
@@ -29,7 +48,8 @@ IN_YN, IN_GETLIN, WAITING_FOR_SPACE = 0, 1, 2   # NLE's `misc` fields
 DECISIONS = ("command", "yes_no", "item", "direction", "menu", "more", "text")
 
 _BRACKET = re.compile(r"\[([^\[\]]*)\]")
-_MENU_ENTRY = re.compile(rb"^([a-zA-Z$]) [-+#] ")   # "a - x"; "a + x" once selected
+# "a - x"; "a + x" once selected; "- - your bare hands" (wield's '*' list)
+_MENU_ENTRY = re.compile(rb"^([a-zA-Z$-]) [-+#] ")
 _MENU_END = re.compile(rb"\((end)\)|\((\d+) of (\d+)\)")
 # the headings NetHack puts over each object class in item menus (invent.c, names[]),
 # in class order: "Weapons" heads class 2 (WEAPON_CLASS), as NLE's inv_oclasses counts
@@ -46,13 +66,16 @@ class Prompt(NamedTuple):
 
 
 def read_prompt(misc: np.ndarray, message: np.ndarray, tty_chars: np.ndarray,
-                allowed_commands: tuple[int, ...] = COMMAND_INDICES) -> Prompt:
+                allowed_commands: tuple[int, ...] = COMMAND_INDICES, *,
+                item_list: bool = False) -> Prompt:
     """The pending decision and its legal options. `allowed_commands` narrows the
     command set (a MiniHack task's actions); answers to questions are never narrowed,
-    because a question must always be answerable."""
+    because a question must always be answerable. `item_list`: an untitled inventory
+    window on the screen is the pick-one list an item question's '*' opened, not the
+    inventory shown (the caller knows which key opened it; see the module docstring)."""
     # --More-- comes first: NetHack may have a question queued behind it
     if misc[WAITING_FOR_SPACE]:
-        menu = _menu(tty_chars)
+        menu = _menu(tty_chars, item_list)
         if menu is not None:
             return menu
         return Prompt("more", _text(message), (CONTINUE, ESCAPE))
@@ -114,10 +137,9 @@ def is_menu(tty_chars: np.ndarray) -> bool:
     return _menu(tty_chars) is not None
 
 
-def _menu(tty_chars: np.ndarray) -> Prompt | None:
-    """A menu window: entries "x - ...", closed by "(end)" or "(n of m)".
-    Only menus that ask something (a header ending in '?') take selections;
-    the others (inventory listings, "Things that are here") just wait for a key."""
+def _menu(tty_chars: np.ndarray, item_list: bool = False) -> Prompt | None:
+    """A menu window: entries "x - ...", closed by "(end)" or "(n of m)". Whether it
+    takes a selection: the rules in the module docstring (`takes_selection`)."""
     end = _menu_end(tty_chars)
     if end is None:
         return None
@@ -136,10 +158,50 @@ def _menu(tty_chars: np.ndarray) -> Prompt | None:
         legal.append(NEXT_PAGE)
     if page > 1:
         legal.append(PREVIOUS_PAGE)
-    if not header.endswith("?") or not entries:
+    if not entries or not takes_selection(header, item_list):
         return Prompt("more", header, tuple(legal))
     legal = [LETTER_INDEX[e] for e in entries if e in LETTER_INDEX] + legal
-    return Prompt("menu", header, tuple(legal))
+    # the item list has no title of its own: say what it is
+    title = ITEM_LIST_TITLE if _is_heading(header) else header
+    return Prompt("menu", title, tuple(legal))
+
+
+ITEM_LIST_TITLE = "(the list of items: pick one)"
+# titles of the spell menus (spell.c: 'Z', and '+' which shows or reorders them)
+SPELL_MENU_TITLES = ("Choose which spell to cast", "Currently known spells")
+# titled windows of lettered object lines that NetHack only shows (PICK_NONE):
+# display_cinventory "Contents of <container>:", look_here inside an engulfer "Contents
+# of <monster>'s stomach:", display_binventory "Things that are buried here:",
+# display_minventory "<monster>'s possessions:" / "...'s armament:", and
+# "Inventory letters used:"
+_SHOWN_TITLE_STARTS = ("Contents of ", "Things that are ", "Inventory letters used")
+_SHOWN_TITLE_ENDS = (" possessions:", " armament:")
+# headings display_pickinv puts over the extra choice of an item list ('-' hands)
+_LIST_HEADINGS = ("Miscellaneous", "Special")
+
+
+def takes_selection(header: str, item_list: bool = False) -> bool:
+    """Whether a window of lettered entries under `header` (its first line: a title, an
+    object-class heading, or "") takes a selection (see the module docstring)."""
+    if _is_heading(header):   # untitled: the inventory 'i', or an item question's list
+        return item_list
+    if header.endswith(":") and (header.startswith(_SHOWN_TITLE_STARTS)
+                                 or header.endswith(_SHOWN_TITLE_ENDS)):
+        return False
+    return True
+
+
+def _is_heading(header: str) -> bool:
+    """An empty first line, or an object-class heading: the window has no title."""
+    return not header or heading_class(header) > 0 or header in _LIST_HEADINGS
+
+
+def heading_class(heading: str) -> int:
+    """The object class an item-menu heading names ("Weapons", "Unpaid Comestibles",
+    "Coins (in shop)"), 0 for any other line."""
+    if heading.startswith("Unpaid "):
+        heading = heading[7:]
+    return HEADING_CLASS.get(heading, HEADING_CLASS.get(heading.split(" (")[0], 0))
 
 
 def _menu_end(tty_chars: np.ndarray) -> tuple[int, int, int, int] | None:
@@ -176,11 +238,20 @@ def menu_entries(tty_chars: np.ndarray) -> list[MenuEntry]:
             out.append(MenuEntry(match.group(1).decode(), line[2:3] != b"-",
                                  line[4:].decode("ascii", "replace").strip(), oclass))
         elif line:
-            heading = line.decode("ascii", "replace").strip()
-            if heading.startswith("Unpaid "):
-                heading = heading[7:]
-            oclass = HEADING_CLASS.get(heading, HEADING_CLASS.get(heading.split(" (")[0], 0))
+            oclass = heading_class(line.decode("ascii", "replace").strip())
     return out
+
+
+def menu_lines(tty_chars: np.ndarray) -> list[str]:
+    """The menu window on the screen as drawn, title to "(end)" / "(n of m)", blank lines
+    left out (empty when no menu shows): the map beside it is not part of it."""
+    end = _menu_end(tty_chars)
+    if end is None:
+        return []
+    end_row, column = end[0], end[1]
+    lines = (bytes(tty_chars[row, column:]).decode("ascii", "replace").rstrip()
+             for row in range(end_row + 1))
+    return [line for line in lines if line.strip()]
 
 
 def _text(message: np.ndarray) -> str:

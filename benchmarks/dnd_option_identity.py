@@ -8,6 +8,14 @@ by cause (decision kind and the two option kinds), with an example of each.
     python benchmarks/dnd_option_identity.py --decisions 300      # per id
     python benchmarks/dnd_option_identity.py --speed 10           # env.step cost, legacy vs rich
 
+    python benchmarks/dnd_option_identity.py --heuristic 50 --ids DnD-Encounter-GoblinAmbush-v0
+
+``--heuristic E``: play the heuristic planner for E episodes per id (held-out seeds 1,000,000 and
+up) and count its choices that the legacy rows cannot pin down: the chosen option's legacy row is
+also the row of another option with a different label, so a policy reading those rows cannot tell
+the planner's choice from that other one. By decision kind: where a policy that reads legacy rows
+is blind to the choice that wins.
+
 ``--speed S``: decisions/s of a random masked agent on GoblinAmbush with ``option_features="legacy"``
 and with the rich default, in alternating passes of S seconds each (three of each, the best kept).
 """
@@ -85,6 +93,48 @@ def measure(env_id: str, decisions: int, seed: int = 0, stride: int = 1) -> dict
     return out
 
 
+def _gist(label: str) -> str:
+    """A label without its numbers in brackets: 'Attack with Shortbow (+5, 1d6+3)' -> 'Attack with Shortbow'."""
+    return label.split(" (")[0]
+
+
+def heuristic_blind_spots(env_id: str, episodes: int) -> dict:
+    """The heuristic planner's choices whose legacy row another, differently labelled option shares."""
+    from dungeonbench_gym.agents import make_agent
+
+    env = gym.make(env_id)
+    u = env.unwrapped
+    agent = make_agent("baseline", "dnd")
+    out = {"decisions": 0, "choices": 0, "hidden": 0, "by_kind": collections.Counter(),
+           "hidden_by_kind": collections.Counter(), "examples": {}, "pairs": collections.Counter()}
+    for k in range(episodes):
+        obs, info = env.reset(seed=1_000_000 + k)
+        agent.reset(env, k)
+        done = False
+        while not done:
+            a = agent.act(obs, info)
+            d = u.run.decision if hasattr(u, "run") else u.battle.decision
+            if d is not None:
+                labels = [o.label for o in d.options]
+                n = len(labels)
+                out["decisions"] += 1
+                if n > 1 and a < n:
+                    out["choices"] += 1
+                    out["by_kind"][d.kind] += 1
+                    legacy = views.encode(u.state(), np.zeros_like(obs["grid"]))["options"][:n]
+                    twins = [j for j in range(n) if j != a and labels[j] != labels[a]
+                             and np.array_equal(legacy[j], legacy[a])]
+                    if twins:
+                        out["hidden"] += 1
+                        out["hidden_by_kind"][d.kind] += 1
+                        out["examples"].setdefault(d.kind, (labels[a], labels[twins[0]]))
+                        out["pairs"][(_gist(labels[a]), _gist(labels[twins[0]]))] += 1
+            obs, _, term, trunc, info = env.step(a)
+            done = term or trunc
+    env.close()
+    return out
+
+
 def speed(seconds: float, env_id: str = "DungeonBench/DnD-Encounter-GoblinAmbush-v0") -> None:
     def one(kind: str) -> float:
         env = gym.make(env_id, option_features=kind)
@@ -137,9 +187,25 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ids", nargs="*", help="env ids (default: every registered D&D id)")
     ap.add_argument("--speed", type=float, default=0.0, help="seconds per speed pass (0: no speed run)")
+    ap.add_argument("--heuristic", type=int, default=0,
+                    help="episodes of the heuristic planner per id: its choices the legacy rows hide")
     args = ap.parse_args()
     if args.speed:
         speed(args.speed)
+        return
+    if args.heuristic:
+        for env_id in args.ids or dnd_ids():
+            m = heuristic_blind_spots(env_id if "/" in env_id else f"DungeonBench/{env_id}", args.heuristic)
+            print(f"{env_id.split('/')[-1]}: {args.heuristic} episodes, {m['decisions']} decisions, "
+                  f"{m['choices']} with 2+ options; the planner's choice hidden by the legacy rows in "
+                  f"{m['hidden']} ({m['hidden'] / max(1, m['choices']):.1%})")
+            for kind, n in m["by_kind"].most_common():
+                h = m["hidden_by_kind"][kind]
+                eg = f"  e.g. {m['examples'][kind][0]!r} looks like {m['examples'][kind][1]!r}" if h else ""
+                print(f"  {kind:24s} {n:6d} choices, hidden {h:5d} ({h / n:6.1%}){eg}")
+            print("  the hidden choices most often made, and the option each looks like:")
+            for (chosen, twin), n in m["pairs"].most_common(8):
+                print(f"    {n:5d}  {chosen!r} / {twin!r}")
         return
     ids = args.ids or dnd_ids()
     total = collections.Counter()

@@ -110,6 +110,9 @@ def main(argv=None) -> int:
     p.add_argument("--env-runners", type=int, default=1, help="sampling workers (raise on a cluster)")
     p.add_argument("--eval-episodes", type=int, default=50)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--sample-timeout", type=float, default=600.0,
+                   help="seconds an env runner may take to collect one iteration's steps (RLlib's "
+                        "sample_timeout_s; past it the iteration trains on nothing)")
     p.add_argument("--address", default=None, help="a Ray cluster to join ('auto'); default: start one here")
     p.add_argument("--out", default="", help="results file (default results/rllib/<id>.json)")
     args = p.parse_args(argv)
@@ -125,7 +128,7 @@ def main(argv=None) -> int:
     register_env("dungeonbench", make_env)
     config = (PPOConfig()
               .environment("dungeonbench", env_config={"id": args.env_id})
-              .env_runners(num_env_runners=args.env_runners)
+              .env_runners(num_env_runners=args.env_runners, sample_timeout_s=args.sample_timeout)
               .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule,
                                                      model_config={"fcnet_hiddens": [64, 64]}))
               .training(train_batch_size_per_learner=args.batch, minibatch_size=min(256, args.batch),
@@ -136,9 +139,12 @@ def main(argv=None) -> int:
     for i in range(args.iterations):
         result = algo.train()
         runners = result.get("env_runners", {})
-        steps = int(runners.get("num_env_steps_sampled_lifetime", steps))
+        before, steps = steps, int(runners.get("num_env_steps_sampled_lifetime", steps))
         print(f"iteration {i + 1}: {steps} env steps, episode return mean "
               f"{runners.get('episode_return_mean', float('nan')):.3f}", flush=True)
+        if steps == before:   # RLlib goes on silently when its env runners return nothing
+            print(f"warning: iteration {i + 1} sampled no env steps (an env runner past "
+                  f"--sample-timeout {args.sample_timeout:g} s, or one that failed)", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - start
     trained = _summary(policy_progress(algo.get_module(), args.env_id, args.eval_episodes))
     sampled = _summary(policy_progress(algo.get_module(), args.env_id, args.eval_episodes, sample=True,

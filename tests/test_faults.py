@@ -135,9 +135,17 @@ def _assert_none_survive(marker: str, within: float) -> None:
     assert not left, f"processes outlived their driver: {left}"
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    # a process started in the background of a non-interactive shell (`cmd &`, nohup) inherits
+    # SIGINT ignored, and Python then keeps it ignored; the driver stands for one run at a
+    # terminal, where Ctrl-C is delivered
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _driver(command: list[str], marker: str, env: dict | None = None) -> subprocess.Popen:
     return subprocess.Popen(command, env={**os.environ, **(env or {}), MARKER: marker},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            preexec_fn=_ctrl_c_as_at_a_terminal)
 
 
 def _wait_for_files(out: Path, proc: subprocess.Popen, count: int, timeout: float = 120) -> None:

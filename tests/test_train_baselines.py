@@ -47,3 +47,19 @@ def test_a_trained_baseline_is_saved_evaluated_and_replayed_by_the_harness(tmp_p
     ours = f"{sum(run['values']) / 3:.3f}"
     assert f"| babaisai (BabaIsAI-goto_win) | {run['timesteps']:,} | - / " in compact
     assert f"| - | {ours} +/- " in compact   # no default-policy run; the ranking run's mean
+
+
+def test_the_readme_and_docs_tables_are_the_scripts_output_from_the_committed_results():
+    """The RL tables in README.md and docs/rl.md are what `--table [--compact] --results
+    docs/rl-results` prints from the committed result files, every family in them."""
+    def table(*extra):
+        return subprocess.run([sys.executable, str(SCRIPT), "--table", *extra, "--results",
+                               str(ROOT / "docs" / "rl-results")],
+                              check=True, capture_output=True, text=True).stdout.strip().splitlines()
+    compact, full = table("--compact"), table()
+    readme, rl = (ROOT / "README.md").read_text(), (ROOT / "docs" / "rl.md").read_text()
+    assert [line for line in compact if line not in readme] == []
+    assert [line for line in full if line not in rl] == []
+    families = {line.split(" (")[0].lstrip("| ") for line in compact[2:]}
+    assert {"babyai", "babaisai", "crafter", "textworld", "textadventure", "minihack", "nethack",
+            "dnd"} <= families

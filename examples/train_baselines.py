@@ -31,6 +31,9 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 
+from dungeonbench_gym.agents import play_episode
+from dungeonbench_gym.eval.summary import progress_stats
+
 EVAL_SEED_BASE = 1_000_000   # far from any seed a training env draws
 RESULTS = Path("results/baselines")
 MODELS = Path("runs/baselines")
@@ -56,7 +59,6 @@ _DND_HELD_OUT = ("DnD-Encounter-OgreBridge-v0", "DnD-Encounter-HarpyCliffs-v0", 
 
 
 def _dnd_encounters() -> tuple[str, ...]:
-    import dungeonbench_gym  # noqa: F401 - registers the ids
     return tuple(sorted(i.split("/")[1] for i in gym.registry if i.startswith("DungeonBench/DnD-Encounter-")))
 
 
@@ -131,31 +133,18 @@ def _vec_env(b: Budget, seed: int):
     return DummyVecEnv([make(k) for k in range(b.n_envs)])
 
 
-def _summary(values: list[float]) -> dict:
-    a = np.asarray(values, float)
-    se = float(a.std(ddof=1) / np.sqrt(len(a))) if len(a) > 1 else 0.0
-    return {"mean_progress": round(float(a.mean()), 4), "stderr": round(se, 4), "episodes": len(a)}
-
-
 def evaluate(b: Budget, agent, agent_seed: int = 0, ids=None, episodes=None) -> dict:
     """Mean final progress per evaluation id over its held-out seeds, and over all of them, of an
     agent with the harness's interface (``reset(env, seed)``, ``act(obs, info)``)."""
     per_id, every = {}, []
     for eid in ids or b.eval_ids:
         env = gym.make("DungeonBench/" + eid, **b.env_kwargs)
-        values = []
-        for k in range(episodes or b.eval_episodes):
-            obs, info = env.reset(seed=EVAL_SEED_BASE + k)
-            agent.reset(env, agent_seed + k)
-            done = False
-            while not done:
-                obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
-                done = terminated or truncated
-            values.append(float(info["progress"]))
+        values = [float(play_episode(env, agent, EVAL_SEED_BASE + k, agent_seed + k)["progress"])
+                  for k in range(episodes or b.eval_episodes)]
         env.close()
-        per_id[eid] = _summary(values)
+        per_id[eid] = progress_stats(values)
         every += values
-    return {"all": _summary(every), "per_id": per_id, "values": every}
+    return {"all": progress_stats(every), "per_id": per_id, "values": every}
 
 
 def _reference_agents(b: Budget, seed: int) -> dict:
@@ -231,10 +220,17 @@ def _row_name(doc: dict) -> str:
             + "".join(f"; {k}={v}" for k, v in sorted(kwargs.items())) + ")")
 
 
+def _results(folder: Path):
+    """(row name, results document) for each results file of a folder, in file-name order."""
+    for path in sorted(folder.glob("*.json")):
+        doc = json.loads(path.read_text())
+        yield _row_name(doc), doc
+
+
 def _cell(values: list[float] | None) -> str:
     if not values:
         return "-"
-    s = _summary(values)
+    s = progress_stats(values)
     return f"{s['mean_progress']:.3f} +/- {s['stderr']:.3f}"
 
 
@@ -244,9 +240,7 @@ def compact_table(folder: Path = RESULTS) -> str:
     rows = ["| family (eval ids) | steps per run | minutes per run (default / ranking) | "
             "MaskablePPO, MultiInputPolicy | MaskablePPO, option ranking | random | heuristic |",
             "|---|---:|---:|---:|---:|---:|---:|"]
-    for path in sorted(folder.glob("*.json")):
-        doc = json.loads(path.read_text())
-        name = _row_name(doc)
+    for name, doc in _results(folder):
         by = {p: [r for r in doc["runs"] if r["policy"] == p] for p in POLICIES}
         steps = max((r["timesteps"] for r in doc["runs"]), default=0)
         minutes = " / ".join(f"{np.mean([r['train_seconds'] for r in by[p]]) / 60:.1f}" if by[p] else "-"
@@ -263,14 +257,12 @@ def table(folder: Path = RESULTS) -> str:
     rows = ["| family (eval ids) | agent | training steps per seed | wall time per seed | "
             "mean progress +/- SE (episodes) | per training seed |",
             "|---|---|---|---|---|---|"]
-    for path in sorted(folder.glob("*.json")):
-        doc = json.loads(path.read_text())
-        name = _row_name(doc)
+    for name, doc in _results(folder):
         for policy in POLICIES:
             runs = sorted((r for r in doc["runs"] if r["policy"] == policy), key=lambda r: r["seed"])
             if not runs:
                 continue
-            s = _summary([v for r in runs for v in r["values"]])
+            s = progress_stats([v for r in runs for v in r["values"]])
             seeds = ", ".join(f"s{r['seed']}: {r['all']['mean_progress']:.3f}" +
                               (f" (training ids: {r['train_ids_eval']['mean_progress']:.3f})"
                                if "train_ids_eval" in r else "") for r in runs)

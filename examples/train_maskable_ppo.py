@@ -23,12 +23,12 @@ import sys
 import time
 
 import gymnasium as gym
-import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
 
-from dungeonbench_gym.agents.base import RandomAgent
+from dungeonbench_gym.agents import RandomAgent, play_episode
+from dungeonbench_gym.eval.summary import progress_stats
 
 EVAL_SEED_BASE = 1_000_000   # evaluation seeds are far from any training seed
 
@@ -51,22 +51,7 @@ def evaluate_policy_masked(model, env, seeds) -> list[float]:
 def evaluate_random(env, seeds, agent_seed: int) -> list[float]:
     """Final progress of the uniform random masked agent on the same episodes."""
     agent = RandomAgent()
-    out = []
-    for i, seed in enumerate(seeds):
-        obs, info = env.reset(seed=int(seed))
-        agent.reset(env, agent_seed + i)
-        done = False
-        while not done:
-            obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
-            done = terminated or truncated
-        out.append(float(info["progress"]))
-    return out
-
-
-def summary(values: list[float]) -> dict:
-    a = np.asarray(values, float)
-    se = float(a.std(ddof=1) / np.sqrt(len(a))) if len(a) > 1 else 0.0
-    return {"mean_progress": float(a.mean()), "stderr": se, "episodes": len(a)}
+    return [float(play_episode(env, agent, seed, agent_seed + i)["progress"]) for i, seed in enumerate(seeds)]
 
 
 def main(argv=None) -> int:
@@ -107,8 +92,8 @@ def main(argv=None) -> int:
     eval_env = gym.make(args.env_id)
     seeds = [EVAL_SEED_BASE + i for i in range(args.eval_episodes)]
     start = time.perf_counter()
-    trained = summary(evaluate_policy_masked(model, eval_env, seeds))
-    random_ = summary(evaluate_random(eval_env, seeds, agent_seed=args.seed))
+    trained = progress_stats(evaluate_policy_masked(model, eval_env, seeds))
+    random_ = progress_stats(evaluate_random(eval_env, seeds, agent_seed=args.seed))
     eval_s = time.perf_counter() - start
 
     print(f"{args.env_id}: {model.num_timesteps} training steps in {train_s:.0f} s "

@@ -31,6 +31,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from dungeonbench_gym.eval.summary import progress_stats
+
 EVAL_SEED_BASE = 1_000_000
 
 
@@ -96,12 +98,6 @@ def random_progress(env_id: str, episodes: int, seed: int = 0) -> list[float]:
     return out
 
 
-def _summary(values: list[float]) -> dict:
-    a = np.asarray(values, float)
-    se = float(a.std(ddof=1) / np.sqrt(len(a))) if len(a) > 1 else 0.0
-    return {"mean_progress": round(float(a.mean()), 4), "stderr": round(se, 4), "episodes": len(a)}
-
-
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--env-id", default="BabaIsAI-goto_win-v0", help="a DungeonBench id without the namespace")
@@ -146,10 +142,10 @@ def main(argv=None) -> int:
             print(f"warning: iteration {i + 1} sampled no env steps (an env runner past "
                   f"--sample-timeout {args.sample_timeout:g} s, or one that failed)", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - start
-    trained = _summary(policy_progress(algo.get_module(), args.env_id, args.eval_episodes))
-    sampled = _summary(policy_progress(algo.get_module(), args.env_id, args.eval_episodes, sample=True,
+    trained = progress_stats(policy_progress(algo.get_module(), args.env_id, args.eval_episodes))
+    sampled = progress_stats(policy_progress(algo.get_module(), args.env_id, args.eval_episodes, sample=True,
                                        seed=args.seed))
-    random_ = _summary(random_progress(args.env_id, args.eval_episodes, args.seed))
+    random_ = progress_stats(random_progress(args.env_id, args.eval_episodes, args.seed))
     algo.stop()
     ray.shutdown()
     print(f"{args.env_id}: {steps} steps in {seconds:.0f} s; held-out seeds {EVAL_SEED_BASE}.."

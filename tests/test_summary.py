@@ -162,3 +162,12 @@ def test_llm_usage_from_before_the_token_fields_still_summarises():
     assert row["client_errors"] == 0 and row["tokens_per_decision"] == 110.0
     assert "| a | B | 5 | 100 | - | 0.20 | 0 | 0 |" in markdown(summary)
     assert "Language-model use" not in markdown(summarise([_ep("B", "babyai", 0.5)]))
+
+
+def test_progress_stats_is_the_mean_and_the_standard_error_of_the_mean():
+    """Sample standard deviation (n - 1) over sqrt(n); one episode has no spread to report."""
+    from dungeonbench_gym.eval.summary import progress_stats
+    assert progress_stats([0.0, 1.0]) == {"mean_progress": 0.5, "stderr": 0.5, "episodes": 2}
+    # values 0, 0, 1, 1: sample variance 1/3, SE sqrt(1/12) = 0.288675...
+    assert progress_stats([0.0, 0.0, 1.0, 1.0])["stderr"] == 0.2887
+    assert progress_stats([0.25]) == {"mean_progress": 0.25, "stderr": 0.0, "episodes": 1}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 from ..core.errors import DungeonBenchError
-from .base import Agent, RandomAgent
+from .base import Agent, RandomAgent, play_episode
 
 # The baseline of each family that has a simple one: "module:Class".
 BASELINES = {
@@ -34,4 +34,4 @@ def make_agent(name: str, family: str) -> Agent | None:
     raise DungeonBenchError(f"unknown agent {name!r}: choose from {', '.join(AGENT_NAMES)}")
 
 
-__all__ = ["Agent", "RandomAgent", "BASELINES", "AGENT_NAMES", "make_agent"]
+__all__ = ["Agent", "RandomAgent", "play_episode", "BASELINES", "AGENT_NAMES", "make_agent"]

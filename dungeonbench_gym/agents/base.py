@@ -34,3 +34,15 @@ class RandomAgent(Agent):
     def act(self, observation, info) -> int:
         legal = np.flatnonzero(observation["action_mask"])
         return int(self.rng.choice(legal))
+
+
+def play_episode(env: gym.Env, agent: Agent, seed: int, agent_seed: int | None = None) -> dict[str, Any]:
+    """One whole episode of `agent` on `env` from `seed` (the agent reset with `agent_seed`);
+    returns the last step's info (its `progress` is the episode's score)."""
+    obs, info = env.reset(seed=int(seed))
+    agent.reset(env, agent_seed)
+    done = False
+    while not done:
+        obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+        done = terminated or truncated
+    return info

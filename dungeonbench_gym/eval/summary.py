@@ -37,6 +37,15 @@ def _score(values: list[float]) -> tuple[float, float]:
     return 100 * mean, 100 * math.sqrt(var / n)
 
 
+def progress_stats(values: list[float]) -> dict:
+    """Mean final progress, its standard error (sample SD / sqrt(n); 0 for one episode) and the
+    episode count, on the 0-1 scale: how the training examples report an agent."""
+    n = len(values)
+    mean = sum(values) / n
+    se = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n) if n > 1 else 0.0
+    return {"mean_progress": round(mean, 4), "stderr": round(se, 4), "episodes": n}
+
+
 def combine_families(scores: list[tuple[float, float]]) -> tuple[float, float]:
     """BALROG's overall score from (score, SE) per family: their mean, sqrt(sum SE^2) / n."""
     n = len(scores)
